@@ -1,0 +1,46 @@
+/* bootstrap/bootstrap.h - how PEs find each other.
+ *
+ * A bootstrap is an ops table chosen once at init.  It knows nothing of the
+ * core: functions return 0 or a negative errno value and leave one sentence
+ * in gsb_error() for the caller to report. */
+#ifndef GSB_BOOTSTRAP_H
+#define GSB_BOOTSTRAP_H
+
+#include <stddef.h>
+
+typedef struct gsb_info {
+    int rank;       /* this process, 0..size-1 */
+    int size;       /* processes in the job */
+} gsb_info_t;
+
+typedef int (*gsb_init_fn_t)(gsb_info_t *info);
+/* Gather `len` bytes from every rank into out[rank * len]. */
+typedef int (*gsb_allgather_fn_t)(const void *in, void *out, size_t len);
+typedef int (*gsb_barrier_fn_t)(void);
+/* End the whole job with `status`; does not return. */
+typedef void (*gsb_abort_fn_t)(int status, const char *msg);
+typedef int (*gsb_finalize_fn_t)(void);
+
+typedef struct gsb_ops {
+    const char *name;
+    gsb_init_fn_t init;
+    gsb_allgather_fn_t allgather;
+    gsb_barrier_fn_t barrier;
+    gsb_abort_fn_t abort;
+    gsb_finalize_fn_t finalize;
+} gsb_ops_t;
+
+extern const gsb_ops_t gsb_pmix_ops;
+extern const gsb_ops_t gsb_single_ops;
+
+/* Bootstraps compiled in, NULL-terminated, in the order "auto" tries them. */
+extern const gsb_ops_t *const gsb_all[];
+
+/* The bootstrap `name` selects ("auto": the first whose launcher is present). */
+const gsb_ops_t *gsb_select(const char *name);
+
+/* The last error, as one sentence. */
+const char *gsb_error(void);
+void gsb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

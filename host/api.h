@@ -1,0 +1,31 @@
+/* host/api.h - what every host/ file includes: the public declarations with
+ * default visibility (the library is built with -fvisibility=hidden), the
+ * core, and the profiling-interface alias.
+ *
+ * Each routine is defined once as pshmem_NAME; GSI_ALIAS(NAME) makes NAME a
+ * weak alias of it, so a tool can define NAME and call pshmem_NAME. */
+#ifndef GSI_HOST_API_H
+#define GSI_HOST_API_H
+
+/* The library calls routines by their plain names: no type-generic macros. */
+#define GSHMEM_NO_GENERIC 1
+#pragma GCC visibility push(default)
+#include <shmem.h>
+#include <shmemx.h>
+#include <pshmem.h>
+#pragma GCC visibility pop
+
+#include "../src/ctx.h"
+#include "../src/log.h"
+#include "../src/pe.h"
+#include "../src/rma.h"
+#include "../src/team.h"
+#include "../src/wait.h"
+
+#define GSI_ALIAS(name) \
+    extern __typeof__(p##name) name __attribute__((weak, alias("p" #name)));
+
+#define GSI_STR_(x) #x
+#define GSI_STR(x) GSI_STR_(x)
+
+#endif

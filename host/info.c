@@ -1,0 +1,33 @@
+/* host/info.c - gshmemx_info_print: what gshmem-info and SHMEM_INFO show. */
+#include "config.h"
+#include "api.h"
+
+#include <stdio.h>
+
+#include "../bootstrap/bootstrap.h"
+#include "../src/env.h"
+#include "../src/transport.h"
+
+int pgshmemx_info_print(void)
+{
+    gsi_env_t env;
+    char err[512];
+
+    printf("gshmem %s (OpenSHMEM %d.%d, vendor \"%s\")\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION,
+           SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
+    printf("build: %s\n", GSHMEM_CONFIG);
+    printf("bootstraps:");
+    for (int i = 0; gsb_all[i]; i++)
+        printf(" %s", gsb_all[i]->name);
+    printf(" (GSHMEM_BOOTSTRAP=auto picks pmix under mpirun/srun, else single)\n");
+    printf("transports: p2p (same node: load/store on memfd mappings), %s (other nodes)\n",
+           gst_none_ops.name);
+    printf("\nenvironment variables:\n");
+    if (gsi_env_load(&env, NULL, err, sizeof(err)) != GSI_OK) {
+        printf("gshmem: %s\n", err);
+        return 1;
+    }
+    gsi_env_print(stdout, &env);
+    return 0;
+}
+GSI_ALIAS(gshmemx_info_print)

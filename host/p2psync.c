@@ -1,0 +1,271 @@
+/* host/p2psync.c - Point-To-Point Synchronization: wait_until and test in
+ * their single, _all, _any, _some and _vector forms, the deprecated
+ * shmem_wait forms, and shmem_signal_wait_until.  Loads are acquire, so a
+ * PE that sees the flag also sees the data put before it. */
+#include "api.h"
+
+#include <stdint.h>
+
+static _Noreturn void bad_cmp(const char *fn, int cmp) __attribute__((cold));
+
+static void bad_cmp(const char *fn, int cmp)
+{
+    gsi_fatal(fn, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
+}
+
+static inline void check_ivars(const char *fn, const void *ivars, size_t nbytes)
+{
+    size_t offset;
+
+    gsi_check_init(fn);
+    if (nbytes && gsi_region_of(ivars, nbytes, &offset) < 0)
+        gsi_fatal_addr(fn, ivars, nbytes, gsi_pe.my_pe);
+}
+
+static inline int included(const int *status, size_t i)
+{
+    return !status || status[i] == 0;
+}
+
+#define GSI_P2P_TYPED(T, N)                                                                  \
+    static inline int cmp_##N(const char *fn, T value, int cmp, T ref)                       \
+    {                                                                                        \
+        switch (cmp) {                                                                       \
+        case SHMEM_CMP_EQ: return value == ref;                                              \
+        case SHMEM_CMP_NE: return value != ref;                                              \
+        case SHMEM_CMP_GT: return value > ref;                                               \
+        case SHMEM_CMP_GE: return value >= ref;                                              \
+        case SHMEM_CMP_LT: return value < ref;                                               \
+        case SHMEM_CMP_LE: return value <= ref;                                              \
+        default: bad_cmp(fn, cmp);                                                           \
+        }                                                                                    \
+    }                                                                                        \
+    static inline int hit_##N(const char *fn, T *ivar, int cmp, T ref)                       \
+    {                                                                                        \
+        return cmp_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, ref);               \
+    }                                                                                        \
+    /* One scan: store matching indices (if `indices`), return their count, or */           \
+    /* with `first`, stop at the first match and return its index + 1. */                    \
+    static inline size_t scan_##N(const char *fn, T *ivars, size_t nelems, const int *status,\
+                                  int cmp, T ref, const T *refs, size_t *indices, int first) \
+    {                                                                                        \
+        size_t found = 0;                                                                    \
+        for (size_t i = 0; i < nelems; i++) {                                                \
+            if (!included(status, i) || !hit_##N(fn, &ivars[i], cmp, refs ? refs[i] : ref)) \
+                continue;                                                                    \
+            if (first)                                                                       \
+                return i + 1;                                                                \
+            if (indices)                                                                     \
+                indices[found] = i;                                                          \
+            found++;                                                                         \
+        }                                                                                    \
+        return found;                                                                        \
+    }                                                                                        \
+    static inline size_t eligible_##N(size_t nelems, const int *status)                      \
+    {                                                                                        \
+        size_t n = 0;                                                                        \
+        for (size_t i = 0; i < nelems; i++)                                                  \
+            n += (size_t)included(status, i);                                                \
+        return n;                                                                            \
+    }                                                                                        \
+    void pshmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                              \
+    {                                                                                        \
+        const char *fn = "shmem_" #N "_wait_until";                                          \
+        gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
+        check_ivars(fn, ivar, sizeof(T));                                                    \
+        while (!hit_##N(fn, ivar, cmp, cmp_value))                                           \
+            gsi_wait_step(&w, fn, "a symmetric variable to satisfy the comparison");         \
+    }                                                                                        \
+    int pshmem_##N##_test(T *ivar, int cmp, T cmp_value)                                     \
+    {                                                                                        \
+        const char *fn = "shmem_" #N "_test";                                                \
+        check_ivars(fn, ivar, sizeof(T));                                                    \
+        return hit_##N(fn, ivar, cmp, cmp_value);                                            \
+    }                                                                                        \
+    static void wait_all_##N(const char *fn, T *ivars, size_t nelems, const int *status,     \
+                             int cmp, T ref, const T *refs)                                  \
+    {                                                                                        \
+        gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
+        size_t want = eligible_##N(nelems, status);                                          \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        while (scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 0) < want)          \
+            gsi_wait_step(&w, fn, "all of the symmetric variables to satisfy the comparison");\
+    }                                                                                        \
+    static size_t wait_any_##N(const char *fn, T *ivars, size_t nelems, const int *status,   \
+                               int cmp, T ref, const T *refs)                                \
+    {                                                                                        \
+        gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
+        size_t hit;                                                                          \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        if (!eligible_##N(nelems, status))                                                   \
+            return SIZE_MAX;                                                                 \
+        while (!(hit = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 1)))        \
+            gsi_wait_step(&w, fn, "any of the symmetric variables to satisfy the comparison");\
+        return hit - 1;                                                                      \
+    }                                                                                        \
+    static size_t wait_some_##N(const char *fn, T *ivars, size_t nelems, size_t *indices,    \
+                                const int *status, int cmp, T ref, const T *refs)            \
+    {                                                                                        \
+        gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
+        size_t found;                                                                        \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        if (!eligible_##N(nelems, status))                                                   \
+            return 0;                                                                        \
+        while (!(found = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, indices, 0)))   \
+            gsi_wait_step(&w, fn, "some of the symmetric variables to satisfy the comparison");\
+        return found;                                                                        \
+    }                                                                                        \
+    void pshmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                     T cmp_value)                                            \
+    {                                                                                        \
+        wait_all_##N("shmem_" #N "_wait_until_all", ivars, nelems, status, cmp, cmp_value,   \
+                     NULL);                                                                  \
+    }                                                                                        \
+    void pshmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,      \
+                                            int cmp, const T *cmp_values)                    \
+    {                                                                                        \
+        wait_all_##N("shmem_" #N "_wait_until_all_vector", ivars, nelems, status, cmp, 0,    \
+                     cmp_values);                                                            \
+    }                                                                                        \
+    size_t pshmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,  \
+                                       T cmp_value)                                          \
+    {                                                                                        \
+        return wait_any_##N("shmem_" #N "_wait_until_any", ivars, nelems, status, cmp,       \
+                            cmp_value, NULL);                                                \
+    }                                                                                        \
+    size_t pshmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,    \
+                                              int cmp, const T *cmp_values)                  \
+    {                                                                                        \
+        return wait_any_##N("shmem_" #N "_wait_until_any_vector", ivars, nelems, status,     \
+                            cmp, 0, cmp_values);                                             \
+    }                                                                                        \
+    size_t pshmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,            \
+                                        const int *status, int cmp, T cmp_value)             \
+    {                                                                                        \
+        return wait_some_##N("shmem_" #N "_wait_until_some", ivars, nelems, indices, status, \
+                             cmp, cmp_value, NULL);                                          \
+    }                                                                                        \
+    size_t pshmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,     \
+                                               const int *status, int cmp,                   \
+                                               const T *cmp_values)                          \
+    {                                                                                        \
+        return wait_some_##N("shmem_" #N "_wait_until_some_vector", ivars, nelems, indices,  \
+                             status, cmp, 0, cmp_values);                                    \
+    }                                                                                        \
+    static int test_all_##N(const char *fn, T *ivars, size_t nelems, const int *status,      \
+                            int cmp, T ref, const T *refs)                                   \
+    {                                                                                        \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        return scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 0) ==               \
+               eligible_##N(nelems, status);                                                 \
+    }                                                                                        \
+    static size_t test_any_##N(const char *fn, T *ivars, size_t nelems, const int *status,   \
+                               int cmp, T ref, const T *refs)                                \
+    {                                                                                        \
+        size_t hit;                                                                          \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        hit = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 1);                  \
+        return hit ? hit - 1 : SIZE_MAX;                                                     \
+    }                                                                                        \
+    int pshmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp,           \
+                              T cmp_value)                                                   \
+    {                                                                                        \
+        return test_all_##N("shmem_" #N "_test_all", ivars, nelems, status, cmp, cmp_value,  \
+                            NULL);                                                           \
+    }                                                                                        \
+    int pshmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                     const T *cmp_values)                                    \
+    {                                                                                        \
+        return test_all_##N("shmem_" #N "_test_all_vector", ivars, nelems, status, cmp, 0,   \
+                            cmp_values);                                                     \
+    }                                                                                        \
+    size_t pshmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp,        \
+                                 T cmp_value)                                                \
+    {                                                                                        \
+        return test_any_##N("shmem_" #N "_test_any", ivars, nelems, status, cmp, cmp_value,  \
+                            NULL);                                                           \
+    }                                                                                        \
+    size_t pshmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp, \
+                                        const T *cmp_values)                                 \
+    {                                                                                        \
+        return test_any_##N("shmem_" #N "_test_any_vector", ivars, nelems, status, cmp, 0,   \
+                            cmp_values);                                                     \
+    }                                                                                        \
+    size_t pshmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices,                  \
+                                  const int *status, int cmp, T cmp_value)                   \
+    {                                                                                        \
+        const char *fn = "shmem_" #N "_test_some";                                           \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        return scan_##N(fn, ivars, nelems, status, cmp, cmp_value, NULL, indices, 0);        \
+    }                                                                                        \
+    size_t pshmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,           \
+                                         const int *status, int cmp, const T *cmp_values)    \
+    {                                                                                        \
+        const char *fn = "shmem_" #N "_test_some_vector";                                    \
+        check_ivars(fn, ivars, nelems * sizeof(T));                                          \
+        return scan_##N(fn, ivars, nelems, status, cmp, 0, cmp_values, indices, 0);          \
+    }                                                                                        \
+    GSI_ALIAS(shmem_##N##_wait_until)                                                        \
+    GSI_ALIAS(shmem_##N##_test)                                                              \
+    GSI_ALIAS(shmem_##N##_wait_until_all)                                                    \
+    GSI_ALIAS(shmem_##N##_wait_until_all_vector)                                             \
+    GSI_ALIAS(shmem_##N##_wait_until_any)                                                    \
+    GSI_ALIAS(shmem_##N##_wait_until_any_vector)                                             \
+    GSI_ALIAS(shmem_##N##_wait_until_some)                                                   \
+    GSI_ALIAS(shmem_##N##_wait_until_some_vector)                                            \
+    GSI_ALIAS(shmem_##N##_test_all)                                                          \
+    GSI_ALIAS(shmem_##N##_test_all_vector)                                                   \
+    GSI_ALIAS(shmem_##N##_test_any)                                                          \
+    GSI_ALIAS(shmem_##N##_test_any_vector)                                                   \
+    GSI_ALIAS(shmem_##N##_test_some)                                                         \
+    GSI_ALIAS(shmem_##N##_test_some_vector)
+GSHMEM_P2P_TYPES(GSI_P2P_TYPED)
+
+/* Deprecated: shmem_TYPENAME_wait(ivar, value) waits for *ivar != value. */
+#define GSI_WAIT_DEPRECATED(T, N)                                                            \
+    void pshmem_##N##_wait(T *ivar, T cmp_value)                                             \
+    {                                                                                        \
+        const char *fn = "shmem_" #N "_wait";                                                \
+        gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
+        check_ivars(fn, ivar, sizeof(T));                                                    \
+        while (__atomic_load_n(ivar, __ATOMIC_ACQUIRE) == cmp_value)                         \
+            gsi_wait_step(&w, fn, "a symmetric variable to change");                         \
+    }                                                                                        \
+    GSI_ALIAS(shmem_##N##_wait)
+GSHMEM_WAIT_DEPRECATED_TYPES(GSI_WAIT_DEPRECATED)
+
+void pshmem_wait(long *ivar, long cmp_value)
+{
+    const char *fn = "shmem_wait";
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    check_ivars(fn, ivar, sizeof(*ivar));
+    while (__atomic_load_n(ivar, __ATOMIC_ACQUIRE) == cmp_value)
+        gsi_wait_step(&w, fn, "a symmetric variable to change");
+}
+GSI_ALIAS(shmem_wait)
+
+/* Deprecated long-only spelling of shmem_long_wait_until. */
+void pshmem_wait_until(long *ivar, int cmp, long cmp_value)
+{
+    const char *fn = "shmem_wait_until";
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    check_ivars(fn, ivar, sizeof(*ivar));
+    while (!hit_long(fn, ivar, cmp, cmp_value))
+        gsi_wait_step(&w, fn, "a symmetric variable to satisfy the comparison");
+}
+GSI_ALIAS(shmem_wait_until)
+
+uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    const char *fn = "shmem_signal_wait_until";
+    gsi_waiter_t w = GSI_WAITER_INIT;
+    uint64_t value;
+
+    check_ivars(fn, sig_addr, sizeof(*sig_addr));
+    while (!cmp_uint64(fn, value = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), cmp, cmp_value))
+        gsi_wait_step(&w, fn, "a signal to satisfy the comparison");
+    return value;
+}
+GSI_ALIAS(shmem_signal_wait_until)

@@ -1,0 +1,2 @@
+/* mpp/shmemx.h - the deprecated header path of shmemx.h. */
+#include "../shmemx.h"

@@ -1,0 +1,5 @@
+/* src/ctx.c - the default context. */
+#include "ctx.h"
+#include "team.h"
+
+struct gshmem_ctx gshmem_ctx_default = {.options = 0, .team = &gshmem_team_world};

@@ -1,0 +1,29 @@
+/* src/env_table.h - every environment variable gshmem reads, one row each.
+ *
+ * X(field, type, name, alias, default, min, max, help)
+ *   type: SIZE (bytes, accepts K/M/G/T suffixes), INT, BOOL (0/1, yes/no,
+ *         true/false, on/off), STR; alias is a second accepted name (or NULL).
+ * The struct gsi_env, its parser, the range checks, gshmem-info's listing and
+ * the README table (tests/unit check it) all come from these rows. */
+#ifndef GSI_ENV_TABLE_H
+#define GSI_ENV_TABLE_H
+
+#define GSI_ENV_TABLE(X)                                                           \
+    X(symmetric_size, SIZE, "SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "512M",  \
+      1 << 20, 1LL << 40, "bytes of symmetric heap per PE (suffixes K, M, G, T)")  \
+    X(debug, BOOL, "SHMEM_DEBUG", "SMA_DEBUG", "0", 0, 1,                          \
+      "debug log, and costly checks (allocation symmetry across PEs)")             \
+    X(info, BOOL, "SHMEM_INFO", "SMA_INFO", "0", 0, 1,                             \
+      "PE 0 prints this table with current values at shmem_init")                 \
+    X(version, BOOL, "SHMEM_VERSION", "SMA_VERSION", "0", 0, 1,                    \
+      "PE 0 prints the library version at shmem_init")                            \
+    X(bootstrap, STR, "GSHMEM_BOOTSTRAP", NULL, "auto", 0, 0,                      \
+      "how PEs find each other: auto, pmix or single")                            \
+    X(wait_spin, INT, "GSHMEM_WAIT_SPIN", NULL, "-1", -1, 1 << 30,                 \
+      "polls before a wait starts yielding the CPU (-1: by core count)")          \
+    X(wait_timeout, INT, "GSHMEM_WAIT_TIMEOUT", NULL, "0", 0, 1 << 30,             \
+      "seconds a wait may block before it reports what it waits for (0: never)")  \
+    X(static_symmetric, BOOL, "GSHMEM_STATIC_SYMMETRIC", NULL, "1", 0, 1,          \
+      "make the program's global and static data symmetric (remap onto memfd)")
+
+#endif

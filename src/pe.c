@@ -1,0 +1,251 @@
+/* src/pe.c - bring the PE up and down.
+ *
+ * Init order matters: the static data segment is moved onto shared memory
+ * first, while this is the only thread (the PMIx client starts threads);
+ * then the bootstrap, the heap, one allgather of every PE's "card", the
+ * mapping of node peers' regions, and a barrier over those mappings. */
+#define _GNU_SOURCE
+#include "config.h"
+#include "pe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../bootstrap/bootstrap.h"
+#include "alloc.h"
+#include "heap.h"
+#include "log.h"
+#include "memfd.h"
+#include "rma.h"
+#include "static_data.h"
+#include "sync.h"
+#include "team.h"
+#include "transport.h"
+
+gsi_pe_t gsi_pe = {.my_pe = -1, .region = {{.fd = -1}, {.fd = -1}}};
+
+/* What every PE publishes about itself at init. */
+typedef struct gsi_card {
+    uint64_t host_hash;
+    int32_t pid;
+    int32_t n_regions;
+    int32_t fd[GSI_REGION_MAX];
+    uint64_t size[GSI_REGION_MAX];
+} gsi_card_t;
+
+static uint64_t host_hash(void)
+{
+    char name[256] = "";
+    uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
+
+    gethostname(name, sizeof(name) - 1);
+    for (const char *c = name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    return h;
+}
+
+static unsigned default_spin(int n_local)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+    /* More PEs than cores: a spinning waiter holds the core its peer needs. */
+    if (cores > 0 && n_local > cores)
+        return 16;
+    return 20000;
+}
+
+static void print_banner(void)
+{
+    if (gsi_pe.my_pe != 0)
+        return;
+    if (gsi_pe.env.version)
+        fprintf(stderr, "gshmem: version %s (OpenSHMEM 1.6)\n", PACKAGE_VERSION);
+    if (gsi_pe.env.info) {
+        fprintf(stderr, "gshmem: %d PEs, bootstrap %s, transport p2p+%s\n", gsi_pe.n_pes,
+                gsi_pe.boot->name, gsi_pe.net->name);
+        gsi_env_print(stderr, &gsi_pe.env);
+    }
+}
+
+static void load_env(const char *fn)
+{
+    char err[512];
+
+    if (gsi_env_load(&gsi_pe.env, NULL, err, sizeof(err)) != GSI_OK)
+        gsi_fatal(fn, "%s", err);
+    gsi_log_level = gsi_pe.env.debug ? GSI_LOG_DEBUG : GSI_LOG_WARN;
+}
+
+static void start_bootstrap(const char *fn)
+{
+    gsb_info_t info;
+
+    gsi_pe.boot = gsb_select(gsi_pe.env.bootstrap);
+    if (!gsi_pe.boot)
+        gsi_fatal(fn, "GSHMEM_BOOTSTRAP: %s", gsb_error());
+    if (gsi_pe.boot->init(&info) != 0)
+        gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
+    gsi_pe.my_pe = info.rank;
+    gsi_pe.n_pes = info.size;
+}
+
+/* Check that every PE agrees on the layout, and map the node peers. */
+static void connect_peers(const char *fn, const gsi_card_t *cards)
+{
+    const gsi_card_t *mine = &cards[gsi_pe.my_pe];
+    int n = gsi_pe.n_pes;
+
+    gsi_pe.local_pes = calloc((size_t)n, sizeof(int));
+    if (!gsi_pe.local_pes)
+        gsi_fatal(fn, "out of memory for %d PEs", n);
+    for (int r = 0; r < gsi_pe.n_regions; r++) {
+        gsi_pe.region[r].peer = calloc((size_t)n, sizeof(uintptr_t));
+        if (!gsi_pe.region[r].peer)
+            gsi_fatal(fn, "out of memory for %d PEs", n);
+    }
+    gsi_pe.n_local = 0;
+    for (int pe = 0; pe < n; pe++) {
+        const gsi_card_t *c = &cards[pe];
+
+        if (c->n_regions != mine->n_regions)
+            gsi_fatal(fn, "PE %d shares %d symmetric regions, this PE %d "
+                      "(set GSHMEM_STATIC_SYMMETRIC alike on every PE)",
+                      pe, c->n_regions, mine->n_regions);
+        for (int r = 0; r < gsi_pe.n_regions; r++)
+            if (c->size[r] != mine->size[r])
+                gsi_fatal(fn, "PE %d has a %s of %llu bytes, this PE %llu (%s)", pe,
+                          r == GSI_REGION_HEAP ? "symmetric heap" : "static data segment",
+                          (unsigned long long)c->size[r], (unsigned long long)mine->size[r],
+                          r == GSI_REGION_HEAP ? "set SHMEM_SYMMETRIC_SIZE alike on every PE"
+                                               : "every PE must run the same program");
+        if (c->host_hash != mine->host_hash)
+            continue;
+        gsi_pe.local_pes[gsi_pe.n_local++] = pe;
+        for (int r = 0; r < gsi_pe.n_regions; r++) {
+            void *map;
+
+            if (pe == gsi_pe.my_pe) {
+                gsi_pe.region[r].peer[pe] = gsi_pe.region[r].base;
+                continue;
+            }
+            if (gsi_memfd_map_peer(c->pid, c->fd[r], c->size[r], &map) != GSI_OK)
+                gsi_fatal(fn, "cannot map the memory of PE %d (pid %d) on this node", pe,
+                          (int)c->pid);
+            gsi_pe.region[r].peer[pe] = (uintptr_t)map;
+        }
+    }
+    gsi_pe.net = &gst_none_ops;
+    for (int pe = 0; pe < n; pe++)
+        if (!gsi_pe.region[GSI_REGION_HEAP].peer[pe])
+            gsi_fatal(fn, "PE %d is on another node and this build has no network transport", pe);
+}
+
+static void exchange_cards(const char *fn)
+{
+    gsi_card_t mine = {0}, *all;
+
+    mine.host_hash = host_hash();
+    mine.pid = (int32_t)getpid();
+    mine.n_regions = gsi_pe.n_regions;
+    for (int r = 0; r < gsi_pe.n_regions; r++) {
+        mine.fd[r] = gsi_pe.region[r].fd;
+        mine.size[r] = gsi_pe.region[r].size;
+    }
+    all = calloc((size_t)gsi_pe.n_pes, sizeof(*all));
+    if (!all)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    if (gsi_pe.boot->allgather(&mine, all, sizeof(mine)) != 0)
+        gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
+    connect_peers(fn, all);
+    free(all);
+}
+
+void gsi_init(const char *fn, int requested_thread_level)
+{
+    if (gsi_pe.init_count++ > 0)
+        return;  /* OpenSHMEM 1.6: later calls are matched by shmem_finalize */
+
+    load_env(fn);
+    gsi_pe.n_regions = 1;
+    if (gsi_pe.env.static_symmetric) {
+        if (gsi_static_data_share(&gsi_pe.region[GSI_REGION_DATA]) != GSI_OK)
+            gsi_fatal(fn, "cannot make static data symmetric (GSHMEM_STATIC_SYMMETRIC=0 "
+                      "turns this off)");
+        gsi_pe.n_regions = 2;
+    }
+    start_bootstrap(fn);
+    if (gsi_heap_create(fn, gsi_pe.env.symmetric_size) != GSI_OK)
+        gsi_fatal(fn, "cannot reserve the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE)",
+                  gsi_pe.env.symmetric_size);
+    exchange_cards(fn);
+    gsi_pe.spin = gsi_pe.env.wait_spin >= 0 ? (unsigned)gsi_pe.env.wait_spin
+                                            : default_spin(gsi_pe.n_local);
+    gsi_pe.thread_level = requested_thread_level;
+    gsi_team_init_predefined();
+    /* Every PE has mapped its peers once it has passed this barrier. */
+    gsi_barrier_world(fn, 0);
+    print_banner();
+    GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes,
+              gsi_pe.n_local, gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
+}
+
+static void disconnect_peers(void)
+{
+    for (int r = 0; r < gsi_pe.n_regions; r++) {
+        gsi_region_t *reg = &gsi_pe.region[r];
+
+        for (int pe = 0; reg->peer && pe < gsi_pe.n_pes; pe++)
+            if (pe != gsi_pe.my_pe && reg->peer[pe])
+                gsi_memfd_unmap((void *)reg->peer[pe], reg->size);
+        free(reg->peer);
+        reg->peer = NULL;
+    }
+    free(gsi_pe.local_pes);
+    gsi_pe.local_pes = NULL;
+}
+
+void gsi_finalize(const char *fn)
+{
+    gsi_check_init(fn);
+    if (--gsi_pe.init_count > 0)
+        return;
+    gsi_barrier_world(fn, 1);
+    gsi_team_fini_predefined();
+    disconnect_peers();
+    gsi_heap_destroy();
+    if (gsi_pe.boot->finalize() != 0)
+        GSI_WARN("%s: bootstrap %s: %s", fn, gsi_pe.boot->name, gsb_error());
+    gsi_pe.n_pes = 0;
+    gsi_pe.my_pe = -1;
+}
+
+void gsi_global_exit(int status)
+{
+    fflush(NULL);
+    if (gsi_pe.boot && gsi_pe.my_pe >= 0)
+        gsi_pe.boot->abort(status, NULL);
+    _exit(status);
+}
+
+void gsi_fatal_uninit(const char *fn)
+{
+    gsi_fatal(fn, "called before shmem_init (or after the last shmem_finalize)");
+}
+
+void gsi_fatal_pe(const char *fn, int pe)
+{
+    gsi_fatal(fn, "PE %d is out of range: the job has PEs 0 to %d", pe, gsi_pe.n_pes - 1);
+}
+
+void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int pe)
+{
+    gsi_fatal(fn, "address %p (%zu bytes, for PE %d) is not in symmetric memory: "
+              "use a global or static variable or memory from shmem_malloc", addr, len, pe);
+}
+
+void gsi_fatal_net(const char *fn, gsi_status_t status, int pe)
+{
+    gsi_fatal(fn, "transport %s, PE %d: %s", gsi_pe.net->name, pe, gsi_status_str(status));
+}

@@ -1,0 +1,37 @@
+/* src/transport.h - the network transport, an ops table chosen at init.
+ *
+ * Peers on this node are reached by load/store through their mapped regions
+ * (p2p.c); every other peer through these ops.  A symmetric location is named
+ * by (region, offset), which the transport turns into its own remote key. */
+#ifndef GST_TRANSPORT_H
+#define GST_TRANSPORT_H
+
+#include <stddef.h>
+#include "status.h"
+
+typedef enum gst_amo_op {
+    GST_AMO_FETCH, GST_AMO_SET, GST_AMO_SWAP, GST_AMO_CSWAP,
+    GST_AMO_FADD, GST_AMO_FAND, GST_AMO_FOR, GST_AMO_FXOR
+} gst_amo_op_t;
+
+typedef gsi_status_t (*gst_put_fn_t)(int pe, int region, size_t offset, const void *src, size_t len);
+typedef gsi_status_t (*gst_get_fn_t)(void *dst, int pe, int region, size_t offset, size_t len);
+/* size is 4 or 8; operand/compare/fetched point at values of that size. */
+typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_op_t op,
+                                     size_t size, const void *operand, const void *compare,
+                                     void *fetched);
+typedef gsi_status_t (*gst_order_fn_t)(void);
+
+typedef struct gst_ops {
+    const char *name;
+    gst_put_fn_t put;
+    gst_get_fn_t get;
+    gst_amo_fn_t amo;
+    gst_order_fn_t fence;
+    gst_order_fn_t quiet;
+} gst_ops_t;
+
+/* No network transport: every remote operation is unsupported. */
+extern const gst_ops_t gst_none_ops;
+
+#endif

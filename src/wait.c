@@ -1,0 +1,28 @@
+/* src/wait.c - the slow half of a wait: yield and watch the clock. */
+#include "wait.h"
+
+#include <time.h>
+
+#include "log.h"
+
+static unsigned long long now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what)
+{
+    sched_yield();
+    if (!gsi_pe.env.wait_timeout || (w->polls & 255))
+        return;
+    if (!w->deadline_ns) {
+        w->deadline_ns = now_ns() + (unsigned long long)gsi_pe.env.wait_timeout * 1000000000ULL;
+        return;
+    }
+    if (now_ns() > w->deadline_ns)
+        gsi_fatal(fn, "waited more than GSHMEM_WAIT_TIMEOUT=%lld s for %s", gsi_pe.env.wait_timeout,
+                  what);
+}

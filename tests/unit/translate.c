@@ -1,0 +1,82 @@
+/* Unit tests of symmetric address translation (src/pe.h, src/rma.h). */
+#include <criterion/criterion.h>
+#include <stdint.h>
+
+#include "../../src/pe.h"
+#include "../../src/rma.h"
+
+static char heap[4096], data[1024];
+static char peer_heap[3][4096], peer_data[3][1024];
+static uintptr_t heap_peers[3], data_peers[3];
+
+static void setup(void)
+{
+    gsi_pe.init_count = 1;
+    gsi_pe.my_pe = 1;
+    gsi_pe.n_pes = 3;
+    gsi_pe.n_regions = 2;
+    gsi_pe.region[GSI_REGION_HEAP] = (gsi_region_t){(uintptr_t)heap, sizeof(heap), heap_peers, -1};
+    gsi_pe.region[GSI_REGION_DATA] = (gsi_region_t){(uintptr_t)data, sizeof(data), data_peers, -1};
+    for (int pe = 0; pe < 3; pe++) {
+        heap_peers[pe] = (uintptr_t)peer_heap[pe];
+        data_peers[pe] = (uintptr_t)peer_data[pe];
+    }
+    heap_peers[2] = 0;  /* PE 2: reached through the network */
+    gsi_pe.net = &gst_none_ops;
+}
+
+TestSuite(translate, .init = setup);
+
+Test(translate, heap_address_maps_to_same_offset_on_peer)
+{
+    gsi_target_t t;
+    void *p = gsi_target("test", heap + 100, 8, 0, &t);
+
+    cr_expect_eq(p, peer_heap[0] + 100, "got %p, expected %p", p, (void *)(peer_heap[0] + 100));
+    cr_expect_eq(t.region, GSI_REGION_HEAP);
+    cr_expect_eq(t.offset, 100);
+}
+
+Test(translate, static_data_maps_through_its_own_region)
+{
+    gsi_target_t t;
+    void *p = gsi_target("test", data + 1000, 24, 1, &t);
+
+    cr_expect_eq(p, peer_data[1] + 1000);
+    cr_expect_eq(t.region, GSI_REGION_DATA);
+}
+
+Test(translate, network_peer_gives_null_and_location)
+{
+    gsi_target_t t;
+    void *p = gsi_target("test", heap + 64, 8, 2, &t);
+
+    cr_expect_null(p);
+    cr_expect_eq(t.region, GSI_REGION_HEAP);
+    cr_expect_eq(t.offset, 64);
+}
+
+Test(translate, access_running_past_the_region_is_not_symmetric)
+{
+    size_t off;
+    char local;
+
+    cr_expect_eq(gsi_region_of(heap + 4090, 6, &off), GSI_REGION_HEAP);
+    cr_expect_eq(gsi_region_of(heap + 4090, 7, &off), -1);
+    cr_expect_eq(gsi_region_of(&local, 1, &off), -1);
+}
+
+Test(translate, private_address_is_fatal, .exit_code = 1)
+{
+    char local[8];
+    gsi_target_t t;
+
+    gsi_target("test", local, sizeof(local), 0, &t);
+}
+
+Test(translate, pe_out_of_range_is_fatal, .exit_code = 1)
+{
+    gsi_target_t t;
+
+    gsi_target("test", heap, 8, 3, &t);
+}
