@@ -1,32 +1,40 @@
-/* src/barrier.c - the world barrier.
+/* src/barrier.c - team barriers.
  *
- * When every PE shares this node, a central counter: each PE adds 1 to the
- * arrival count on PE 0; the one that brings it to epoch * n publishes the
- * epoch as released, which the others poll.  Each PE runs once per barrier,
- * so with more PEs than cores a barrier costs about one context switch per
- * PE.  Across nodes, dissemination over ceil(log2 n) rounds: in round k, PE i
- * raises its flag k on PE (i + 2^k) mod n and waits for its own, raised by PE
- * (i - 2^k) mod n; every wait is on local memory.  Counters and flags carry
- * the epoch, which only grows, so nothing is ever reset and a PE already in
+ * When every member's memory is mapped here, a central counter: each
+ * member adds 1 to the arrival count in the team root's slot; the one that
+ * brings it to epoch * n publishes the epoch as released, which the others
+ * poll.  Each member runs once per barrier, so with more PEs than cores a
+ * barrier costs about one context switch per PE.  Otherwise, dissemination
+ * over ceil(log2 n) rounds: in round k, member i raises its flag k on member
+ * (i + 2^k) mod n and waits for its own, raised by member (i - 2^k) mod n;
+ * every wait is on local memory.  Counters and flags carry the epoch, which
+ * only grows, so nothing is reset between barriers and a member already in
  * the next barrier cannot be mistaken for one in the current. */
 #include "sync.h"
 
+#include <stddef.h>
+
 #include "rma.h"
+#include "team.h"
 #include "wait.h"
 
 static const char waiting_for[] = "the other PEs to reach the barrier";
 
-static void central(const char *fn, gsi_sync_t *sync, uint64_t epoch)
+static uint64_t *root_word(const struct gshmem_team *team, size_t offset)
 {
-    uint64_t *arrived = (uint64_t *)(gsi_pe.region[GSI_REGION_HEAP].peer[0] +
-                                     offsetof(gsi_sync_t, arrived));
-    uint64_t *released = (uint64_t *)(gsi_pe.region[GSI_REGION_HEAP].peer[0] +
-                                      offsetof(gsi_sync_t, released));
-    uint64_t n = (uint64_t)gsi_pe.n_pes;
+    int root = gsi_team_world_pe(team, 0);
+
+    return (uint64_t *)(gsi_pe.region[GSI_REGION_HEAP].peer[root] +
+                        offsetof(gsi_sync_t, team[team->slot]) + offset);
+}
+
+static void central(const char *fn, const struct gshmem_team *team, uint64_t epoch)
+{
+    uint64_t *arrived = root_word(team, offsetof(gsi_team_sync_t, arrived));
+    uint64_t *released = root_word(team, offsetof(gsi_team_sync_t, released));
     gsi_waiter_t w = GSI_WAITER_INIT;
 
-    (void)sync;
-    if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == epoch * n) {
+    if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == epoch * (uint64_t)team->n_pes) {
         __atomic_store_n(released, epoch, __ATOMIC_RELEASE);
         return;
     }
@@ -34,31 +42,38 @@ static void central(const char *fn, gsi_sync_t *sync, uint64_t epoch)
         gsi_wait_step(&w, fn, waiting_for);
 }
 
-static void dissemination(const char *fn, gsi_sync_t *sync, uint64_t epoch)
+static void dissemination(const char *fn, const struct gshmem_team *team, uint64_t epoch)
 {
-    int n = gsi_pe.n_pes, me = gsi_pe.my_pe;
+    gsi_team_sync_t *sync = gsi_team_sync(team);
+    int n = team->n_pes, me = team->my_pe;
 
     for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
         gsi_waiter_t w = GSI_WAITER_INIT;
 
-        gsi_store64(fn, &sync->barrier[k].value, epoch, (me + dist) % n);
+        gsi_store64(fn, &sync->barrier[k].value, epoch, gsi_team_world_pe(team, (me + dist) % n));
         while (__atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE) < epoch)
             gsi_wait_step(&w, fn, waiting_for);
     }
 }
 
-void gsi_barrier_world(const char *fn, int complete)
+void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete)
 {
-    gsi_sync_t *sync = gsi_pe.sync;
     uint64_t epoch;
 
     if (complete)
         gsi_quiet(fn);
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    epoch = ++sync->barrier_epoch;
-    if (gsi_pe.n_local == gsi_pe.n_pes)
-        central(fn, sync, epoch);
+    epoch = ++team->epoch;
+    if (team->n_pes == 1)
+        return;
+    if (team->all_p2p)
+        central(fn, team, epoch);
     else
-        dissemination(fn, sync, epoch);
+        dissemination(fn, team, epoch);
+}
+
+void gsi_barrier_world(const char *fn, int complete)
+{
+    gsi_team_barrier(fn, &gshmem_team_world, complete);
 }

@@ -2,4 +2,5 @@
 #include "ctx.h"
 #include "team.h"
 
-struct gshmem_ctx gshmem_ctx_default = {.options = 0, .team = &gshmem_team_world};
+/* Exported: SHMEM_CTX_DEFAULT is its address. */
+__attribute__((visibility("default"))) struct gshmem_ctx gshmem_ctx_default = {.options = 0, .team = &gshmem_team_world};

@@ -23,6 +23,8 @@
       "polls before a wait starts yielding the CPU (-1: by core count)")          \
     X(wait_timeout, INT, "GSHMEM_WAIT_TIMEOUT", NULL, "0", 0, 1 << 30,             \
       "seconds a wait may block before it reports what it waits for (0: never)")  \
+    X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 2, 64,                        \
+      "teams that may exist at once, SHMEM_TEAM_WORLD and _SHARED included")       \
     X(static_symmetric, BOOL, "GSHMEM_STATIC_SYMMETRIC", NULL, "1", 0, 1,          \
       "make the program's global and static data symmetric (remap onto memfd)")
 

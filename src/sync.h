@@ -1,29 +1,43 @@
 /* src/sync.h - the library's own symmetric state, at the start of the heap
- * (same offset on every PE), and the world barrier built on it. */
+ * (same offset on every PE): one slot of synchronization words per team.
+ * A team's barrier and collectives use its slot on its members only, so
+ * disjoint teams (the rows of a 2-D split) can share a slot index. */
 #ifndef GSI_SYNC_H
 #define GSI_SYNC_H
 
 #include <stdint.h>
 
-#define GSI_BARRIER_ROUNDS 32     /* log2 of the largest job */
-#define GSI_SYNC_AREA_SIZE 65536  /* reserved before the user's allocations */
+#define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
+#define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
+#define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
 
 typedef struct gsi_flag {
     _Alignas(64) uint64_t value;  /* one cache line per flag */
 } gsi_flag_t;
 
-typedef struct gsi_sync {
+typedef struct gsi_team_sync {
     gsi_flag_t barrier[GSI_BARRIER_ROUNDS];  /* dissemination: the round's partner writes */
-    gsi_flag_t arrived;                        /* central, on PE 0: PEs that arrived, ever */
-    gsi_flag_t released;                       /* central, on PE 0: last barrier completed */
-    uint64_t barrier_epoch;                    /* this PE's count of barriers */
+    gsi_flag_t arrived;                        /* central, on the team's root: arrivals, ever */
+    gsi_flag_t released;                       /* central, on the root: last barrier completed */
+    gsi_flag_t agree;                          /* team creation: this PE's free slots */
+    gsi_flag_t coll[GSI_COLL_WORDS];           /* collectives' signals (src/coll*.c) */
+} gsi_team_sync_t;
+
+typedef struct gsi_sync {
+    gsi_team_sync_t team[GSI_MAX_TEAMS];     /* slot 0: world, 1: shared */
+    uint64_t free_slots;                       /* this PE's view; published for agreement */
 } gsi_sync_t;
 
-_Static_assert(sizeof(gsi_sync_t) <= GSI_SYNC_AREA_SIZE, "gsi_sync_t outgrew its area");
+#define GSI_SYNC_AREA_SIZE (((sizeof(gsi_sync_t) + 4095) / 4096) * 4096)
 
-/* Barrier over all PEs; with `complete`, first completes this
- * PE's outstanding operations (shmem_barrier_all) - without, only synchronizes
- * (shmem_sync_all). */
+struct gshmem_team;
+
+/* Barrier over the team's members; with `complete`, first completes this
+ * PE's outstanding operations (shmem_barrier_all) - without, only
+ * synchronizes (shmem_sync, shmem_sync_all). */
+void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete);
+
+/* The world barrier, as used by init, allocation and shmem_barrier_all. */
 void gsi_barrier_world(const char *fn, int complete);
 
 #endif

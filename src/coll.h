@@ -1,0 +1,47 @@
+/* src/coll.h - the collectives engine's view of the PEs taking part.
+ *
+ * A group is a team, or an active set of the deprecated routines
+ * (PE_start, logPE_stride, PE_size, with the caller's pSync as its
+ * synchronization words).  Algorithms see members 0..n-1, can synchronize
+ * them, and reach a member's copy of a symmetric object directly when it
+ * is mapped here (P2P) - or through gsi_put/gsi_get otherwise. */
+#ifndef GSI_COLL_H
+#define GSI_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pe.h"
+#include "team.h"
+
+typedef struct gsi_group {
+    struct gshmem_team *team;  /* NULL for an active set */
+    int n, me;                 /* members, this PE's index (-1: not a member) */
+    int start, stride;         /* active set: member i is world PE start + i * stride */
+    long *psync;               /* active set: the caller's pSync */
+    int all_p2p;               /* every member's memory is mapped here */
+} gsi_group_t;
+
+/* The group of a team; NULL team or non-member: returns -1. */
+int gsi_group_team(gsi_group_t *g, struct gshmem_team *team);
+
+/* The group of an active set; checks the arguments (fatal on bad ones,
+ * naming `fn`) and that this PE is a member. */
+void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride, int pe_size,
+                    long *psync);
+
+static inline int gsi_group_pe(const gsi_group_t *g, int i)
+{
+    return g->team ? gsi_team_world_pe(g->team, i) : g->start + i * g->stride;
+}
+
+/* Member i's copy of the symmetric `addr` (len bytes), mapped in this
+ * process; NULL when the network must carry the access. */
+void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i);
+
+/* All members reach this point; with `complete`, this PE's operations are
+ * complete first.  Active sets count through pSync[0..GSI_BARRIER_ROUNDS-1],
+ * which return to SHMEM_SYNC_VALUE (0). */
+void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete);
+
+#endif
