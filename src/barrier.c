@@ -20,18 +20,19 @@
 
 static const char waiting_for[] = "the other PEs to reach the barrier";
 
-static uint64_t *root_word(const struct gshmem_team *team, size_t offset)
+/* The root's copy of one of this PE's sync words (the root is mapped). */
+static uint64_t *root_word(const struct gshmem_team *team, uint64_t *mine)
 {
-    int root = gsi_team_world_pe(team, 0);
+    const gsi_region_t *heap = &gsi_pe.region[GSI_REGION_HEAP];
 
-    return (uint64_t *)(gsi_pe.region[GSI_REGION_HEAP].peer[root] +
-                        offsetof(gsi_sync_t, team[team->slot]) + offset);
+    return (uint64_t *)(heap->peer[gsi_team_world_pe(team, 0)] + ((uintptr_t)mine - heap->base));
 }
 
 static void central(const char *fn, const struct gshmem_team *team, uint64_t epoch)
 {
-    uint64_t *arrived = root_word(team, offsetof(gsi_team_sync_t, arrived));
-    uint64_t *released = root_word(team, offsetof(gsi_team_sync_t, released));
+    gsi_team_sync_t *sync = gsi_team_sync(team);
+    uint64_t *arrived = root_word(team, &sync->arrived.value);
+    uint64_t *released = root_word(team, &sync->released.value);
     gsi_waiter_t w = GSI_WAITER_INIT;
 
     if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == epoch * (uint64_t)team->n_pes) {

@@ -26,6 +26,12 @@
     X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 2, 64,                        \
       "teams that may exist at once, SHMEM_TEAM_WORLD and _SHARED included")       \
     X(static_symmetric, BOOL, "GSHMEM_STATIC_SYMMETRIC", NULL, "1", 0, 1,          \
-      "make the program's global and static data symmetric (remap onto memfd)")
+      "make the program's global and static data symmetric (remap onto memfd)")  \
+    X(coll_p2p, BOOL, "GSHMEM_COLL_P2P", NULL, "1", 0, 1,                          \
+      "collectives read and write node peers' memory directly (0: use the network algorithms)") \
+    X(bcast_push_max, SIZE, "GSHMEM_BCAST_PUSH_MAX", NULL, "16K", 0, 1LL << 40,   \
+      "broadcasts up to this many bytes are pushed by the root into every dest; larger ones are pulled by every member") \
+    X(reduce_scatter_min, SIZE, "GSHMEM_REDUCE_SCATTER_MIN", NULL, "4K", 0, 1LL << 40, \
+      "bytes from which reductions and scans split the array among the members (reduce-scatter + all-gather)")
 
 #endif

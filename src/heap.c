@@ -11,6 +11,12 @@
 #include "pe.h"
 #include "sync.h"
 
+/* Every PE asks for its heap at this address, so that symmetric heap
+ * objects usually share one virtual address on all PEs, as programs ported
+ * from other SHMEMs sometimes assume.  Translation never relies on it: it
+ * goes by offset, so a PE that got another address works all the same. */
+#define GSI_HEAP_ADDRESS ((void *)0x100000000000ULL)  /* 16 TiB */
+
 static gsi_alloc_t allocator;
 /* Allocation is collective and rare: a lock keeps SHMEM_THREAD_MULTIPLE safe. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -18,22 +24,23 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 gsi_status_t gsi_heap_create(const char *fn, size_t user_size)
 {
     gsi_region_t *heap = &gsi_pe.region[GSI_REGION_HEAP];
-    size_t total = GSI_SYNC_AREA_SIZE + user_size;
+    size_t user = (user_size + 4095) & ~(size_t)4095;
+    size_t total = user + GSI_SYNC_AREA_SIZE;
     void *base;
     int fd;
     gsi_status_t status;
 
     (void)fn;
-    status = gsi_memfd_create("gshmem-heap", total, &fd, &base);
+    status = gsi_memfd_create("gshmem-heap", total, GSI_HEAP_ADDRESS, &fd, &base);
     if (status != GSI_OK)
         return status;
-    status = gsi_alloc_init(&allocator, user_size);
+    status = gsi_alloc_init(&allocator, user);
     if (status != GSI_OK)
         goto err_unmap;
     heap->base = (uintptr_t)base;
     heap->size = total;
     heap->fd = fd;
-    gsi_pe.sync = base;
+    gsi_pe.sync = (gsi_sync_t *)((char *)base + user);
     return GSI_OK;
 
 err_unmap:
@@ -55,9 +62,12 @@ void gsi_heap_destroy(void)
     gsi_pe.sync = NULL;
 }
 
+/* The user's allocations start the heap, so alignment of offsets is
+ * alignment of addresses (the heap is mapped on a GSI_MEMFD_ALIGN boundary);
+ * the sync area follows them. */
 static char *user_base(void)
 {
-    return (char *)gsi_pe.region[GSI_REGION_HEAP].base + GSI_SYNC_AREA_SIZE;
+    return (char *)gsi_pe.region[GSI_REGION_HEAP].base;
 }
 
 static void hint_exhausted(const char *fn, size_t size)

@@ -1,6 +1,6 @@
 /* src/heap.h - the host symmetric heap: a memfd reserved once at its full
- * size (pages committed on first touch), the library's sync area at its
- * start, the user's allocations after it. */
+ * size (pages committed on first touch), the user's allocations first, the
+ * library's sync area after them (same offset on every PE). */
 #ifndef GSI_HEAP_H
 #define GSI_HEAP_H
 

@@ -7,13 +7,38 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "log.h"
 
-gsi_status_t gsi_memfd_create(const char *name, size_t size, int *fd, void **addr)
+/* Map fd on a GSI_MEMFD_ALIGN boundary: reserve the slack, then map into it. */
+static void *map_aligned(int fd, size_t size)
 {
+    size_t span = size + GSI_MEMFD_ALIGN;
+    char *area = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    char *start, *end;
     void *map;
+
+    if (area == MAP_FAILED)
+        return MAP_FAILED;
+    start = (char *)(((uintptr_t)area + GSI_MEMFD_ALIGN - 1) & ~(uintptr_t)(GSI_MEMFD_ALIGN - 1));
+    map = mmap(start, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, fd, 0);
+    if (map == MAP_FAILED) {
+        munmap(area, span);
+        return MAP_FAILED;
+    }
+    end = start + size;
+    if (start > area)
+        munmap(area, (size_t)(start - area));
+    if (area + span > end)
+        munmap(end, (size_t)(area + span - end));
+    return map;
+}
+
+gsi_status_t gsi_memfd_create(const char *name, size_t size, void *hint, int *fd, void **addr)
+{
+    void *map = MAP_FAILED;
     int memfd = memfd_create(name, MFD_CLOEXEC);
 
     if (memfd < 0) {
@@ -24,7 +49,15 @@ gsi_status_t gsi_memfd_create(const char *name, size_t size, int *fd, void **add
         GSI_WARN("ftruncate(%s, %zu): %s", name, size, strerror(errno));
         goto err_close;
     }
-    map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, memfd, 0);
+    if (hint)
+        map = mmap(hint, size, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, memfd, 0);
+    if (map != MAP_FAILED && map != hint) {  /* a kernel older than 4.17 took it as a hint */
+        munmap(map, size);
+        map = MAP_FAILED;
+    }
+    if (map == MAP_FAILED)
+        map = map_aligned(memfd, size);
     if (map == MAP_FAILED) {
         GSI_WARN("mmap(%s, %zu): %s", name, size, strerror(errno));
         goto err_close;

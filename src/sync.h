@@ -1,4 +1,4 @@
-/* src/sync.h - the library's own symmetric state, at the start of the heap
+/* src/sync.h - the library's own symmetric state, at the end of the heap
  * (same offset on every PE): one slot of synchronization words per team.
  * A team's barrier and collectives use its slot on its members only, so
  * disjoint teams (the rows of a 2-D split) can share a slot index. */

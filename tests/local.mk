@@ -5,3 +5,9 @@ TESTS += tests/header/decls.sh tests/header/headers.sh tests/header/generic.sh \
 EXTRA_DIST += tests/header/names.sh tests/header/legacy-symbols.txt tests/header/generic.c \
 	tests/header/overload.cpp tests/header/stubs.cpp tests/header/spec_types.h \
 	tests/header/constants.c
+
+# The profiling interface (a program that wraps shmem_ routines itself).
+check_PROGRAMS += tests/pe/profiling
+tests_pe_profiling_SOURCES = tests/pe/profiling.c tests/pe/pe_test.h
+tests_pe_profiling_LDADD = libgshmem.la
+TESTS += tests/pe/profiling-np1.pe tests/pe/profiling-np2.pe

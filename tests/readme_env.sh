@@ -13,7 +13,7 @@ echo "$table" | while read -r name def rest; do
         exit 1
     fi
 done || fail=1
-rows=$(grep -c '^| `[A-Z_]*` | `' "$top/README.md")
+rows=$(grep -c '^| `[A-Z0-9_]*` | `' "$top/README.md")
 vars=$(echo "$table" | grep -c .)
 if [ "$rows" -ne "$vars" ]; then
     echo "README.md lists $rows variables, gshmem-info $vars"
