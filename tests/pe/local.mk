@@ -1,0 +1,89 @@
+# tests/pe: multi-PE test programs, run under mpirun by tests/pe/run-pe.
+# The test tests/pe/<prog>-np<N>.pe runs tests/pe/<prog> on N PEs (the .pe
+# file is an empty stamp made by the top Makefile).  Each program prints
+# one line per failed check and exits 0 (pass), 1 (fail) or 77 (skip).
+# Programs named bad_* must fail: run-pe passes them when they exit nonzero
+# with the line given by the /* EXPECT: <regex> */ comment of their source.
+# The typed checks are generated from include/gshmem/typetable.h.
+
+check_PROGRAMS += \
+	tests/pe/setup tests/pe/mem tests/pe/static tests/pe/rma tests/pe/amo \
+	tests/pe/signal tests/pe/p2psync tests/pe/order tests/pe/lock tests/pe/ctx \
+	tests/pe/threads tests/pe/barrier tests/pe/generic \
+	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
+	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
+	tests/pe/bad_sig_op tests/pe/bad_global_exit
+
+tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
+tests_pe_setup_LDADD = libgshmem.la
+tests_pe_mem_SOURCES = tests/pe/mem.c tests/pe/pe_test.h
+tests_pe_mem_LDADD = libgshmem.la
+tests_pe_static_SOURCES = tests/pe/static.c tests/pe/pe_test.h
+tests_pe_static_LDADD = libgshmem.la
+tests_pe_rma_SOURCES = tests/pe/rma.c tests/pe/pe_test.h
+tests_pe_rma_LDADD = libgshmem.la
+tests_pe_amo_SOURCES = tests/pe/amo.c tests/pe/pe_test.h
+tests_pe_amo_LDADD = libgshmem.la
+tests_pe_signal_SOURCES = tests/pe/signal.c tests/pe/pe_test.h
+tests_pe_signal_LDADD = libgshmem.la
+tests_pe_p2psync_SOURCES = tests/pe/p2psync.c tests/pe/pe_test.h
+tests_pe_p2psync_LDADD = libgshmem.la
+tests_pe_order_SOURCES = tests/pe/order.c tests/pe/pe_test.h
+tests_pe_order_LDADD = libgshmem.la
+tests_pe_lock_SOURCES = tests/pe/lock.c tests/pe/pe_test.h
+tests_pe_lock_LDADD = libgshmem.la
+tests_pe_ctx_SOURCES = tests/pe/ctx.c tests/pe/pe_test.h
+tests_pe_ctx_LDADD = libgshmem.la
+tests_pe_threads_SOURCES = tests/pe/threads.c tests/pe/pe_test.h
+tests_pe_threads_LDADD = libgshmem.la -lpthread
+tests_pe_barrier_SOURCES = tests/pe/barrier.c tests/pe/pe_test.h
+tests_pe_barrier_LDADD = libgshmem.la
+# The C11 generic names: strict C11, so no GNU extension hides a problem.
+tests_pe_generic_SOURCES = tests/pe/generic.c tests/pe/pe_test.h
+tests_pe_generic_CFLAGS = $(AM_CFLAGS) -std=c11
+tests_pe_generic_LDADD = libgshmem.la
+
+tests_pe_bad_pe_range_SOURCES = tests/pe/bad_pe_range.c
+tests_pe_bad_pe_range_LDADD = libgshmem.la
+tests_pe_bad_not_symmetric_SOURCES = tests/pe/bad_not_symmetric.c
+tests_pe_bad_not_symmetric_LDADD = libgshmem.la
+tests_pe_bad_before_init_SOURCES = tests/pe/bad_before_init.c
+tests_pe_bad_before_init_LDADD = libgshmem.la
+tests_pe_bad_finalize_SOURCES = tests/pe/bad_finalize.c
+tests_pe_bad_finalize_LDADD = libgshmem.la
+tests_pe_bad_env_SOURCES = tests/pe/bad_env.c
+tests_pe_bad_env_LDADD = libgshmem.la
+tests_pe_bad_free_SOURCES = tests/pe/bad_free.c
+tests_pe_bad_free_LDADD = libgshmem.la
+tests_pe_bad_wait_cmp_SOURCES = tests/pe/bad_wait_cmp.c
+tests_pe_bad_wait_cmp_LDADD = libgshmem.la
+tests_pe_bad_sig_op_SOURCES = tests/pe/bad_sig_op.c
+tests_pe_bad_sig_op_LDADD = libgshmem.la
+tests_pe_bad_global_exit_SOURCES = tests/pe/bad_global_exit.c
+tests_pe_bad_global_exit_LDADD = libgshmem.la
+
+# 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
+TESTS += \
+	tests/pe/setup-np1.pe tests/pe/setup-np2.pe tests/pe/setup-np4.pe \
+	tests/pe/mem-np1.pe tests/pe/mem-np2.pe tests/pe/mem-np4.pe \
+	tests/pe/static-np1.pe tests/pe/static-np2.pe tests/pe/static-np4.pe \
+	tests/pe/rma-np1.pe tests/pe/rma-np2.pe tests/pe/rma-np4.pe \
+	tests/pe/amo-np1.pe tests/pe/amo-np2.pe tests/pe/amo-np3.pe tests/pe/amo-np4.pe \
+	tests/pe/signal-np1.pe tests/pe/signal-np2.pe tests/pe/signal-np4.pe \
+	tests/pe/p2psync-np1.pe tests/pe/p2psync-np2.pe tests/pe/p2psync-np4.pe \
+	tests/pe/order-np1.pe tests/pe/order-np2.pe tests/pe/order-np4.pe \
+	tests/pe/lock-np1.pe tests/pe/lock-np2.pe tests/pe/lock-np3.pe tests/pe/lock-np4.pe \
+	tests/pe/ctx-np1.pe tests/pe/ctx-np2.pe tests/pe/ctx-np4.pe \
+	tests/pe/threads-np1.pe tests/pe/threads-np2.pe tests/pe/threads-np4.pe \
+	tests/pe/barrier-np1.pe tests/pe/barrier-np2.pe tests/pe/barrier-np3.pe \
+	tests/pe/barrier-np4.pe \
+	tests/pe/generic-np1.pe tests/pe/generic-np2.pe tests/pe/generic-np4.pe \
+	tests/pe/bad_pe_range-np1.pe tests/pe/bad_pe_range-np2.pe \
+	tests/pe/bad_not_symmetric-np1.pe tests/pe/bad_not_symmetric-np2.pe \
+	tests/pe/bad_before_init-np1.pe tests/pe/bad_before_init-np2.pe \
+	tests/pe/bad_finalize-np1.pe tests/pe/bad_finalize-np2.pe \
+	tests/pe/bad_env-np1.pe tests/pe/bad_env-np2.pe \
+	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
+	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
+	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \
+	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe
