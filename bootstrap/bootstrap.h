@@ -13,7 +13,9 @@ typedef struct gsb_info {
     int size;       /* processes in the job */
 } gsb_info_t;
 
-typedef int (*gsb_init_fn_t)(gsb_info_t *info);
+/* args: what the bootstrap needs from the caller (the unique-id bootstrap's
+ * rank, size and id); NULL for those that read their launcher's environment. */
+typedef int (*gsb_init_fn_t)(const void *args, gsb_info_t *info);
 /* Gather `len` bytes from every rank into out[rank * len]. */
 typedef int (*gsb_allgather_fn_t)(const void *in, void *out, size_t len);
 typedef int (*gsb_barrier_fn_t)(void);

@@ -20,8 +20,9 @@ static int fail(const char *what, pmix_status_t rc)
     return -EIO;
 }
 
-static int pmix_init(gsb_info_t *info)
+static int pmix_init(const void *args, gsb_info_t *info)
 {
+    (void)args;
     pmix_value_t *value = NULL;
     pmix_status_t rc;
 

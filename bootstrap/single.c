@@ -5,8 +5,9 @@
 #include <unistd.h>
 #include <stdio.h>
 
-static int single_init(gsb_info_t *info)
+static int single_init(const void *args, gsb_info_t *info)
 {
+    (void)args;
     info->rank = 0;
     info->size = 1;
     return 0;

@@ -6,7 +6,7 @@
 
 void pshmem_init(void)
 {
-    gsi_init("shmem_init", SHMEM_THREAD_SINGLE);
+    gsi_init("shmem_init", SHMEM_THREAD_SINGLE, NULL, NULL);
 }
 GSI_ALIAS(shmem_init)
 
@@ -15,7 +15,7 @@ int pshmem_init_thread(int requested, int *provided)
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         gsi_fatal("shmem_init_thread", "requested thread level %d is not one of "
                   "SHMEM_THREAD_SINGLE..SHMEM_THREAD_MULTIPLE", requested);
-    gsi_init("shmem_init_thread", requested);
+    gsi_init("shmem_init_thread", requested, NULL, NULL);
     /* Every level is supported: the P2P path takes no lock and shares no
      * state between threads but the allocator, which has its own. */
     if (provided)
@@ -37,7 +37,7 @@ void pstart_pes(int npes)
     /* start_pes may be called again with no effect, and has an implicit
      * finalize at exit: the only init the job ever matches. */
     if (gsi_pe.init_count == 0)
-        gsi_init("start_pes", SHMEM_THREAD_SINGLE);
+        gsi_init("start_pes", SHMEM_THREAD_SINGLE, NULL, NULL);
 }
 GSI_ALIAS(start_pes)
 

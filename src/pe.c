@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../bootstrap/bootstrap.h"
@@ -35,14 +36,36 @@ typedef struct gsi_card {
     uint64_t size[GSI_REGION_MAX];
 } gsi_card_t;
 
+static uint64_t fnv1a(uint64_t h, const char *text)
+{
+    for (const char *c = text; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    return h;
+}
+
+/* Two PEs share memory when they run on one kernel (same boot id) in one
+ * network namespace: PEs in separate namespaces, or containers, are other
+ * hosts to each other, so tests in namespaces cross a real interface. */
 static uint64_t host_hash(void)
 {
-    char name[256] = "";
-    uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
+    char text[256] = "";
+    uint64_t h = 1469598103934665603ULL;
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    struct stat ns;
 
-    gethostname(name, sizeof(name) - 1);
-    for (const char *c = name; *c; c++)
-        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    if (f) {
+        if (fgets(text, sizeof(text), f))
+            h = fnv1a(h, text);
+        fclose(f);
+    } else {
+        gethostname(text, sizeof(text) - 1);
+        h = fnv1a(h, text);
+    }
+    if (stat("/proc/self/ns/net", &ns) == 0) {
+        snprintf(text, sizeof(text), "netns:%lu:%lu", (unsigned long)ns.st_dev,
+                 (unsigned long)ns.st_ino);
+        h = fnv1a(h, text);
+    }
     return h;
 }
 
@@ -78,14 +101,14 @@ static void load_env(const char *fn)
     gsi_log_level = gsi_pe.env.debug ? GSI_LOG_DEBUG : GSI_LOG_WARN;
 }
 
-static void start_bootstrap(const char *fn)
+static void start_bootstrap(const char *fn, const gsb_ops_t *boot, const void *args)
 {
     gsb_info_t info;
 
-    gsi_pe.boot = gsb_select(gsi_pe.env.bootstrap);
+    gsi_pe.boot = boot ? boot : gsb_select(gsi_pe.env.bootstrap);
     if (!gsi_pe.boot)
         gsi_fatal(fn, "GSHMEM_BOOTSTRAP: %s", gsb_error());
-    if (gsi_pe.boot->init(&info) != 0)
+    if (gsi_pe.boot->init(args, &info) != 0)
         gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
     gsi_pe.my_pe = info.rank;
     gsi_pe.n_pes = info.size;
@@ -162,7 +185,8 @@ static void exchange_cards(const char *fn)
     free(all);
 }
 
-void gsi_init(const char *fn, int requested_thread_level)
+void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
+              const void *boot_args)
 {
     if (gsi_pe.init_count++ > 0)
         return;  /* OpenSHMEM 1.6: later calls are matched by shmem_finalize */
@@ -175,7 +199,7 @@ void gsi_init(const char *fn, int requested_thread_level)
                       "turns this off)");
         gsi_pe.n_regions = 2;
     }
-    start_bootstrap(fn);
+    start_bootstrap(fn, boot, boot_args);
     if (gsi_heap_create(fn, gsi_pe.env.symmetric_size) != GSI_OK)
         gsi_fatal(fn, "cannot reserve the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE)",
                   gsi_pe.env.symmetric_size);

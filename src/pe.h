@@ -61,8 +61,11 @@ static inline int gsi_region_of(const void *addr, size_t len, size_t *offset)
     return -1;
 }
 
-/* Bring up the library (refcounted, as OpenSHMEM 1.6 allows several calls). */
-void gsi_init(const char *fn, int requested_thread_level);
+/* Bring up the library (refcounted, as OpenSHMEM 1.6 allows several calls).
+ * boot: the bootstrap to use with its args, or NULL to choose one from
+ * GSHMEM_BOOTSTRAP and the launcher's environment. */
+void gsi_init(const char *fn, int requested_thread_level, const struct gsb_ops *boot,
+              const void *boot_args);
 void gsi_finalize(const char *fn);
 
 /* End the job with `status` on every PE. */
