@@ -15,6 +15,7 @@
 #include "pe.h"
 #include "rma.h"
 #include "sync.h"
+#include "wait.h"
 
 /* Exported: SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are their addresses. */
 __attribute__((visibility("default"))) struct gshmem_team gshmem_team_world = {.my_pe = -1};
@@ -186,9 +187,25 @@ gsi_status_t gsi_team_split_2d(const char *fn, struct gshmem_team *parent, int x
 
 void gsi_team_destroy(const char *fn, struct gshmem_team *team)
 {
+    gsi_team_sync_t *sync = gsi_team_sync(team);
+
     gsi_team_barrier(fn, team, 1);
+    /* The central barrier's members still poll the root's `released` after
+     * the root has left it: the root clears its slot only once every other
+     * member is out, which each says with one more add to its `arrived`. */
+    if (team->n_pes > 1 && team->all_p2p) {
+        if (team->my_pe != 0) {
+            gsi_add64(fn, &sync->arrived.value, 1, gsi_team_world_pe(team, 0));
+        } else {
+            uint64_t out = team->epoch * (uint64_t)team->n_pes + (uint64_t)team->n_pes - 1;
+            gsi_waiter_t w = GSI_WAITER_INIT;
+
+            while (__atomic_load_n(&sync->arrived.value, __ATOMIC_ACQUIRE) < out)
+                gsi_wait_step(&w, fn, "the other members to leave the team");
+        }
+    }
     /* Counters restart from zero for the next team in this slot. */
-    memset(gsi_team_sync(team), 0, sizeof(gsi_team_sync_t));
+    memset(sync, 0, sizeof(gsi_team_sync_t));
     gsi_pe.sync->free_slots |= (uint64_t)1 << team->slot;
     free(team->pes);
     free(team);
