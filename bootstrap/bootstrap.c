@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const gsb_ops_t *const gsb_all[] = {&gsb_pmix_ops, &gsb_single_ops, NULL};
+const gsb_ops_t *const gsb_all[] = {&gsb_pmix_ops, &gsb_single_ops, &gsb_uid_ops, NULL};
 
 static char error_text[512];
 
@@ -38,6 +38,6 @@ const gsb_ops_t *gsb_select(const char *name)
     for (int i = 0; gsb_all[i]; i++)
         if (!strcmp(name, gsb_all[i]->name))
             return gsb_all[i];
-    gsb_set_error("unknown bootstrap \"%s\"; expected auto, pmix or single", name);
+    gsb_set_error("unknown bootstrap \"%s\"; expected auto, pmix, uid or single", name);
     return NULL;
 }

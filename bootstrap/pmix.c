@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <pmix.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,9 @@ static int pmix_init(const void *args, gsb_info_t *info)
      * attach time at every start; the hash datastore takes ~2 ms and is ample
      * for the few hundred bytes each PE publishes.  A user's choice wins. */
     setenv("PMIX_MCA_gds", "hash", 0);
+    /* The launcher (mpirun, slurmstepd) is our parent: if it dies, so do we,
+     * rather than wait forever for peers it took down with it. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     rc = PMIx_Init(&self, NULL, 0);
     if (rc != PMIX_SUCCESS)
         return fail("PMIx_Init (is this process started by mpirun or srun --mpi=pmix?)", rc);

@@ -15,7 +15,7 @@
     static inline RET amo_##NAME##_##N(const char *fn, GSI_UNPAREN PARAMS) __VA_ARGS__            \
     RET pshmem_ctx_##N##_atomic_##NAME(shmem_ctx_t ctx, GSI_UNPAREN PARAMS)                \
     {                                                                                      \
-        (void)ctx;                                                                         \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                         \
         return amo_##NAME##_##N("shmem_ctx_" #N "_atomic_" #NAME, GSI_UNPAREN ARGS);       \
     }                                                                                      \
     RET pshmem_##N##_atomic_##NAME(GSI_UNPAREN PARAMS)                                     \
@@ -30,7 +30,7 @@
     static inline void amo_##NAME##_##N(const char *fn, GSI_UNPAREN PARAMS) __VA_ARGS__           \
     void pshmem_ctx_##N##_atomic_##NAME(shmem_ctx_t ctx, GSI_UNPAREN PARAMS)               \
     {                                                                                      \
-        (void)ctx;                                                                         \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                         \
         amo_##NAME##_##N("shmem_ctx_" #N "_atomic_" #NAME, GSI_UNPAREN ARGS);              \
     }                                                                                      \
     void pshmem_##N##_atomic_##NAME(GSI_UNPAREN PARAMS)                                    \

@@ -22,6 +22,20 @@
 #include "../src/team.h"
 #include "../src/wait.h"
 
+/* The world PE of PE `pe` of the context's team (a context made from a
+ * team numbers PEs within that team). */
+static inline int gsi_ctx_pe(const char *fn, shmem_ctx_t ctx, int pe)
+{
+    const struct gshmem_team *team = ctx ? ctx->team : NULL;
+
+    if (!team || team == &gshmem_team_world)
+        return pe;
+    if ((unsigned)pe >= (unsigned)team->n_pes)
+        gsi_fatal(fn, "PE %d is out of range: the context's team has PEs 0 to %d", pe,
+                  team->n_pes - 1);
+    return gsi_team_world_pe(team, pe);
+}
+
 #define GSI_ALIAS(name) \
     extern __typeof__(p##name) name __attribute__((weak, alias("p" #name)));
 

@@ -20,8 +20,13 @@ int pgshmemx_info_print(void)
     for (int i = 0; gsb_all[i]; i++)
         printf(" %s", gsb_all[i]->name);
     printf(" (GSHMEM_BOOTSTRAP=auto picks pmix under mpirun/srun, else single)\n");
-    printf("transports: p2p (same node: load/store on memfd mappings), %s (other nodes)\n",
-           gst_none_ops.name);
+#ifdef GSHMEM_HAVE_UCX
+    printf("transports: p2p (same host: load/store on memfd mappings), %s (other hosts, "
+           "or all peers with GSHMEM_DISABLE_P2P=1)\n", gst_ucx_ops.name);
+#else
+    printf("transports: p2p (same host: load/store on memfd mappings); no network transport "
+           "(build with libucx-dev for UCX)\n");
+#endif
     printf("\nenvironment variables:\n");
     if (gsi_env_load(&env, NULL, err, sizeof(err)) != GSI_OK) {
         printf("gshmem: %s\n", err);

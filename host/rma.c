@@ -30,7 +30,7 @@ static inline void get_bytes(const char *fn, void *dest, const void *source, siz
     void pshmem_ctx_##N##_##OP##SUFFIX(shmem_ctx_t ctx, DCONST T *dest, SCONST T *source,    \
                                        size_t nelems, int pe)                                \
     {                                                                                        \
-        (void)ctx;                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
         OP##_bytes("shmem_ctx_" #N "_" #OP #SUFFIX, dest, source, nelems * sizeof(T), pe);  \
     }                                                                                        \
     void pshmem_##N##_##OP##SUFFIX(DCONST T *dest, SCONST T *source, size_t nelems, int pe)  \
@@ -54,7 +54,7 @@ GSHMEM_RMA_TYPES(GSI_GET_NBI_TYPED)
     void pshmem_ctx_##OP##BITS##SUFFIX(shmem_ctx_t ctx, void *dest, const void *source,      \
                                        size_t nelems, int pe)                                \
     {                                                                                        \
-        (void)ctx;                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
         OP##_bytes("shmem_ctx_" #OP #BITS #SUFFIX, dest, source, nelems * (BYTES), pe);     \
     }                                                                                        \
     void pshmem_##OP##BITS##SUFFIX(void *dest, const void *source, size_t nelems, int pe)    \
@@ -95,7 +95,7 @@ GSI_RMA_SIZED(get, mem_nbi, , 1)
     }                                                                                        \
     void pshmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe)                      \
     {                                                                                        \
-        (void)ctx;                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
         p_##N("shmem_ctx_" #N "_p", dest, value, pe);                                        \
     }                                                                                        \
     void pshmem_##N##_p(T *dest, T value, int pe)                                            \
@@ -123,7 +123,7 @@ GSHMEM_RMA_TYPES(GSI_P_TYPED)
     }                                                                                        \
     T pshmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe)                          \
     {                                                                                        \
-        (void)ctx;                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
         return g_##N("shmem_ctx_" #N "_g", source, pe);                                      \
     }                                                                                        \
     T pshmem_##N##_g(const T *source, int pe)                                                \

@@ -28,7 +28,7 @@ static inline void put_signal(const char *fn, void *dest, const void *source, si
                                              size_t nelems, uint64_t *sig_addr,              \
                                              uint64_t signal, int sig_op, int pe)            \
     {                                                                                        \
-        (void)ctx;                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
         put_signal("shmem_ctx_" #N "_put_signal" #SUFFIX, dest, source, nelems * sizeof(T),  \
                    sig_addr, signal, sig_op, pe);                                            \
     }                                                                                        \
@@ -53,7 +53,7 @@ GSHMEM_RMA_TYPES(GSI_PUT_SIGNAL_NBI_TYPED)
                                                uint64_t *sig_addr, uint64_t signal,          \
                                                int sig_op, int pe)                           \
     {                                                                                        \
-        (void)ctx;                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
         put_signal("shmem_ctx_put" #NAME "_signal" #SUFFIX, dest, source, nelems * (BYTES),  \
                    sig_addr, signal, sig_op, pe);                                            \
     }                                                                                        \
@@ -82,7 +82,7 @@ static inline void signal_op(const char *fn, uint64_t *sig_addr, uint64_t signal
 
 void pshmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    (void)ctx;
+    pe = gsi_ctx_pe(__func__ + 1, ctx, pe);
     signal_op("shmem_ctx_signal_add", sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
 }
 GSI_ALIAS(shmem_ctx_signal_add)
@@ -95,7 +95,7 @@ GSI_ALIAS(shmem_signal_add)
 
 void pshmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    (void)ctx;
+    pe = gsi_ctx_pe(__func__ + 1, ctx, pe);
     signal_op("shmem_ctx_signal_set", sig_addr, signal, SHMEM_SIGNAL_SET, pe);
 }
 GSI_ALIAS(shmem_ctx_signal_set)

@@ -19,6 +19,51 @@ extern "C" {
 int gshmemx_info_print(void);
 int pgshmemx_info_print(void);
 
+/*
+ * Start without a launcher, from a unique id (NVSHMEM's unique-id init is the
+ * model).  The process that will be rank 0 calls gshmemx_get_uniqueid; the
+ * application hands the id's bytes to every other process by any means; every
+ * process then calls gshmemx_set_attr_uniqueid_args with its rank, the number
+ * of processes and the id, and gshmemx_init_attr(GSHMEMX_INIT_WITH_UNIQUEID,
+ * &attr).  The processes meet over TCP at rank 0's address, on the interface
+ * GSHMEM_UID_IFNAME (default: the first up, non-loopback IPv4 interface),
+ * within GSHMEM_UID_TIMEOUT seconds.  shmem_finalize ends what
+ * gshmemx_init_attr started.  Each routine returns 0; bad input (a rank out of
+ * range, nranks that differ between processes, a corrupt id) is reported in
+ * one line and ends the process with a nonzero status.
+ */
+typedef struct {
+    char internal[128];
+} gshmemx_uniqueid_t;
+
+#define GSHMEMX_UNIQUEID_INITIALIZER {{0}}
+
+typedef struct {
+    int rank;                 /* this process, 0..nranks-1 */
+    int nranks;               /* processes in the job */
+    gshmemx_uniqueid_t uid;   /* from gshmemx_get_uniqueid on rank 0 */
+    char reserved[64];        /* zero */
+} gshmemx_init_attr_t;
+
+#define GSHMEMX_INIT_ATTR_INITIALIZER {0, 0, GSHMEMX_UNIQUEID_INITIALIZER, {0}}
+
+/* gshmemx_init_attr flags: start from attr's rank, nranks and uid.  With no
+ * flag, gshmemx_init_attr is shmem_init_thread(SHMEM_THREAD_MULTIPLE). */
+#define GSHMEMX_INIT_WITH_UNIQUEID (1u << 3)
+
+/* On the process that will be rank 0: opens its listening socket now, so the
+ * id is valid as soon as this returns. */
+int gshmemx_get_uniqueid(gshmemx_uniqueid_t *uid);
+int pgshmemx_get_uniqueid(gshmemx_uniqueid_t *uid);
+int gshmemx_set_attr_uniqueid_args(int rank, int nranks, const gshmemx_uniqueid_t *uid,
+                                   gshmemx_init_attr_t *attr);
+int pgshmemx_set_attr_uniqueid_args(int rank, int nranks, const gshmemx_uniqueid_t *uid,
+                                    gshmemx_init_attr_t *attr);
+/* Collective over the nranks processes; the thread level is
+ * SHMEM_THREAD_MULTIPLE. */
+int gshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
+int pgshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
+
 #ifdef __cplusplus
 }
 #endif

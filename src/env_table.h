@@ -18,11 +18,25 @@
     X(version, BOOL, "SHMEM_VERSION", "SMA_VERSION", "0", 0, 1,                    \
       "PE 0 prints the library version at shmem_init")                            \
     X(bootstrap, STR, "GSHMEM_BOOTSTRAP", NULL, "auto", 0, 0,                      \
-      "how PEs find each other: auto, pmix or single")                            \
+      "how PEs find each other: auto, pmix, uid or single")                       \
+    X(uid, STR, "GSHMEM_UID", NULL, "none", 0, 0,                                  \
+      "GSHMEM_BOOTSTRAP=uid: <ip>:<port> where rank 0 listens (it binds it itself)") \
+    X(uid_rank, INT, "GSHMEM_UID_RANK", NULL, "-1", -1, 1 << 30,                   \
+      "GSHMEM_BOOTSTRAP=uid: this process's rank, 0 to GSHMEM_UID_SIZE-1")        \
+    X(uid_size, INT, "GSHMEM_UID_SIZE", NULL, "0", 0, 1 << 30,                     \
+      "GSHMEM_BOOTSTRAP=uid: the number of processes")                            \
+    X(uid_timeout, INT, "GSHMEM_UID_TIMEOUT", NULL, "60", 1, 86400,                \
+      "seconds the uid bootstrap waits for every rank to arrive (or for rank 0)")  \
+    X(uid_ifname, STR, "GSHMEM_UID_IFNAME", NULL, "auto", 0, 0,                    \
+      "interface of gshmemx_get_uniqueid's socket (auto: first up non-loopback IPv4, else lo)") \
     X(wait_spin, INT, "GSHMEM_WAIT_SPIN", NULL, "-1", -1, 1 << 30,                 \
       "polls before a wait starts yielding the CPU (-1: by core count)")          \
     X(wait_timeout, INT, "GSHMEM_WAIT_TIMEOUT", NULL, "0", 0, 1 << 30,             \
       "seconds a wait may block before it reports what it waits for (0: never)")  \
+    X(disable_p2p, BOOL, "GSHMEM_DISABLE_P2P", NULL, "0", 0, 1,                    \
+      "reach every other PE through the network transport, even on this host")    \
+    X(progress_thread, INT, "GSHMEM_PROGRESS_THREAD", NULL, "-1", -1, 1,           \
+      "a thread drives the network for remote PEs' operations (-1: when any PE is remote)") \
     X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 2, 64,                        \
       "teams that may exist at once, SHMEM_TEAM_WORLD and _SHARED included")       \
     X(static_symmetric, BOOL, "GSHMEM_STATIC_SYMMETRIC", NULL, "1", 0, 1,          \
@@ -31,7 +45,9 @@
       "collectives read and write node peers' memory directly (0: use the network algorithms)") \
     X(bcast_push_max, SIZE, "GSHMEM_BCAST_PUSH_MAX", NULL, "16K", 0, 1LL << 40,   \
       "broadcasts up to this many bytes are pushed by the root into every dest; larger ones are pulled by every member") \
-    X(reduce_scatter_min, SIZE, "GSHMEM_REDUCE_SCATTER_MIN", NULL, "4K", 0, 1LL << 40, \
+    X(coll_nt_min, SIZE, "GSHMEM_COLL_NT_MIN", NULL, "8M", 0, 1LL << 40,          \
+      "collectives that write this many bytes over all members copy with non-temporal stores (0: never)") \
+    X(reduce_scatter_min, SIZE, "GSHMEM_REDUCE_SCATTER_MIN", NULL, "2K", 0, 1LL << 40, \
       "bytes from which reductions and scans split the array among the members (reduce-scatter + all-gather)")
 
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../bootstrap/bootstrap.h"
+#include "../bootstrap/uid.h"
 #include "alloc.h"
 #include "heap.h"
 #include "log.h"
@@ -34,6 +35,7 @@ typedef struct gsi_card {
     int32_t n_regions;
     int32_t fd[GSI_REGION_MAX];
     uint64_t size[GSI_REGION_MAX];
+    uint64_t base[GSI_REGION_MAX];
 } gsi_card_t;
 
 static uint64_t fnv1a(uint64_t h, const char *text)
@@ -103,25 +105,107 @@ static void load_env(const char *fn)
 
 static void start_bootstrap(const char *fn, const gsb_ops_t *boot, const void *args)
 {
+    gsb_uid_args_t uid_args;
     gsb_info_t info;
 
     gsi_pe.boot = boot ? boot : gsb_select(gsi_pe.env.bootstrap);
     if (!gsi_pe.boot)
         gsi_fatal(fn, "GSHMEM_BOOTSTRAP: %s", gsb_error());
+    /* GSHMEM_BOOTSTRAP=uid without gshmemx_init_attr: the id from the env. */
+    if (!boot && gsi_pe.boot == &gsb_uid_ops) {
+        if (gsb_uid_args_from_env(gsi_pe.env.uid, gsi_pe.env.uid_rank, gsi_pe.env.uid_size,
+                                  gsi_pe.env.uid_timeout, &uid_args) != 0)
+            gsi_fatal(fn, "%s", gsb_error());
+        args = &uid_args;
+    }
     if (gsi_pe.boot->init(args, &info) != 0)
         gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
     gsi_pe.my_pe = info.rank;
     gsi_pe.n_pes = info.size;
 }
 
-/* Check that every PE agrees on the layout, and map the node peers. */
+static void check_layout(const char *fn, const gsi_card_t *mine, const gsi_card_t *c, int pe)
+{
+    if (c->n_regions != mine->n_regions)
+        gsi_fatal(fn, "PE %d shares %d symmetric regions, this PE %d "
+                  "(set GSHMEM_STATIC_SYMMETRIC alike on every PE)",
+                  pe, c->n_regions, mine->n_regions);
+    for (int r = 0; r < gsi_pe.n_regions; r++)
+        if (c->size[r] != mine->size[r])
+            gsi_fatal(fn, "PE %d has a %s of %llu bytes, this PE %llu (%s)", pe,
+                      r == GSI_REGION_HEAP ? "symmetric heap" : "static data segment",
+                      (unsigned long long)c->size[r], (unsigned long long)mine->size[r],
+                      r == GSI_REGION_HEAP ? "set SHMEM_SYMMETRIC_SIZE alike on every PE"
+                                           : "every PE must run the same program");
+}
+
+/* Map the regions of a peer on this host (P2P). */
+static void map_peer(const char *fn, const gsi_card_t *c, int pe)
+{
+    for (int r = 0; r < gsi_pe.n_regions; r++) {
+        void *map;
+
+        if (pe == gsi_pe.my_pe) {
+            gsi_pe.region[r].peer[pe] = gsi_pe.region[r].base;
+            continue;
+        }
+        if (gsi_memfd_map_peer(c->pid, c->fd[r], c->size[r], &map) != GSI_OK)
+            gsi_fatal(fn, "cannot map the memory of PE %d (pid %d) on this node", pe,
+                      (int)c->pid);
+        gsi_pe.region[r].peer[pe] = (uintptr_t)map;
+    }
+}
+
+/* Start the network transport for the peers P2P does not reach. */
+static void start_network(const char *fn, const gsi_card_t *cards, const char *net_peer)
+{
+    void *base[GSI_REGION_MAX];
+    size_t size[GSI_REGION_MAX];
+    uint64_t *peer_base;
+    char err[512] = "";
+    gst_init_args_t args;
+
+    peer_base = calloc((size_t)gsi_pe.n_pes * (size_t)gsi_pe.n_regions, sizeof(*peer_base));
+    if (!peer_base)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        for (int r = 0; r < gsi_pe.n_regions; r++)
+            peer_base[pe * gsi_pe.n_regions + r] = cards[pe].base[r];
+    for (int r = 0; r < gsi_pe.n_regions; r++) {
+        base[r] = (void *)gsi_pe.region[r].base;
+        size[r] = gsi_pe.region[r].size;
+    }
+    args = (gst_init_args_t){.my_pe = gsi_pe.my_pe, .n_pes = gsi_pe.n_pes,
+                             .n_regions = gsi_pe.n_regions, .base = base, .size = size,
+                             .peer_base = peer_base, .net_peer = net_peer,
+                             .thread_multiple = gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE,
+                             .progress_thread = (int)gsi_pe.env.progress_thread,
+                             .allgather = gsi_pe.boot->allgather};
+#ifdef GSHMEM_HAVE_UCX
+    gsi_pe.net = &gst_ucx_ops;
+#else
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        if (net_peer[pe])
+            gsi_fatal(fn, "PE %d is on another host (or GSHMEM_DISABLE_P2P is set) and this "
+                      "build has no network transport (install libucx-dev and rebuild)", pe);
+#endif
+    if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
+        gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
+    gsi_pe.net_progress = gsi_pe.net->progress;
+    free(peer_base);
+}
+
+/* Check that every PE agrees on the layout; map the peers of this host,
+ * reach the others through the network. */
 static void connect_peers(const char *fn, const gsi_card_t *cards)
 {
     const gsi_card_t *mine = &cards[gsi_pe.my_pe];
-    int n = gsi_pe.n_pes;
+    int n = gsi_pe.n_pes, n_net = 0;
+    char *net_peer;
 
     gsi_pe.local_pes = calloc((size_t)n, sizeof(int));
-    if (!gsi_pe.local_pes)
+    net_peer = calloc((size_t)n, 1);
+    if (!gsi_pe.local_pes || !net_peer)
         gsi_fatal(fn, "out of memory for %d PEs", n);
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         gsi_pe.region[r].peer = calloc((size_t)n, sizeof(uintptr_t));
@@ -130,39 +214,21 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
     }
     gsi_pe.n_local = 0;
     for (int pe = 0; pe < n; pe++) {
-        const gsi_card_t *c = &cards[pe];
-
-        if (c->n_regions != mine->n_regions)
-            gsi_fatal(fn, "PE %d shares %d symmetric regions, this PE %d "
-                      "(set GSHMEM_STATIC_SYMMETRIC alike on every PE)",
-                      pe, c->n_regions, mine->n_regions);
-        for (int r = 0; r < gsi_pe.n_regions; r++)
-            if (c->size[r] != mine->size[r])
-                gsi_fatal(fn, "PE %d has a %s of %llu bytes, this PE %llu (%s)", pe,
-                          r == GSI_REGION_HEAP ? "symmetric heap" : "static data segment",
-                          (unsigned long long)c->size[r], (unsigned long long)mine->size[r],
-                          r == GSI_REGION_HEAP ? "set SHMEM_SYMMETRIC_SIZE alike on every PE"
-                                               : "every PE must run the same program");
-        if (c->host_hash != mine->host_hash)
-            continue;
-        gsi_pe.local_pes[gsi_pe.n_local++] = pe;
-        for (int r = 0; r < gsi_pe.n_regions; r++) {
-            void *map;
-
-            if (pe == gsi_pe.my_pe) {
-                gsi_pe.region[r].peer[pe] = gsi_pe.region[r].base;
-                continue;
-            }
-            if (gsi_memfd_map_peer(c->pid, c->fd[r], c->size[r], &map) != GSI_OK)
-                gsi_fatal(fn, "cannot map the memory of PE %d (pid %d) on this node", pe,
-                          (int)c->pid);
-            gsi_pe.region[r].peer[pe] = (uintptr_t)map;
+        check_layout(fn, mine, &cards[pe], pe);
+        if (pe == gsi_pe.my_pe ||
+            (cards[pe].host_hash == mine->host_hash && !gsi_pe.env.disable_p2p)) {
+            gsi_pe.local_pes[gsi_pe.n_local++] = pe;
+            map_peer(fn, &cards[pe], pe);
+        } else {
+            net_peer[pe] = 1;
+            n_net++;
         }
     }
     gsi_pe.net = &gst_none_ops;
-    for (int pe = 0; pe < n; pe++)
-        if (!gsi_pe.region[GSI_REGION_HEAP].peer[pe])
-            gsi_fatal(fn, "PE %d is on another node and this build has no network transport", pe);
+    gsi_pe.net_progress = NULL;
+    if (n_net)
+        start_network(fn, cards, net_peer);
+    free(net_peer);
 }
 
 static void exchange_cards(const char *fn)
@@ -175,6 +241,7 @@ static void exchange_cards(const char *fn)
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         mine.fd[r] = gsi_pe.region[r].fd;
         mine.size[r] = gsi_pe.region[r].size;
+        mine.base[r] = gsi_pe.region[r].base;
     }
     all = calloc((size_t)gsi_pe.n_pes, sizeof(*all));
     if (!all)
@@ -203,10 +270,10 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     if (gsi_heap_create(fn, gsi_pe.env.symmetric_size) != GSI_OK)
         gsi_fatal(fn, "cannot reserve the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE)",
                   gsi_pe.env.symmetric_size);
+    gsi_pe.thread_level = requested_thread_level;
     exchange_cards(fn);
     gsi_pe.spin = gsi_pe.env.wait_spin >= 0 ? (unsigned)gsi_pe.env.wait_spin
                                             : default_spin(gsi_pe.n_local);
-    gsi_pe.thread_level = requested_thread_level;
     gsi_team_init_predefined();
     /* Every PE has mapped its peers once it has passed this barrier. */
     gsi_barrier_world(fn, 0);
@@ -237,6 +304,8 @@ void gsi_finalize(const char *fn)
         return;
     gsi_barrier_world(fn, 1);
     gsi_team_fini_predefined();
+    gsi_pe.net->finalize();
+    gsi_pe.net_progress = NULL;
     disconnect_peers();
     gsi_heap_destroy();
     if (gsi_pe.boot->finalize() != 0)

@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include "env.h"
+
+/* The OpenSHMEM thread levels, as the core keeps them (shmem.h's values). */
+enum { SHMEM_THREAD_LEVEL_SINGLE = 0, SHMEM_THREAD_LEVEL_MULTIPLE = 3 };
 #include "status.h"
 
 struct gsb_ops;
@@ -37,6 +40,7 @@ typedef struct gsi_pe_state {
     int *local_pes;          /* [n_local] world PEs of the node, ascending */
     const struct gsb_ops *boot;
     const struct gst_ops *net;
+    void (*net_progress)(void); /* drives the network from waits; NULL: none */
     struct gsi_sync *sync;   /* library-internal symmetric area at the heap start */
     gsi_env_t env;
 } gsi_pe_t;

@@ -7,6 +7,7 @@
 #define GST_TRANSPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "status.h"
 
 typedef enum gst_amo_op {
@@ -21,9 +22,31 @@ typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_
                                      size_t size, const void *operand, const void *compare,
                                      void *fetched);
 typedef gsi_status_t (*gst_order_fn_t)(void);
+typedef void (*gst_progress_fn_t)(void);
+
+/* What a transport is told at init.  It must not call back into the core:
+ * exchanges go through `allgather` (the bootstrap's). */
+typedef struct gst_init_args {
+    int my_pe, n_pes;
+    int n_regions;
+    void *const *base;         /* [n_regions] this PE's symmetric regions */
+    const size_t *size;        /* [n_regions] */
+    const uint64_t *peer_base; /* [n_pes * n_regions] every PE's region bases */
+    const char *net_peer;      /* [n_pes] 1: reached through this transport */
+    int thread_multiple;       /* calls may come from several threads at once */
+    int progress_thread;       /* -1 auto, 0 off, 1 on */
+    int (*allgather)(const void *in, void *out, size_t len);
+} gst_init_args_t;
+
+typedef gsi_status_t (*gst_init_fn_t)(const gst_init_args_t *args, char *err, size_t errlen);
+typedef void (*gst_finalize_fn_t)(void);
 
 typedef struct gst_ops {
     const char *name;
+    gst_init_fn_t init;
+    gst_finalize_fn_t finalize;
+    /* Drive communication from a waiting caller (NULL: nothing to drive). */
+    gst_progress_fn_t progress;
     gst_put_fn_t put;
     gst_get_fn_t get;
     gst_amo_fn_t amo;
@@ -33,5 +56,8 @@ typedef struct gst_ops {
 
 /* No network transport: every remote operation is unsupported. */
 extern const gst_ops_t gst_none_ops;
+
+/* UCX (built when configure finds it): RDMA, shared memory or TCP. */
+extern const gst_ops_t gst_ucx_ops;
 
 #endif

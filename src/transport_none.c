@@ -27,8 +27,21 @@ static gsi_status_t none_order(void)
     return GSI_OK;
 }
 
+static gsi_status_t none_init(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    (void)args, (void)err, (void)errlen;
+    return GSI_OK;
+}
+
+static void none_finalize(void)
+{
+}
+
 const gst_ops_t gst_none_ops = {
     .name = "none",
+    .init = none_init,
+    .finalize = none_finalize,
+    .progress = NULL,
     .put = none_put,
     .get = none_get,
     .amo = none_amo,

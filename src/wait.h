@@ -35,6 +35,8 @@ static inline void gsi_wait_step(gsi_waiter_t *w, const char *fn, const char *wh
 {
     unsigned polls = ++w->polls;
 
+    if (gsi_pe.net_progress)
+        gsi_pe.net_progress();
     if (polls >= gsi_pe.spin)
         gsi_wait_slow(w, fn, what);
     else if (polls > GSI_WAIT_TIGHT)

@@ -1,6 +1,6 @@
 # tests/: checks of the headers (declarations, C11 generics and C++
 # overloads, constants), of the exported symbols, and of the README.
-TESTS += tests/header/decls.sh tests/header/headers.sh tests/header/generic.sh \
+TESTS += tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh tests/header/generic.sh \
 	tests/header/symbols.sh tests/readme_env.sh
 EXTRA_DIST += tests/header/names.sh tests/header/legacy-symbols.txt tests/header/generic.c \
 	tests/header/overload.cpp tests/header/stubs.cpp tests/header/spec_types.h \
@@ -11,3 +11,9 @@ check_PROGRAMS += tests/pe/profiling
 tests_pe_profiling_SOURCES = tests/pe/profiling.c tests/pe/pe_test.h
 tests_pe_profiling_LDADD = libgshmem.la
 TESTS += tests/pe/profiling-np1.pe tests/pe/profiling-np2.pe
+
+# Progress: a computing PE does not stall the operations aimed at it.
+check_PROGRAMS += tests/pe/progress
+tests_pe_progress_SOURCES = tests/pe/progress.c tests/pe/pe_test.h
+tests_pe_progress_LDADD = libgshmem.la
+TESTS += tests/pe/progress-np2.pe

@@ -1,0 +1,424 @@
+/* src/transport_ucx.c - the network transport over UCX.
+ *
+ * One UCP context and worker per PE.  Endpoints to every network peer are
+ * created at init, not lazily: every PE of an OpenSHMEM job typically
+ * talks to every other, and init-time creation keeps the data path free of
+ * a lock and a branch.  The heap and the static data are registered once
+ * (ucp_mem_map) and their rkeys exchanged through the bootstrap.  RMA is
+ * ucp_put_nbx/ucp_get_nbx; every AMO of OpenSHMEM is 4 or 8 bytes wide and
+ * maps onto ucp_atomic_op_nbx (fetch = add 0, set = swap).  quiet is a
+ * worker flush and fence a worker fence.  Over software transports (TCP,
+ * shared memory through active messages) the target's worker must run for
+ * remote operations to land, so a progress thread sleeps on the worker's
+ * event fd and drives it whenever something arrives. */
+#include "config.h"
+#include "transport.h"
+
+#ifdef GSHMEM_HAVE_UCX
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucp/api/ucp.h>
+#include <unistd.h>
+
+#define MAX_REGIONS 4
+
+static struct {
+    ucp_context_h context;
+    ucp_worker_h worker;
+    ucp_mem_h mem[MAX_REGIONS];
+    ucp_ep_h *ep;           /* [n_pes] NULL for peers reached otherwise */
+    ucp_rkey_h *rkey;       /* [n_pes * n_regions] */
+    uint64_t *peer_base;    /* [n_pes * n_regions] */
+    int n_pes, n_regions;
+    pthread_t progress;
+    int progress_running;
+    volatile int stopping;
+    int wake_fd[2];         /* writes wake the progress thread to stop */
+} ucx;
+
+static gsi_status_t failed(char *err, size_t errlen, const char *what, ucs_status_t status)
+{
+    snprintf(err, errlen, "UCX %s: %s", what, ucs_status_string(status));
+    return GSI_ERR_SYSTEM;
+}
+
+/* Polls of a request before its waiter yields the CPU: with more PEs than
+ * cores the peer that must answer may need this core. */
+#define WAIT_SPIN 64
+
+/* Wait for a request to complete; progress the worker meanwhile. */
+static gsi_status_t wait_request(ucs_status_ptr_t req)
+{
+    ucs_status_t status;
+    unsigned polls = 0;
+
+    if (req == NULL)
+        return GSI_OK;
+    if (UCS_PTR_IS_ERR(req))
+        return GSI_ERR_SYSTEM;
+    while ((status = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+        if (!ucp_worker_progress(ucx.worker) && ++polls > WAIT_SPIN)
+            sched_yield();
+    }
+    ucp_request_free(req);
+    return status == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
+}
+
+/* Sleep on the worker's event fd; drive the worker when it fires. */
+static void *progress_main(void *arg)
+{
+    int efd;
+    struct pollfd fds[2];
+
+    (void)arg;
+    if (ucp_worker_get_efd(ucx.worker, &efd) != UCS_OK)
+        return NULL;
+    fds[0] = (struct pollfd){.fd = efd, .events = POLLIN};
+    fds[1] = (struct pollfd){.fd = ucx.wake_fd[0], .events = POLLIN};
+    while (!ucx.stopping) {
+        while (ucp_worker_progress(ucx.worker))
+            ;
+        /* Busy: events are pending.  Yield rather than spin, so the PE
+         * threads (more of them than cores, in tests) keep their CPU. */
+        if (ucp_worker_arm(ucx.worker) == UCS_ERR_BUSY) {
+            sched_yield();
+            continue;
+        }
+        poll(fds, 2, 100);
+    }
+    return NULL;
+}
+
+/* Gather variable-length blobs: sizes first, then blobs padded to the max. */
+static gsi_status_t gather_blobs(const gst_init_args_t *args, const void *mine, size_t len,
+                                 char **all, size_t *stride)
+{
+    uint64_t my_len = len, *lens, max = 0;
+    char *padded;
+
+    lens = calloc((size_t)args->n_pes, sizeof(*lens));
+    if (!lens)
+        return GSI_ERR_NOMEM;
+    if (args->allgather(&my_len, lens, sizeof(my_len)) != 0) {
+        free(lens);
+        return GSI_ERR_BOOTSTRAP;
+    }
+    for (int pe = 0; pe < args->n_pes; pe++)
+        if (lens[pe] > max)
+            max = lens[pe];
+    free(lens);
+    padded = calloc(1, (size_t)max);
+    *all = calloc((size_t)args->n_pes, (size_t)max);
+    if (!padded || !*all) {
+        free(padded);
+        free(*all);
+        return GSI_ERR_NOMEM;
+    }
+    memcpy(padded, mine, len);
+    if (args->allgather(padded, *all, (size_t)max) != 0) {
+        free(padded);
+        free(*all);
+        return GSI_ERR_BOOTSTRAP;
+    }
+    free(padded);
+    *stride = (size_t)max;
+    return GSI_OK;
+}
+
+static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    ucp_params_t params = {0};
+    ucp_worker_params_t wparams = {0};
+    ucp_config_t *config;
+    ucs_status_t status;
+
+    status = ucp_config_read(NULL, NULL, &config);
+    if (status != UCS_OK)
+        return failed(err, errlen, "ucp_config_read", status);
+    params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
+                      UCP_FEATURE_WAKEUP;
+    params.mt_workers_shared = 1;
+    status = ucp_init(&params, config, &ucx.context);
+    ucp_config_release(config);
+    if (status != UCS_OK)
+        return failed(err, errlen, "ucp_init", status);
+    wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wparams.thread_mode = args->thread_multiple || args->progress_thread != 0
+                              ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+    status = ucp_worker_create(ucx.context, &wparams, &ucx.worker);
+    if (status != UCS_OK)
+        return failed(err, errlen, "ucp_worker_create", status);
+    return GSI_OK;
+}
+
+static gsi_status_t connect_peers(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    ucp_address_t *address;
+    size_t address_len, stride;
+    char *addresses;
+    ucs_status_t status;
+    gsi_status_t gst;
+
+    status = ucp_worker_get_address(ucx.worker, &address, &address_len);
+    if (status != UCS_OK)
+        return failed(err, errlen, "ucp_worker_get_address", status);
+    gst = gather_blobs(args, address, address_len, &addresses, &stride);
+    ucp_worker_release_address(ucx.worker, address);
+    if (gst != GSI_OK) {
+        snprintf(err, errlen, "exchanging UCX worker addresses failed");
+        return gst;
+    }
+    for (int pe = 0; pe < args->n_pes; pe++) {
+        ucp_ep_params_t ep_params = {0};
+
+        if (!args->net_peer[pe])
+            continue;
+        ep_params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+        ep_params.address = (const ucp_address_t *)(addresses + (size_t)pe * stride);
+        status = ucp_ep_create(ucx.worker, &ep_params, &ucx.ep[pe]);
+        if (status != UCS_OK) {
+            free(addresses);
+            snprintf(err, errlen, "UCX ucp_ep_create to PE %d: %s", pe, ucs_status_string(status));
+            return GSI_ERR_SYSTEM;
+        }
+    }
+    free(addresses);
+    return GSI_OK;
+}
+
+static gsi_status_t register_regions(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    for (int r = 0; r < args->n_regions; r++) {
+        ucp_mem_map_params_t mp = {0};
+        void *packed;
+        size_t packed_len, stride;
+        char *all;
+        ucs_status_t status;
+        gsi_status_t gst;
+
+        mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+        mp.address = args->base[r];
+        mp.length = args->size[r];
+        status = ucp_mem_map(ucx.context, &mp, &ucx.mem[r]);
+        if (status != UCS_OK)
+            return failed(err, errlen, "ucp_mem_map", status);
+        status = ucp_rkey_pack(ucx.context, ucx.mem[r], &packed, &packed_len);
+        if (status != UCS_OK)
+            return failed(err, errlen, "ucp_rkey_pack", status);
+        gst = gather_blobs(args, packed, packed_len, &all, &stride);
+        ucp_rkey_buffer_release(packed);
+        if (gst != GSI_OK) {
+            snprintf(err, errlen, "exchanging UCX rkeys failed");
+            return gst;
+        }
+        for (int pe = 0; pe < args->n_pes; pe++) {
+            if (!ucx.ep[pe])
+                continue;
+            status = ucp_ep_rkey_unpack(ucx.ep[pe], all + (size_t)pe * stride,
+                                        &ucx.rkey[pe * args->n_regions + r]);
+            if (status != UCS_OK) {
+                free(all);
+                return failed(err, errlen, "ucp_ep_rkey_unpack", status);
+            }
+        }
+        free(all);
+    }
+    return GSI_OK;
+}
+
+static void ucx_finalize(void);
+
+static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    size_t cells = (size_t)args->n_pes * (size_t)args->n_regions;
+    gsi_status_t status;
+
+    if (args->n_regions > MAX_REGIONS) {
+        snprintf(err, errlen, "UCX transport: %d regions, at most %d", args->n_regions,
+                 MAX_REGIONS);
+        return GSI_ERR_INVALID;
+    }
+    memset(&ucx, 0, sizeof(ucx));
+    ucx.n_pes = args->n_pes;
+    ucx.n_regions = args->n_regions;
+    ucx.wake_fd[0] = ucx.wake_fd[1] = -1;
+    ucx.ep = calloc((size_t)args->n_pes, sizeof(*ucx.ep));
+    ucx.rkey = calloc(cells, sizeof(*ucx.rkey));
+    ucx.peer_base = malloc(cells * sizeof(*ucx.peer_base));
+    if (!ucx.ep || !ucx.rkey || !ucx.peer_base) {
+        snprintf(err, errlen, "out of memory for %d PEs", args->n_pes);
+        status = GSI_ERR_NOMEM;
+        goto err_finalize;
+    }
+    memcpy(ucx.peer_base, args->peer_base, cells * sizeof(*ucx.peer_base));
+    status = open_worker(args, err, errlen);
+    if (status == GSI_OK)
+        status = connect_peers(args, err, errlen);
+    if (status == GSI_OK)
+        status = register_regions(args, err, errlen);
+    if (status != GSI_OK)
+        goto err_finalize;
+    if (args->progress_thread != 0) {
+        if (pipe(ucx.wake_fd) != 0 ||
+            pthread_create(&ucx.progress, NULL, progress_main, NULL) != 0) {
+            snprintf(err, errlen, "cannot start the progress thread: %s", strerror(errno));
+            status = GSI_ERR_SYSTEM;
+            goto err_finalize;
+        }
+        ucx.progress_running = 1;
+    }
+    return GSI_OK;
+
+err_finalize:
+    ucx_finalize();
+    return status;
+}
+
+static void ucx_finalize(void)
+{
+    if (ucx.progress_running) {
+        ucx.stopping = 1;
+        if (write(ucx.wake_fd[1], "x", 1) < 0)
+            ucx.stopping = 1;
+        pthread_join(ucx.progress, NULL);
+        ucx.progress_running = 0;
+    }
+    for (int fd = 0; fd < 2; fd++)
+        if (ucx.wake_fd[fd] >= 0)
+            close(ucx.wake_fd[fd]);
+    for (size_t i = 0; ucx.rkey && i < (size_t)ucx.n_pes * (size_t)ucx.n_regions; i++)
+        if (ucx.rkey[i])
+            ucp_rkey_destroy(ucx.rkey[i]);
+    for (int pe = 0; ucx.ep && pe < ucx.n_pes; pe++) {
+        if (!ucx.ep[pe])
+            continue;
+        {
+            ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                                     .flags = UCP_EP_CLOSE_FLAG_FORCE};
+            wait_request(ucp_ep_close_nbx(ucx.ep[pe], &p));
+        }
+    }
+    for (int r = 0; r < ucx.n_regions; r++)
+        if (ucx.mem[r])
+            ucp_mem_unmap(ucx.context, ucx.mem[r]);
+    if (ucx.worker)
+        ucp_worker_destroy(ucx.worker);
+    if (ucx.context)
+        ucp_cleanup(ucx.context);
+    free(ucx.ep);
+    free(ucx.rkey);
+    free(ucx.peer_base);
+    memset(&ucx, 0, sizeof(ucx));
+}
+
+static void ucx_progress(void)
+{
+    ucp_worker_progress(ucx.worker);
+}
+
+static inline uint64_t remote(int pe, int region, size_t offset)
+{
+    return ucx.peer_base[pe * ucx.n_regions + region] + offset;
+}
+
+static inline ucp_rkey_h rkey_of(int pe, int region)
+{
+    return ucx.rkey[pe * ucx.n_regions + region];
+}
+
+static gsi_status_t ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    ucp_request_param_t p = {0};
+
+    if (!ucx.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    return wait_request(ucp_put_nbx(ucx.ep[pe], src, len, remote(pe, region, offset),
+                                    rkey_of(pe, region), &p));
+}
+
+static gsi_status_t ucx_get(void *dst, int pe, int region, size_t offset, size_t len)
+{
+    ucp_request_param_t p = {0};
+
+    if (!ucx.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    return wait_request(ucp_get_nbx(ucx.ep[pe], dst, len, remote(pe, region, offset),
+                                    rkey_of(pe, region), &p));
+}
+
+static gsi_status_t ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                            const void *operand, const void *compare, void *fetched)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+                             .datatype = ucp_dt_make_contig(size)};
+    uint64_t zero = 0, reply = 0, scratch;
+    const void *buffer = operand;
+    ucp_atomic_op_t opcode;
+    gsi_status_t status;
+
+    if (!ucx.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    if (size != 4 && size != 8)
+        return GSI_ERR_UNSUPPORTED;
+    switch (op) {
+    case GST_AMO_FETCH: opcode = UCP_ATOMIC_OP_ADD; buffer = &zero; break;
+    case GST_AMO_SET:
+    case GST_AMO_SWAP: opcode = UCP_ATOMIC_OP_SWAP; break;
+    case GST_AMO_CSWAP:
+        /* UCX: compare value in buffer, new value in (and old value out of)
+         * the reply buffer. */
+        opcode = UCP_ATOMIC_OP_CSWAP;
+        buffer = compare;
+        memcpy(&reply, operand, size);
+        break;
+    case GST_AMO_FADD: opcode = UCP_ATOMIC_OP_ADD; break;
+    case GST_AMO_FAND: opcode = UCP_ATOMIC_OP_AND; break;
+    case GST_AMO_FOR: opcode = UCP_ATOMIC_OP_OR; break;
+    case GST_AMO_FXOR: opcode = UCP_ATOMIC_OP_XOR; break;
+    default: return GSI_ERR_UNSUPPORTED;
+    }
+    /* SET, SWAP and CSWAP always take a reply buffer in UCX. */
+    if (fetched || op == GST_AMO_SET || op == GST_AMO_SWAP || op == GST_AMO_CSWAP ||
+        op == GST_AMO_FETCH) {
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        p.reply_buffer = op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch;
+    }
+    status = wait_request(ucp_atomic_op_nbx(ucx.ep[pe], opcode, buffer, 1,
+                                            remote(pe, region, offset), rkey_of(pe, region), &p));
+    if (status == GSI_OK && fetched)
+        memcpy(fetched, op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch, size);
+    return status;
+}
+
+static gsi_status_t ucx_fence(void)
+{
+    return ucp_worker_fence(ucx.worker) == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
+}
+
+static gsi_status_t ucx_quiet(void)
+{
+    ucp_request_param_t p = {0};
+
+    return wait_request(ucp_worker_flush_nbx(ucx.worker, &p));
+}
+
+const gst_ops_t gst_ucx_ops = {
+    .name = "ucx",
+    .init = ucx_init,
+    .finalize = ucx_finalize,
+    .progress = ucx_progress,
+    .put = ucx_put,
+    .get = ucx_get,
+    .amo = ucx_amo,
+    .fence = ucx_fence,
+    .quiet = ucx_quiet,
+};
+
+#endif /* GSHMEM_HAVE_UCX */
