@@ -47,7 +47,7 @@ run_timeout=${RUN_TIMEOUT:-120}
 oshcc=${OSHCC:-oshcc}
 oshrun=${OSHRUN:-oshrun --allow-run-as-root --oversubscribe --mca osc ^rdma --mca pml ob1 --mca btl self,vader}
 
-programs="p_pingpong get_lat amo_lat put_bw barrier_lat init_time"
+programs="p_pingpong get_lat amo_lat put_bw barrier_lat init_time bcast_lat fcollect_lat alltoall_lat reduce_lat"
 
 # What runs: program, PEs, full arguments, QUICK arguments.
 # put_bw: -n caps windows per size, -b is the data volume per size.
@@ -60,6 +60,16 @@ plan=(
     "barrier_lat  4 -n5000    -n1000"
     "init_time    2 -          -"
     "init_time    4 -          -"
+    # collectives (active-set forms, at 8 B, 64 KiB and 1 MiB; coll_bench.h):
+    # -n is the count at 8 B, larger sizes run fewer
+    "bcast_lat    2 -n5000    -n1000"
+    "bcast_lat    4 -n2000    -n500"
+    "fcollect_lat 2 -n5000    -n1000"
+    "fcollect_lat 4 -n2000    -n500"
+    "alltoall_lat 2 -n5000    -n1000"
+    "alltoall_lat 4 -n2000    -n500"
+    "reduce_lat   2 -n5000    -n1000"
+    "reduce_lat   4 -n2000    -n500"
 )
 raw_args_full="-n100000"
 raw_args_quick="-n20000"

@@ -16,7 +16,13 @@ import sys
 
 # Row order of the table; benches not listed here follow, sorted by name.
 ORDER = ["p_pingpong", "g_lat", "getmem_lat", "fetch_add_lat", "put_bw",
-         "barrier_all_lat", "init_time", "launch_to_init"]
+         "barrier_all_lat", "bcast_lat", "fcollect_lat", "alltoall_lat", "sum_reduce_lat",
+         "init_time", "launch_to_init"]
+# The collectives (coll_bench.h): gshmem <= 1.0x OSHMEM at every size, and
+# <= 0.5x at 4 PEs (oversubscribed on two cores).
+COLLECTIVES = [("bcast_lat", "broadcast64"), ("fcollect_lat", "fcollect64"),
+               ("alltoall_lat", "alltoall64"), ("sum_reduce_lat", "long_sum_to_all")]
+COLL_SIZES = [(8, "8 B"), (65536, "64 KiB"), (1048576, "1 MiB")]
 # Shown only as the reference column of another bench, not as rows.
 REFERENCE_ONLY = {"memcpy_bw"}
 METRICS = ("lat_ns", "MBps")  # lat_ns: lower is better; MBps: higher
@@ -125,6 +131,12 @@ def print_checks(samples):
         ("shmem_init, 2 PEs: gshmem <= 0.2x OSHMEM", g(init), o(init), 0.2, "le"),
         ("barrier_all, 4 PEs: gshmem <= 0.5x OSHMEM", g(bar), o(bar), 0.5, "le"),
     ]
+    for bench, name in COLLECTIVES:
+        for npes, target in ((2, 1.0), (4, 0.5)):
+            for nbytes, size in COLL_SIZES:
+                key = (bench, nbytes, npes)
+                checks.append((f"{name} {size}, {npes} PEs: gshmem <= {target}x OSHMEM",
+                               g(key), o(key), target, "le"))
     print("\nchecks (informative; medians of this run)")
     for name, mine, peer, target, sense in checks:
         r = ratio(mine, peer)

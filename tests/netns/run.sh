@@ -9,7 +9,7 @@
 # r runs in namespace r mod NAMESPACES, so neighbours are on different
 # "hosts" (gshmem tells hosts apart by network namespace) and their traffic
 # crosses a real interface.  A PROGRAM is a name under tests/pe (default:
-# rma amo signal barrier static) or a path.  First, tests/uid/boot checks the
+# every multi-PE test program but the bad_* ones) or a path.  First, tests/uid/boot checks the
 # bootstrap alone (allgathers and barriers) across every namespace; last,
 # tests/uid/dead_pe.sh kills a PE and checks that the others end.
 #
@@ -36,7 +36,9 @@ done
 shift $((OPTIND - 1))
 case $k in 1 | 2 | 3 | 4) ;; *) echo "run.sh: -k takes 1 to 4, got '$k'" >&2; exit 2 ;; esac
 case $per in 1 | 2) ;; *) echo "run.sh: -p takes 1 or 2, got '$per'" >&2; exit 2 ;; esac
-[ $# -gt 0 ] || set -- rma amo signal barrier static
+[ $# -gt 0 ] || set -- setup mem static rma amo signal p2psync order lock ctx threads barrier \
+    generic profiling progress reduce reduce_scan reduce_toall coll_bcast coll_collect \
+    coll_alltoall coll_sync
 limit=${GSHMEM_TEST_TIMEOUT:-60}
 
 skip_all() {
@@ -119,7 +121,7 @@ run_one() {
     while [ $r -lt $n ]; do
         ns=$id-$((r % over))
         (
-            timeout -k 5 "$limit" ip netns exec "$ns" env GSHMEM_BOOTSTRAP=uid \
+            timeout -k 5 "$limit" ip netns exec "$ns" env GSHMEM_BOOTSTRAP=uid GSHMEM_TEST_MULTIHOST=1 \
                 GSHMEM_UID=10.77.0.1:5000 GSHMEM_UID_RANK=$r GSHMEM_UID_SIZE=$n \
                 GSHMEM_UID_TIMEOUT=30 "$exe" >"$dir/out.$r" 2>"$dir/err.$r"
             echo $? >"$dir/status.$r"

@@ -6,6 +6,21 @@ TESTS += \
 	tests/pe/amo-np4.net \
 	tests/pe/bad_before_init-np1.net \
 	tests/pe/bad_before_init-np2.net \
+	tests/pe/bad_coll_aset_range-np1.net \
+	tests/pe/bad_coll_aset_range-np2.net \
+	tests/pe/bad_coll_aset_root-np1.net \
+	tests/pe/bad_coll_aset_root-np2.net \
+	tests/pe/bad_coll_aset_root-np4.net \
+	tests/pe/bad_coll_not_in_set-np2.net \
+	tests/pe/bad_coll_not_in_set-np3.net \
+	tests/pe/bad_coll_not_in_set-np4.net \
+	tests/pe/bad_coll_psync-np1.net \
+	tests/pe/bad_coll_psync-np2.net \
+	tests/pe/bad_coll_root-np1.net \
+	tests/pe/bad_coll_root-np2.net \
+	tests/pe/bad_coll_root-np4.net \
+	tests/pe/bad_coll_stride-np1.net \
+	tests/pe/bad_coll_stride-np2.net \
 	tests/pe/bad_env-np1.net \
 	tests/pe/bad_env-np2.net \
 	tests/pe/bad_finalize-np1.net \
@@ -30,6 +45,34 @@ TESTS += \
 	tests/pe/barrier-np2.net \
 	tests/pe/barrier-np3.net \
 	tests/pe/barrier-np4.net \
+	tests/pe/coll_alltoall-np1.net \
+	tests/pe/coll_alltoall-np2.net \
+	tests/pe/coll_alltoall-np3.net \
+	tests/pe/coll_alltoall-np4.net \
+	tests/pe/coll_alltoall_net-np1.net \
+	tests/pe/coll_alltoall_net-np2.net \
+	tests/pe/coll_alltoall_net-np3.net \
+	tests/pe/coll_alltoall_net-np4.net \
+	tests/pe/coll_bcast-np1.net \
+	tests/pe/coll_bcast-np2.net \
+	tests/pe/coll_bcast-np3.net \
+	tests/pe/coll_bcast-np4.net \
+	tests/pe/coll_bcast_net-np1.net \
+	tests/pe/coll_bcast_net-np2.net \
+	tests/pe/coll_bcast_net-np3.net \
+	tests/pe/coll_bcast_net-np4.net \
+	tests/pe/coll_collect-np1.net \
+	tests/pe/coll_collect-np2.net \
+	tests/pe/coll_collect-np3.net \
+	tests/pe/coll_collect-np4.net \
+	tests/pe/coll_collect_net-np1.net \
+	tests/pe/coll_collect_net-np2.net \
+	tests/pe/coll_collect_net-np3.net \
+	tests/pe/coll_collect_net-np4.net \
+	tests/pe/coll_sync-np1.net \
+	tests/pe/coll_sync-np2.net \
+	tests/pe/coll_sync-np3.net \
+	tests/pe/coll_sync-np4.net \
 	tests/pe/ctx-np1.net \
 	tests/pe/ctx-np2.net \
 	tests/pe/ctx-np4.net \

@@ -25,11 +25,14 @@ static int me, npes;
 #define QUERY_INITIALIZED(expected, when) ((void)0)
 #endif
 
+/* Whether some PEs may be out of load/store reach: P2P disabled, or PEs
+ * spread over several hosts (tests/netns/run.sh sets GSHMEM_TEST_MULTIHOST). */
 static int p2p_disabled(void)
 {
     const char *v = getenv("GSHMEM_DISABLE_P2P");
+    const char *hosts = getenv("GSHMEM_TEST_MULTIHOST");
 
-    return v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+    return (v != NULL && *v != '\0' && strcmp(v, "0") != 0) || (hosts != NULL && *hosts);
 }
 
 /* Every PE numbers itself differently, 0..npes-1: each marks its number

@@ -1,0 +1,49 @@
+/* src/coll_sync.c - the barrier that closes a data collective, and the
+ * deprecated active-set barrier (shmem_barrier, shmem_sync).
+ *
+ * On a team it is the team barrier (src/barrier.c).  On an active set it
+ * is central, so each member waits once (with more PEs than cores each
+ * wait can cost a context switch; a dissemination barrier waits log2(n)
+ * times): every member adds 1 to GATHER on member 0; the one that brings
+ * it to n takes the n back and adds 1 to the RELEASE counter of every
+ * other member, which each waits for and takes back (gsi_coll_end).  The
+ * last to arrive releases the others itself, so nobody waits for member 0
+ * to be scheduled; GATHER is back to 0 before anyone is released, so
+ * consecutive barriers on one pSync, which the spec allows, cannot mix
+ * their arrivals. */
+#include "coll_engine.h"
+#include "coll_sig.h"
+
+static const char waiting_for[] = "the other PEs of the active set to reach the collective";
+
+void gsi_coll_sync(gsi_coll_t *c, int complete)
+{
+    gsi_group_t *g = c->g;
+
+    if (g->team) {
+        gsi_team_barrier(c->fn, g->team, complete);
+        return;
+    }
+    if (complete)
+        gsi_quiet(c->fn);
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (g->n == 1)
+        return;
+    if (gsi_sig_fetch_add(c, GSI_SIG_GATHER, 0) == (uint64_t)g->n - 1) {
+        gsi_sig_sub(c, GSI_SIG_GATHER, 0, (uint64_t)g->n);
+        for (int i = 1; i < g->n; i++)
+            gsi_sig_add(c, GSI_SIG_RELEASE, (g->me + i) % g->n);
+    } else {
+        gsi_sig_wait(c, GSI_SIG_RELEASE, 1, waiting_for);
+    }
+}
+
+void gsi_coll_barrier(const char *fn, gsi_group_t *g, int complete)
+{
+    gsi_coll_t c;
+
+    gsi_coll_begin(&c, fn, g);
+    gsi_coll_sync(&c, complete);
+    gsi_coll_end(&c);
+}
