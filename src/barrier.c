@@ -10,8 +10,10 @@
  * every wait is on local memory.  Counters and flags carry the epoch, which
  * only grows, so nothing is reset between barriers and a member already in
  * the next barrier cannot be mistaken for one in the current. */
+#define _GNU_SOURCE
 #include "sync.h"
 
+#include <sched.h>
 #include <stddef.h>
 
 #include "rma.h"
@@ -28,19 +30,50 @@ static uint64_t *root_word(const struct gshmem_team *team, uint64_t *mine)
     return (uint64_t *)(heap->peer[gsi_team_world_pe(team, 0)] + ((uintptr_t)mine - heap->base));
 }
 
+/* Is a member that has not arrived yet on this CPU (as of its last
+ * arrival)?  Then this waiter must yield for it; otherwise the release will
+ * come from another core, and yielding would only cost context switches. */
+static int laggard_here(const struct gshmem_team *team, const uint64_t *where, uint64_t epoch,
+                        unsigned cpu)
+{
+    for (int i = 0; i < team->n_pes; i++) {
+        uint64_t seen = __atomic_load_n(&where[i], __ATOMIC_RELAXED);
+
+        if ((seen >> 16) < epoch && (seen & 0xffff) == cpu)
+            return 1;
+    }
+    return 0;
+}
+
+/* Polls a waiter spends before it yields although no laggard shares its CPU
+ * (the CPUs it saw may be stale when PEs migrate). */
+#define CENTRAL_PATIENCE 4096
+
 static void central(const char *fn, const struct gshmem_team *team, uint64_t epoch)
 {
     gsi_team_sync_t *sync = gsi_team_sync(team);
     uint64_t *arrived = root_word(team, &sync->arrived.value);
     uint64_t *released = root_word(team, &sync->released.value);
+    uint64_t *where = root_word(team, &sync->where[0]);
+    int track = team->n_pes <= GSI_WHERE_MAX && gsi_pe.n_local > gsi_pe.n_cores;
+    unsigned cpu = 0, polls = 0;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
+    if (track) {
+        cpu = (unsigned)sched_getcpu() & 0xffff;
+        __atomic_store_n(&where[team->my_pe], epoch << 16 | cpu, __ATOMIC_RELAXED);
+    }
     if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == epoch * (uint64_t)team->n_pes) {
         __atomic_store_n(released, epoch, __ATOMIC_RELEASE);
         return;
     }
-    while (__atomic_load_n(released, __ATOMIC_ACQUIRE) < epoch)
+    while (__atomic_load_n(released, __ATOMIC_ACQUIRE) < epoch) {
+        if (track && ++polls < CENTRAL_PATIENCE && !laggard_here(team, where, epoch, cpu)) {
+            gsi_cpu_relax();
+            continue;
+        }
         gsi_wait_step(&w, fn, waiting_for);
+    }
 }
 
 static void dissemination(const char *fn, const struct gshmem_team *team, uint64_t epoch)

@@ -17,6 +17,7 @@
 #include "../bootstrap/bootstrap.h"
 #include "../bootstrap/uid.h"
 #include "alloc.h"
+#include "copy.h"
 #include "heap.h"
 #include "log.h"
 #include "memfd.h"
@@ -73,10 +74,8 @@ static uint64_t host_hash(void)
 
 static unsigned default_spin(int n_local)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-
     /* More PEs than cores: a spinning waiter holds the core its peer needs. */
-    if (cores > 0 && n_local > cores)
+    if (n_local > gsi_pe.n_cores)
         return 16;
     return 20000;
 }
@@ -259,6 +258,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
         return;  /* OpenSHMEM 1.6: later calls are matched by shmem_finalize */
 
     load_env(fn);
+    gsi_copy_detect();
     gsi_pe.n_regions = 1;
     if (gsi_pe.env.static_symmetric) {
         if (gsi_static_data_share(&gsi_pe.region[GSI_REGION_DATA]) != GSI_OK)
@@ -272,6 +272,9 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
                   gsi_pe.env.symmetric_size);
     gsi_pe.thread_level = requested_thread_level;
     exchange_cards(fn);
+    gsi_pe.n_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (gsi_pe.n_cores < 1)
+        gsi_pe.n_cores = 1;
     gsi_pe.spin = gsi_pe.env.wait_spin >= 0 ? (unsigned)gsi_pe.env.wait_spin
                                             : default_spin(gsi_pe.n_local);
     gsi_team_init_predefined();

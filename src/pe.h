@@ -37,6 +37,7 @@ typedef struct gsi_pe_state {
     int n_regions;
     gsi_region_t region[GSI_REGION_MAX];
     int n_local;             /* PEs sharing this node (P2P), this one included */
+    int n_cores;             /* CPUs online on this node */
     int *local_pes;          /* [n_local] world PEs of the node, ascending */
     const struct gsb_ops *boot;
     const struct gst_ops *net;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "copy.h"
 #include "pe.h"
 #include "transport.h"
 
@@ -43,7 +44,7 @@ static inline void gsi_put(const char *fn, void *dest, const void *src, size_t l
     gsi_status_t status;
 
     if (__builtin_expect(p != NULL, 1)) {
-        memcpy(p, src, len);
+        gsi_copy(p, src, len);
         return;
     }
     status = gsi_pe.net->put(pe, t.region, t.offset, src, len);
@@ -58,7 +59,7 @@ static inline void gsi_get(const char *fn, void *dest, const void *src, size_t l
     gsi_status_t status;
 
     if (__builtin_expect(p != NULL, 1)) {
-        memcpy(dest, p, len);
+        gsi_copy(dest, p, len);
         return;
     }
     status = gsi_pe.net->get(dest, pe, t.region, t.offset, len);

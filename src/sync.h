@@ -10,6 +10,7 @@
 #define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
 #define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
 #define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
+#define GSI_WHERE_MAX 64         /* members whose CPU the central barrier tracks */
 
 typedef struct gsi_flag {
     _Alignas(64) uint64_t value;  /* one cache line per flag */
@@ -21,6 +22,8 @@ typedef struct gsi_team_sync {
     gsi_flag_t released;                       /* central, on the root: last barrier completed */
     gsi_flag_t agree;                          /* team creation: this PE's free slots */
     gsi_flag_t coll[GSI_COLL_WORDS];           /* collectives' signals (src/coll*.c) */
+    uint64_t where[GSI_WHERE_MAX];             /* central, on the root: epoch << 16 | CPU of
+                                                  member i at its last arrival */
 } gsi_team_sync_t;
 
 typedef struct gsi_sync {
