@@ -9,8 +9,8 @@
  * maps onto ucp_atomic_op_nbx (fetch = add 0, set = swap).  quiet is a
  * worker flush and fence a worker fence.  Over software transports (TCP,
  * shared memory through active messages) the target's worker must run for
- * remote operations to land, so a progress thread sleeps on the worker's
- * event fd and drives it whenever something arrives. */
+ * remote operations to land, so a progress thread drives it whenever the
+ * PE itself has not for a millisecond (see progress_main). */
 #include "config.h"
 #include "transport.h"
 
@@ -40,6 +40,7 @@ static struct {
     int progress_running;
     volatile int stopping;
     int wake_fd[2];         /* writes wake the progress thread to stop */
+    unsigned long progressed; /* worker progress calls made by the PE's own threads */
 } ucx;
 
 static gsi_status_t failed(char *err, size_t errlen, const char *what, ucs_status_t status)
@@ -63,6 +64,7 @@ static gsi_status_t wait_request(ucs_status_ptr_t req)
     if (UCS_PTR_IS_ERR(req))
         return GSI_ERR_SYSTEM;
     while ((status = ucp_request_check_status(req)) == UCS_INPROGRESS) {
+        __atomic_store_n(&ucx.progressed, ucx.progressed + 1, __ATOMIC_RELAXED);
         if (!ucp_worker_progress(ucx.worker) && ++polls > WAIT_SPIN)
             sched_yield();
     }
@@ -70,27 +72,27 @@ static gsi_status_t wait_request(ucs_status_ptr_t req)
     return status == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
 }
 
-/* Sleep on the worker's event fd; drive the worker when it fires. */
+/* The progress thread wakes every PROGRESS_PERIOD_MS and drives the worker
+ * only if no thread of the PE has done so since its last look: a PE that
+ * waits or communicates progresses the worker itself (and must not fight
+ * a second thread for its lock), while a PE that computes still serves
+ * its peers' operations within a period. */
+#define PROGRESS_PERIOD_MS 1
+
 static void *progress_main(void *arg)
 {
-    int efd;
-    struct pollfd fds[2];
+    struct pollfd wake = {.fd = ucx.wake_fd[0], .events = POLLIN};
+    unsigned long seen = (unsigned long)-1;
 
     (void)arg;
-    if (ucp_worker_get_efd(ucx.worker, &efd) != UCS_OK)
-        return NULL;
-    fds[0] = (struct pollfd){.fd = efd, .events = POLLIN};
-    fds[1] = (struct pollfd){.fd = ucx.wake_fd[0], .events = POLLIN};
     while (!ucx.stopping) {
-        while (ucp_worker_progress(ucx.worker))
-            ;
-        /* Busy: events are pending.  Yield rather than spin, so the PE
-         * threads (more of them than cores, in tests) keep their CPU. */
-        if (ucp_worker_arm(ucx.worker) == UCS_ERR_BUSY) {
-            sched_yield();
-            continue;
-        }
-        poll(fds, 2, 100);
+        unsigned long now = __atomic_load_n(&ucx.progressed, __ATOMIC_RELAXED);
+
+        if (now == seen)
+            while (ucp_worker_progress(ucx.worker))
+                ;
+        seen = __atomic_load_n(&ucx.progressed, __ATOMIC_RELAXED);
+        poll(&wake, 1, PROGRESS_PERIOD_MS);
     }
     return NULL;
 }
@@ -142,8 +144,7 @@ static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t e
     if (status != UCS_OK)
         return failed(err, errlen, "ucp_config_read", status);
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
-    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 |
-                      UCP_FEATURE_WAKEUP;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
     params.mt_workers_shared = 1;
     status = ucp_init(&params, config, &ucx.context);
     ucp_config_release(config);
@@ -320,6 +321,7 @@ static void ucx_finalize(void)
 
 static void ucx_progress(void)
 {
+    __atomic_store_n(&ucx.progressed, ucx.progressed + 1, __ATOMIC_RELAXED);
     ucp_worker_progress(ucx.worker);
 }
 
