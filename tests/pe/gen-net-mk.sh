@@ -9,6 +9,6 @@ top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
     echo "TESTS += \\"
     cat "$top"/tests/pe/*.mk "$top"/tests/local.mk 2>/dev/null | grep -v '^#' |
         grep -o 'tests/pe/[A-Za-z0-9_]*-np[0-9]*\.pe' | sort -u |
-        sed 's/\.pe$/.net/; s/^/\t/; s/$/ \\/'
+        sed 's/\.pe$/-net.net/; s/^/\t/; s/$/ \\/'
     echo "	\$(NULL)"
 }
