@@ -43,6 +43,28 @@ static struct {
     unsigned long progressed; /* worker progress calls made by the PE's own threads */
 } ucx;
 
+/* The worker runs in single-thread mode unless the program asked for
+ * SHMEM_THREAD_MULTIPLE: a lock of our own, taken by the PE's calls and
+ * only tried by the progress thread, is cheaper than UCX's, and the thread
+ * never makes a PE that communicates wait for it. */
+static int ucx_lock;
+
+static inline void lock(void)
+{
+    while (__atomic_exchange_n(&ucx_lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static inline int try_lock(void)
+{
+    return !__atomic_exchange_n(&ucx_lock, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void unlock(void)
+{
+    __atomic_store_n(&ucx_lock, 0, __ATOMIC_RELEASE);
+}
+
 static gsi_status_t failed(char *err, size_t errlen, const char *what, ucs_status_t status)
 {
     snprintf(err, errlen, "UCX %s: %s", what, ucs_status_string(status));
@@ -88,9 +110,11 @@ static void *progress_main(void *arg)
     while (!ucx.stopping) {
         unsigned long now = __atomic_load_n(&ucx.progressed, __ATOMIC_RELAXED);
 
-        if (now == seen)
+        if (now == seen && try_lock()) {
             while (ucp_worker_progress(ucx.worker))
                 ;
+            unlock();
+        }
         seen = __atomic_load_n(&ucx.progressed, __ATOMIC_RELAXED);
         poll(&wake, 1, PROGRESS_PERIOD_MS);
     }
@@ -151,8 +175,9 @@ static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t e
     if (status != UCS_OK)
         return failed(err, errlen, "ucp_init", status);
     wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-    wparams.thread_mode = args->thread_multiple || args->progress_thread != 0
-                              ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+    /* Our lock serializes the PE and its progress thread (see lock()). */
+    wparams.thread_mode = args->thread_multiple ? UCS_THREAD_MODE_MULTI
+                                                : UCS_THREAD_MODE_SERIALIZED;
     status = ucp_worker_create(ucx.context, &wparams, &ucx.worker);
     if (status != UCS_OK)
         return failed(err, errlen, "ucp_worker_create", status);
@@ -319,7 +344,7 @@ static void ucx_finalize(void)
     memset(&ucx, 0, sizeof(ucx));
 }
 
-static void ucx_progress(void)
+static void progress_locked(void)
 {
     __atomic_store_n(&ucx.progressed, ucx.progressed + 1, __ATOMIC_RELAXED);
     ucp_worker_progress(ucx.worker);
@@ -335,7 +360,7 @@ static inline ucp_rkey_h rkey_of(int pe, int region)
     return ucx.rkey[pe * ucx.n_regions + region];
 }
 
-static gsi_status_t ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
+static gsi_status_t put_locked(int pe, int region, size_t offset, const void *src, size_t len)
 {
     ucp_request_param_t p = {0};
 
@@ -345,7 +370,7 @@ static gsi_status_t ucx_put(int pe, int region, size_t offset, const void *src, 
                                     rkey_of(pe, region), &p));
 }
 
-static gsi_status_t ucx_get(void *dst, int pe, int region, size_t offset, size_t len)
+static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
 {
     ucp_request_param_t p = {0};
 
@@ -355,7 +380,7 @@ static gsi_status_t ucx_get(void *dst, int pe, int region, size_t offset, size_t
                                     rkey_of(pe, region), &p));
 }
 
-static gsi_status_t ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
@@ -399,16 +424,74 @@ static gsi_status_t ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, 
     return status;
 }
 
-static gsi_status_t ucx_fence(void)
+static gsi_status_t fence_locked(void)
 {
     return ucp_worker_fence(ucx.worker) == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
 }
 
-static gsi_status_t ucx_quiet(void)
+static gsi_status_t quiet_locked(void)
 {
     ucp_request_param_t p = {0};
 
     return wait_request(ucp_worker_flush_nbx(ucx.worker, &p));
+}
+
+static void ucx_progress(void)
+{
+    lock();
+    progress_locked();
+    unlock();
+}
+
+static gsi_status_t ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    gsi_status_t status;
+
+    lock();
+    status = put_locked(pe, region, offset, src, len);
+    unlock();
+    return status;
+}
+
+static gsi_status_t ucx_get(void *dst, int pe, int region, size_t offset, size_t len)
+{
+    gsi_status_t status;
+
+    lock();
+    status = get_locked(dst, pe, region, offset, len);
+    unlock();
+    return status;
+}
+
+static gsi_status_t ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                            const void *operand, const void *compare, void *fetched)
+{
+    gsi_status_t status;
+
+    lock();
+    status = amo_locked(pe, region, offset, op, size, operand, compare, fetched);
+    unlock();
+    return status;
+}
+
+static gsi_status_t ucx_fence(void)
+{
+    gsi_status_t status;
+
+    lock();
+    status = fence_locked();
+    unlock();
+    return status;
+}
+
+static gsi_status_t ucx_quiet(void)
+{
+    gsi_status_t status;
+
+    lock();
+    status = quiet_locked();
+    unlock();
+    return status;
 }
 
 const gst_ops_t gst_ucx_ops = {
