@@ -22,6 +22,8 @@ static void format_pe(char *buf, size_t len)
     rank = getenv("PMIX_RANK");
     if (!rank)
         rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank)
+        rank = getenv("GSHMEM_UID_RANK");  /* the unique-id bootstrap's env mode */
     snprintf(buf, len, "%s", rank ? rank : "?");
 }
 
