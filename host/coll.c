@@ -19,17 +19,12 @@ static size_t bytes_of(const char *fn, size_t nelems, size_t size)
     return nelems * size;
 }
 
-/* The group of an active set; pSync must hold SHMEM_*_SYNC_SIZE longs. */
+/* The group of an active set (gsi_group_aset checks the set and pSync). */
 static void aset_group(const char *fn, gsi_group_t *g, int pe_start, int log_stride,
                        int pe_size, long *psync)
 {
-    size_t offset;
-
     gsi_check_init(fn);
     gsi_group_aset(fn, g, pe_start, log_stride, pe_size, psync);
-    if (gsi_region_of(psync, SHMEM_SYNC_SIZE * sizeof(long), &offset) < 0)
-        gsi_fatal(fn, "pSync %p is not a symmetric array of %d longs", (void *)psync,
-                  SHMEM_SYNC_SIZE);
 }
 
 static void check_root(const char *fn, const gsi_group_t *g, int root, const char *set)
@@ -253,7 +248,7 @@ void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     gsi_group_t g;
 
     aset_group(fn, &g, PE_start, logPE_stride, PE_size, pSync);
-    gsi_coll_barrier(fn, &g, 1);
+    gsi_group_barrier(fn, &g, 1);
 }
 GSI_ALIAS(shmem_barrier)
 
@@ -263,6 +258,6 @@ void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
     gsi_group_t g;
 
     aset_group(fn, &g, PE_start, logPE_stride, PE_size, pSync);
-    gsi_coll_barrier(fn, &g, 0);
+    gsi_group_barrier(fn, &g, 0);
 }
 GSI_ALIAS(shmem_sync)

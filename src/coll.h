@@ -14,6 +14,10 @@
 #include "pe.h"
 #include "team.h"
 
+/* Longs of an active set's pSync (SHMEM_SYNC_SIZE and every
+ * SHMEM_*_SYNC_SIZE): the collectives' signal words live in it. */
+#define GSI_PSYNC_WORDS 64
+
 typedef struct gsi_group {
     struct gshmem_team *team;  /* NULL for an active set */
     int n, me;                 /* members, this PE's index (-1: not a member) */
@@ -40,8 +44,10 @@ static inline int gsi_group_pe(const gsi_group_t *g, int i)
 void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i);
 
 /* All members reach this point; with `complete`, this PE's operations are
- * complete first.  Active sets count through pSync[0..GSI_BARRIER_ROUNDS-1],
- * which return to SHMEM_SYNC_VALUE (0). */
+ * complete first.  On a team, the team barrier; on an active set, the
+ * central barrier of src/coll_sync.c, whose pSync words return to
+ * SHMEM_SYNC_VALUE (0).  shmem_barrier, shmem_sync, the data collectives
+ * and the reductions all use this one. */
 void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete);
 
 #endif

@@ -53,7 +53,4 @@ void gsi_coll_alltoall(const char *fn, gsi_group_t *g, void *dest, const void *s
 void gsi_coll_alltoalls(const char *fn, gsi_group_t *g, void *dest, const void *source,
                         ptrdiff_t dst, ptrdiff_t sst, size_t elem_size, size_t nelems);
 
-/* shmem_barrier / shmem_sync of an active set; on a team, the team barrier. */
-void gsi_coll_barrier(const char *fn, gsi_group_t *g, int complete);
-
 #endif

@@ -1,10 +1,9 @@
-/* src/coll_group.c - groups: teams and active sets, and their barrier. */
+/* src/coll_group.c - groups: teams and active sets. */
 #include "coll.h"
 
 #include "log.h"
 #include "rma.h"
 #include "sync.h"
-#include "wait.h"
 
 int gsi_group_team(gsi_group_t *g, struct gshmem_team *team)
 {
@@ -29,8 +28,9 @@ void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride
     if (last >= gsi_pe.n_pes || last < pe_start)
         gsi_fatal(fn, "active set PE_start %d, logPE_stride %d, PE_size %d reaches past PE %d",
                   pe_start, log_stride, pe_size, gsi_pe.n_pes - 1);
-    if (gsi_region_of(psync, GSI_BARRIER_ROUNDS * sizeof(long), &offset) < 0)
-        gsi_fatal(fn, "pSync %p is not a symmetric array of SHMEM_SYNC_SIZE longs", (void *)psync);
+    if (gsi_region_of(psync, GSI_PSYNC_WORDS * sizeof(long), &offset) < 0)
+        gsi_fatal(fn, "pSync %p is not a symmetric array of %d longs (SHMEM_SYNC_SIZE)",
+                  (void *)psync, GSI_PSYNC_WORDS);
     *g = (gsi_group_t){.n = pe_size, .start = pe_start, .stride = stride, .psync = psync, .me = -1,
                        .all_p2p = 1};
     if ((gsi_pe.my_pe - pe_start) % stride == 0 && gsi_pe.my_pe >= pe_start &&
@@ -49,36 +49,4 @@ void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size
     gsi_target_t t;
 
     return gsi_target(fn, addr, len, gsi_group_pe(g, i), &t);
-}
-
-/* Dissemination over the caller's pSync: in round k, add 1 to pSync[k] of
- * member (me + 2^k) mod n, wait for ours to be non-zero, take 1 back.  A
- * member already in the next barrier only adds another 1, so counts never
- * mix up and every word is 0 again once all have left. */
-static void psync_barrier(const char *fn, gsi_group_t *g)
-{
-    int n = g->n, me = g->me;
-
-    for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
-        uint64_t *word = (uint64_t *)&g->psync[k];
-        gsi_waiter_t w = GSI_WAITER_INIT;
-
-        gsi_add64(fn, word, 1, gsi_group_pe(g, (me + dist) % n));
-        while (__atomic_load_n(word, __ATOMIC_ACQUIRE) == 0)
-            gsi_wait_step(&w, fn, "the other PEs of the active set");
-        __atomic_fetch_sub(word, 1, __ATOMIC_ACQ_REL);
-    }
-}
-
-void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete)
-{
-    if (g->team) {
-        gsi_team_barrier(fn, g->team, complete);
-        return;
-    }
-    if (complete)
-        gsi_quiet(fn);
-    else
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    psync_barrier(fn, g);
 }

@@ -39,16 +39,15 @@ enum gsi_sig {
  * The reductions own coll[32..63]. */
 #define GSI_SIG_GOT 16
 #define GSI_SIG_SEQ 31
-/* Active sets: signal k is pSync[GSI_SIG_PSYNC + k * GSI_SIG_PSYNC_STEP];
- * pSync[0..GSI_BARRIER_ROUNDS-1] belong to gsi_group_barrier. */
+/* Active sets: signal k is pSync[GSI_SIG_PSYNC + k * GSI_SIG_PSYNC_STEP]
+ * (one signal per cache line of the caller's pSync). */
 #define GSI_SIG_PSYNC 32
 #define GSI_SIG_PSYNC_STEP 4
 
 _Static_assert(GSI_SIG_COUNT <= GSI_SIG_GOT && GSI_SIG_GOT + GSI_SIG_COUNT <= GSI_SIG_SEQ &&
                    GSI_SIG_SEQ < 32 && 32 <= GSI_COLL_WORDS,
                "the data collectives own the team slot words coll[0..31]");
-_Static_assert(GSI_SIG_PSYNC >= GSI_BARRIER_ROUNDS &&
-                   GSI_SIG_PSYNC + (GSI_SIG_COUNT - 1) * GSI_SIG_PSYNC_STEP < 64,
+_Static_assert(GSI_SIG_PSYNC + (GSI_SIG_COUNT - 1) * GSI_SIG_PSYNC_STEP < GSI_PSYNC_WORDS,
                "the signals fit in SHMEM_*_SYNC_SIZE (64) longs of pSync");
 
 typedef struct gsi_coll {

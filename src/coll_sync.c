@@ -39,7 +39,7 @@ void gsi_coll_sync(gsi_coll_t *c, int complete)
     }
 }
 
-void gsi_coll_barrier(const char *fn, gsi_group_t *g, int complete)
+void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete)
 {
     gsi_coll_t c;
 
