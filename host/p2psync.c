@@ -22,6 +22,9 @@ static inline void check_ivars(const char *fn, const void *ivars, size_t nbytes)
         gsi_fatal_addr(fn, ivars, nbytes, gsi_pe.my_pe);
 }
 
+static const char satisfied[] = "a symmetric variable to satisfy the comparison";
+static const char changed[] = "a symmetric variable to change";
+
 static inline int included(const int *status, size_t i)
 {
     return !status || status[i] == 0;
@@ -68,13 +71,17 @@ static inline int included(const int *status, size_t i)
             n += (size_t)included(status, i);                                                \
         return n;                                                                            \
     }                                                                                        \
-    void pshmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                              \
+    /* Also the deprecated shmem_wait (cmp NE) and long shmem_wait_until. */                 \
+    static void wait_until_##N(const char *fn, T *ivar, int cmp, T ref, const char *what)    \
     {                                                                                        \
-        const char *fn = "shmem_" #N "_wait_until";                                          \
         gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
         check_ivars(fn, ivar, sizeof(T));                                                    \
-        while (!hit_##N(fn, ivar, cmp, cmp_value))                                           \
-            gsi_wait_step(&w, fn, "a symmetric variable to satisfy the comparison");         \
+        while (!hit_##N(fn, ivar, cmp, ref))                                                 \
+            gsi_wait_step(&w, fn, what);                                                     \
+    }                                                                                        \
+    void pshmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                              \
+    {                                                                                        \
+        wait_until_##N("shmem_" #N "_wait_until", ivar, cmp, cmp_value, satisfied);          \
     }                                                                                        \
     int pshmem_##N##_test(T *ivar, int cmp, T cmp_value)                                     \
     {                                                                                        \
@@ -225,35 +232,21 @@ GSHMEM_P2P_TYPES(GSI_P2P_TYPED)
 #define GSI_WAIT_DEPRECATED(T, N)                                                            \
     void pshmem_##N##_wait(T *ivar, T cmp_value)                                             \
     {                                                                                        \
-        const char *fn = "shmem_" #N "_wait";                                                \
-        gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
-        check_ivars(fn, ivar, sizeof(T));                                                    \
-        while (__atomic_load_n(ivar, __ATOMIC_ACQUIRE) == cmp_value)                         \
-            gsi_wait_step(&w, fn, "a symmetric variable to change");                         \
+        wait_until_##N("shmem_" #N "_wait", ivar, SHMEM_CMP_NE, cmp_value, changed);         \
     }                                                                                        \
     GSI_ALIAS(shmem_##N##_wait)
 GSHMEM_WAIT_DEPRECATED_TYPES(GSI_WAIT_DEPRECATED)
 
 void pshmem_wait(long *ivar, long cmp_value)
 {
-    const char *fn = "shmem_wait";
-    gsi_waiter_t w = GSI_WAITER_INIT;
-
-    check_ivars(fn, ivar, sizeof(*ivar));
-    while (__atomic_load_n(ivar, __ATOMIC_ACQUIRE) == cmp_value)
-        gsi_wait_step(&w, fn, "a symmetric variable to change");
+    wait_until_long("shmem_wait", ivar, SHMEM_CMP_NE, cmp_value, changed);
 }
 GSI_ALIAS(shmem_wait)
 
 /* Deprecated long-only spelling of shmem_long_wait_until. */
 void pshmem_wait_until(long *ivar, int cmp, long cmp_value)
 {
-    const char *fn = "shmem_wait_until";
-    gsi_waiter_t w = GSI_WAITER_INIT;
-
-    check_ivars(fn, ivar, sizeof(*ivar));
-    while (!hit_long(fn, ivar, cmp, cmp_value))
-        gsi_wait_step(&w, fn, "a symmetric variable to satisfy the comparison");
+    wait_until_long("shmem_wait_until", ivar, cmp, cmp_value, satisfied);
 }
 GSI_ALIAS(shmem_wait_until)
 
