@@ -411,7 +411,6 @@ GSHMEM_AMO_DEPR_EXT_TYPES(DEPR_EXT_TEST)
 int main(void)
 {
     shmem_ctx_t ctx;
-    int rc;
 
     PT_START();
     me = pt_me;
@@ -424,10 +423,7 @@ int main(void)
         return pt_finish();
     sym_acc = (long long *)(sym_t + NWORDS * 8);
     sym_wins = (int *)(sym_acc + 64);
-    rc = shmem_ctx_create(0, &ctx);
-    PT_CHECK_EQ("shmem_ctx_create", 0, rc);
-    if (rc != 0)
-        ctx = SHMEM_CTX_DEFAULT;
+    ctx = pt_ctx_create();
 
 #define RUN(T, N) std_##N(ctx);
     GSHMEM_AMO_STD_TYPES(RUN)
@@ -445,7 +441,7 @@ int main(void)
     GSHMEM_AMO_DEPR_EXT_TYPES(RUN)
 #undef RUN
 
-    if (rc == 0)
+    if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
     shmem_free(sym_t);
     return pt_finish();

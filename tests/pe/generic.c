@@ -340,7 +340,6 @@ static void deprecated(void)
 int main(void)
 {
     shmem_ctx_t ctx;
-    int rc;
 
     PT_START();
     me = pt_me;
@@ -353,10 +352,7 @@ int main(void)
     PT_CHECK("shmem_malloc", sym != NULL && sig != NULL, "the buffers");
     if (sym == NULL || sig == NULL)
         return pt_finish();
-    rc = shmem_ctx_create(0, &ctx);
-    PT_CHECK_EQ("shmem_ctx_create", 0, rc);
-    if (rc != 0)
-        ctx = SHMEM_CTX_DEFAULT;
+    ctx = pt_ctx_create();
 
 #define RUN(T, N) rma_##N(ctx);
     GSHMEM_RMA_TYPES(RUN)
@@ -376,7 +372,7 @@ int main(void)
     signals(ctx);
     deprecated();
 
-    if (rc == 0)
+    if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
     shmem_free(sig);
     shmem_free(sym);

@@ -141,7 +141,7 @@ int main(void)
     shmem_ctx_t ctx;
     unsigned char *src;
     long base = 0;
-    int rc, v;
+    int v;
 
     PT_START();
     me = pt_me;
@@ -156,10 +156,7 @@ int main(void)
         return pt_finish();
     ack = flag + 1;
     word = flag + 2;
-    rc = shmem_ctx_create(0, &ctx);
-    PT_CHECK_EQ("shmem_ctx_create", 0, rc);
-    if (rc != 0)
-        ctx = SHMEM_CTX_DEFAULT;
+    ctx = pt_ctx_create();
     shmem_barrier_all();
 
     for (v = 0; v < NV; v++) {
@@ -172,7 +169,7 @@ int main(void)
     fence_same_word(ctx);
     fence_amo_then_flag();
 
-    if (rc == 0)
+    if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
     free(src);
     shmem_free(flag);

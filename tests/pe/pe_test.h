@@ -163,4 +163,15 @@ PT_UNUSED static int pt_skip(const char *reason)
     return 77;
 }
 
+/* A context for a test's shmem_ctx_ forms; SHMEM_CTX_DEFAULT (and a failed
+ * check) when none can be made, so the checks on it still run. */
+PT_UNUSED static shmem_ctx_t pt_ctx_create(void)
+{
+    shmem_ctx_t ctx;
+    int rc = shmem_ctx_create(0, &ctx);
+
+    PT_CHECK_EQ("shmem_ctx_create", 0, rc);
+    return rc == 0 ? ctx : SHMEM_CTX_DEFAULT;
+}
+
 #endif /* PE_TEST_H */

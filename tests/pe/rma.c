@@ -376,7 +376,6 @@ static void test_big(void)
 int main(void)
 {
     shmem_ctx_t ctx;
-    int rc;
 
     PT_START();
     me = pt_me;
@@ -387,10 +386,7 @@ int main(void)
         PT_CHECK("shmem_malloc", 0, "the test buffers");
         return pt_finish();
     }
-    rc = shmem_ctx_create(0, &ctx);
-    PT_CHECK_EQ("shmem_ctx_create", 0, rc);
-    if (rc != 0)
-        ctx = SHMEM_CTX_DEFAULT;
+    ctx = pt_ctx_create();
 
 #define RUN(T, N) test_##N(ctx);
     GSHMEM_RMA_TYPES(RUN)
@@ -402,7 +398,7 @@ int main(void)
     test_mem(SHMEM_CTX_DEFAULT);
     test_big();
 
-    if (rc == 0)
+    if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
     shmem_free(sym_src);
     shmem_free(sym_dst);

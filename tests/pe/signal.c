@@ -216,7 +216,6 @@ static void test_wait_cmps(void)
 int main(void)
 {
     shmem_ctx_t ctx;
-    int rc;
 
     PT_START();
     me = pt_me;
@@ -230,10 +229,7 @@ int main(void)
     PT_CHECK("shmem_malloc", sym_data != NULL && sym_sig != NULL, "the test buffers");
     if (sym_data == NULL || sym_sig == NULL)
         return pt_finish();
-    rc = shmem_ctx_create(0, &ctx);
-    PT_CHECK_EQ("shmem_ctx_create", 0, rc);
-    if (rc != 0)
-        ctx = SHMEM_CTX_DEFAULT;
+    ctx = pt_ctx_create();
 
 #define RUN(T, N) test_##N(ctx);
     GSHMEM_RMA_TYPES(RUN)
@@ -245,7 +241,7 @@ int main(void)
     test_signal_ops(ctx);
     test_wait_cmps();
 
-    if (rc == 0)
+    if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
     shmem_free(sym_sig);
     shmem_free(sym_data);
