@@ -104,8 +104,9 @@ void pshmem_team_destroy(shmem_team_t team)
     gsi_check_init(fn);
     if (team == SHMEM_TEAM_INVALID)
         return;
-    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
-        gsi_fatal(fn, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed");
+    if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED || team == SHMEMX_TEAM_NODE)
+        gsi_fatal(fn, "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEMX_TEAM_NODE cannot be "
+                  "destroyed");
     gsi_team_destroy(fn, team);
 }
 GSI_ALIAS(shmem_team_destroy)

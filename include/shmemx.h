@@ -13,6 +13,10 @@
 extern "C" {
 #endif
 
+/* The PEs of this host, in world order: SHMEM_TEAM_SHARED's members, and
+ * also those whose memory is not mapped here (GSHMEM_DISABLE_P2P=1). */
+#define SHMEMX_TEAM_NODE (&gshmem_team_node)
+
 /* Print the version, build configuration, bootstraps, transports and every
  * environment variable (default, current value, meaning) to stdout; needs no
  * shmem_init.  Returns 0, or 1 when a variable holds a bad value. */

@@ -37,8 +37,8 @@
       "reach every other PE through the network transport, even on this host")    \
     X(progress_thread, INT, "GSHMEM_PROGRESS_THREAD", NULL, "-1", -1, 1,           \
       "a thread drives the network for remote PEs' operations (-1: when any PE is remote)") \
-    X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 2, 64,                        \
-      "teams that may exist at once, SHMEM_TEAM_WORLD and _SHARED included")       \
+    X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 3, 64,                        \
+      "teams that may exist at once, SHMEM_TEAM_WORLD, _SHARED and SHMEMX_TEAM_NODE included") \
     X(static_symmetric, BOOL, "GSHMEM_STATIC_SYMMETRIC", NULL, "1", 0, 1,          \
       "make the program's global and static data symmetric (remap onto memfd)")  \
     X(coll_p2p, BOOL, "GSHMEM_COLL_P2P", NULL, "1", 0, 1,                          \

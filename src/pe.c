@@ -203,8 +203,9 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
     char *net_peer;
 
     gsi_pe.local_pes = calloc((size_t)n, sizeof(int));
+    gsi_pe.node_pes = calloc((size_t)n, sizeof(int));
     net_peer = calloc((size_t)n, 1);
-    if (!gsi_pe.local_pes || !net_peer)
+    if (!gsi_pe.local_pes || !gsi_pe.node_pes || !net_peer)
         gsi_fatal(fn, "out of memory for %d PEs", n);
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         gsi_pe.region[r].peer = calloc((size_t)n, sizeof(uintptr_t));
@@ -212,8 +213,11 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
             gsi_fatal(fn, "out of memory for %d PEs", n);
     }
     gsi_pe.n_local = 0;
+    gsi_pe.n_node = 0;
     for (int pe = 0; pe < n; pe++) {
         check_layout(fn, mine, &cards[pe], pe);
+        if (cards[pe].host_hash == mine->host_hash)
+            gsi_pe.node_pes[gsi_pe.n_node++] = pe;
         if (pe == gsi_pe.my_pe ||
             (cards[pe].host_hash == mine->host_hash && !gsi_pe.env.disable_p2p)) {
             gsi_pe.local_pes[gsi_pe.n_local++] = pe;
@@ -298,6 +302,8 @@ static void disconnect_peers(void)
     }
     free(gsi_pe.local_pes);
     gsi_pe.local_pes = NULL;
+    free(gsi_pe.node_pes);
+    gsi_pe.node_pes = NULL;
 }
 
 void gsi_finalize(const char *fn)

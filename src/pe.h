@@ -39,6 +39,8 @@ typedef struct gsi_pe_state {
     int n_local;             /* PEs sharing this node (P2P), this one included */
     int n_cores;             /* CPUs online on this node */
     int *local_pes;          /* [n_local] world PEs of the node, ascending */
+    int n_node;              /* PEs on this host, mapped or not (GSHMEM_DISABLE_P2P) */
+    int *node_pes;           /* [n_node] their world PEs, ascending */
     const struct gsb_ops *boot;
     const struct gst_ops *net;
     void (*net_progress)(void); /* drives the network from waits; NULL: none */

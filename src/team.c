@@ -20,8 +20,9 @@
 /* Exported: SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are their addresses. */
 __attribute__((visibility("default"))) struct gshmem_team gshmem_team_world = {.my_pe = -1};
 __attribute__((visibility("default"))) struct gshmem_team gshmem_team_shared = {.my_pe = -1};
+__attribute__((visibility("default"))) struct gshmem_team gshmem_team_node = {.my_pe = -1};
 
-enum { SLOT_WORLD = 0, SLOT_SHARED = 1 };
+enum { SLOT_WORLD = 0, SLOT_SHARED = 1, SLOT_NODE = 2, SLOTS_PREDEFINED = 3 };
 
 gsi_team_sync_t *gsi_team_sync(const struct gshmem_team *team)
 {
@@ -56,6 +57,7 @@ static int members_p2p(const struct gshmem_team *team)
 void gsi_team_init_predefined(void)
 {
     struct gshmem_team *world = &gshmem_team_world, *shared = &gshmem_team_shared;
+    struct gshmem_team *node = &gshmem_team_node;
 
     *world = (struct gshmem_team){.my_pe = gsi_pe.my_pe, .n_pes = gsi_pe.n_pes, .start = 0,
                                   .stride = 1, .strided = 1, .slot = SLOT_WORLD,
@@ -64,13 +66,18 @@ void gsi_team_init_predefined(void)
     *shared = (struct gshmem_team){.n_pes = gsi_pe.n_local, .pes = gsi_pe.local_pes,
                                    .slot = SLOT_SHARED, .all_p2p = 1};
     shared->my_pe = gsi_team_index(shared, gsi_pe.my_pe);
-    gsi_pe.sync->free_slots = ~(uint64_t)0 << 2;
+    *node = (struct gshmem_team){.n_pes = gsi_pe.n_node, .pes = gsi_pe.node_pes,
+                                 .slot = SLOT_NODE};
+    node->all_p2p = members_p2p(node);
+    node->my_pe = gsi_team_index(node, gsi_pe.my_pe);
+    gsi_pe.sync->free_slots = ~(uint64_t)0 << SLOTS_PREDEFINED;
 }
 
 void gsi_team_fini_predefined(void)
 {
     gshmem_team_world = (struct gshmem_team){.my_pe = -1};
     gshmem_team_shared = (struct gshmem_team){.my_pe = -1};
+    gshmem_team_node = (struct gshmem_team){.my_pe = -1};
 }
 
 /* Lowest `count` slots free on every parent member, agreed collectively. */

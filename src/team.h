@@ -1,6 +1,7 @@
 /* src/team.h - teams: an ordered set of world PEs with a slot of symmetric
  * synchronization state (src/sync.h).  SHMEM_TEAM_WORLD (slot 0) and
- * SHMEM_TEAM_SHARED (slot 1, the PEs of this node) exist from init; others
+ * SHMEM_TEAM_SHARED (slot 1, the PEs whose memory is mapped here) and
+ * SHMEMX_TEAM_NODE (slot 2, the PEs of this host, mapped or not) exist from init; others
  * are split from a parent, collectively over the parent only. */
 #ifndef GSI_TEAM_H
 #define GSI_TEAM_H
@@ -24,7 +25,7 @@ struct gshmem_team {
     uint64_t coll_epoch;/* collectives this PE has entered on the team */
 };
 
-extern struct gshmem_team gshmem_team_world, gshmem_team_shared;
+extern struct gshmem_team gshmem_team_world, gshmem_team_shared, gshmem_team_node;
 
 /* World PE of member `index` of `team`. */
 static inline int gsi_team_world_pe(const struct gshmem_team *team, int index)

@@ -29,7 +29,7 @@ typedef struct {
 
 /* Defined by the library. */
 extern struct gshmem_ctx gshmem_ctx_default;
-extern struct gshmem_team gshmem_team_world, gshmem_team_shared;
+extern struct gshmem_team gshmem_team_world, gshmem_team_shared, gshmem_team_node;
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
  */
 #include "pe_test.h"
 
+#include <shmemx.h>  /* SHMEMX_TEAM_NODE, where the library has it */
+
 long global_word;           /* symmetric: data segment */
 static long static_word[4]; /* symmetric: bss */
 
@@ -206,6 +208,46 @@ static void test_nested_init(void)
 #endif
 }
 
+#ifdef SHMEMX_TEAM_NODE
+/* SHMEMX_TEAM_NODE: the PEs of this host, whether or not their memory is
+ * mapped here, so under GSHMEM_DISABLE_P2P=1 it still holds every PE of a
+ * one-host job while SHMEM_TEAM_SHARED holds this PE alone. */
+static void test_node_team(void)
+{
+    const char *hosts = getenv("GSHMEM_TEST_MULTIHOST");
+    int n = shmem_team_n_pes(SHMEMX_TEAM_NODE), i, prev = -1;
+    long *word = shmem_calloc(1, sizeof(long));
+
+    if (!(hosts != NULL && *hosts))
+        PT_CHECK_EQ_F("shmem_team_n_pes", npes, n, "PEs in SHMEMX_TEAM_NODE (one host)");
+    PT_CHECK("shmem_team_n_pes", n >= shmem_team_n_pes(SHMEM_TEAM_SHARED) && n >= 1,
+             "SHMEMX_TEAM_NODE holds SHMEM_TEAM_SHARED's PEs");
+    PT_CHECK_EQ("shmem_team_translate_pe", shmem_team_my_pe(SHMEMX_TEAM_NODE),
+                shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, SHMEMX_TEAM_NODE));
+    for (i = 0; i < n; i++) {
+        int pe = shmem_team_translate_pe(SHMEMX_TEAM_NODE, i, SHMEM_TEAM_WORLD);
+
+        PT_CHECK_EQ_F("shmem_team_translate_pe", 1, pe > prev && pe < npes,
+                      "node member %d is world PE %d (ascending, in range)", i, pe);
+        prev = pe;
+    }
+    /* A collective over it: every member adds its world PE to member 0's word. */
+    shmem_team_sync(SHMEMX_TEAM_NODE);
+    shmem_long_atomic_add(word, me, shmem_team_translate_pe(SHMEMX_TEAM_NODE, 0,
+                                                           SHMEM_TEAM_WORLD));
+    shmem_barrier_all();
+    if (shmem_team_my_pe(SHMEMX_TEAM_NODE) == 0) {
+        long sum = 0;
+
+        for (i = 0; i < n; i++)
+            sum += shmem_team_translate_pe(SHMEMX_TEAM_NODE, i, SHMEM_TEAM_WORLD);
+        PT_CHECK_EQ("shmem_long_atomic_add", sum, *word);
+    }
+    shmem_barrier_all();
+    shmem_free(word);
+}
+#endif
+
 int main(void)
 {
     int status;
@@ -222,6 +264,9 @@ int main(void)
     test_info();
     test_accessible();
     test_ptr();
+#ifdef SHMEMX_TEAM_NODE
+    test_node_team();
+#endif
 
     status = pt_verdict();
     shmem_finalize();
