@@ -1,12 +1,15 @@
 /*
  * gshmem.h - everything gshmem offers to programs: the OpenSHMEM API and
- * the gshmem extensions, plus the gshmem release number.
+ * the gshmem extensions, the device API (gshmem_device.h: CUDA device
+ * functions under nvcc, inline host-lane functions otherwise), plus the
+ * gshmem release number.
  */
 #ifndef GSHMEM_H
 #define GSHMEM_H
 
 #include "shmem.h"
 #include "shmemx.h"
+#include "gshmem_device.h"
 
 #define GSHMEM_VERSION_MAJOR 0
 #define GSHMEM_VERSION_MINOR 1

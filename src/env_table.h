@@ -50,6 +50,16 @@
     X(bcast_tree_max, SIZE, "GSHMEM_BCAST_TREE_MAX", NULL, "64K", 0, 1LL << 40,   \
       "network broadcasts up to this many bytes go down a binomial tree; larger ones are scattered, then passed around a ring") \
     X(reduce_scatter_min, SIZE, "GSHMEM_REDUCE_SCATTER_MIN", NULL, "2K", 0, 1LL << 40, \
-      "bytes from which reductions and scans split the array among the members (reduce-scatter + all-gather)")
+      "bytes from which reductions and scans split the array among the members (reduce-scatter + all-gather)") \
+    X(proxy_channels, INT, "GSHMEM_PROXY_CHANNELS", NULL, "4", 1, 64,              \
+      "device API: proxy channels (descriptor rings) for the PEs reached through the network") \
+    X(proxy_threads, INT, "GSHMEM_PROXY_THREADS", NULL, "1", 1, 16,                \
+      "device API: proxy threads draining the channels (thread k serves channels k, k+T, ...)") \
+    X(proxy_ring, INT, "GSHMEM_PROXY_RING", NULL, "1024", 16, 1 << 20,             \
+      "device API: descriptors per proxy channel, a power of two")                \
+    X(device_wait_timeout, INT, "GSHMEM_DEVICE_WAIT_TIMEOUT", NULL, "300", 0, 1 << 30, \
+      "seconds a device-side wait may block before it reports what it waits for and ends the job (0: never)") \
+    X(device_heap_size, SIZE, "GSHMEM_DEVICE_HEAP_SIZE", NULL, "1G", 1 << 20, 1LL << 40, \
+      "bytes of GPU device heap per PE (gshmem_malloc); unused on host lanes, where gshmem_malloc takes from the symmetric heap")
 
 #endif

@@ -18,6 +18,7 @@
 #include "../bootstrap/uid.h"
 #include "alloc.h"
 #include "copy.h"
+#include "device.h"
 #include "heap.h"
 #include "log.h"
 #include "memfd.h"
@@ -287,6 +288,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     print_banner();
     GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes,
               gsi_pe.n_local, gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
+    gsi_device_init(fn);
 }
 
 static void disconnect_peers(void)
@@ -311,6 +313,7 @@ void gsi_finalize(const char *fn)
     gsi_check_init(fn);
     if (--gsi_pe.init_count > 0)
         return;
+    gsi_device_fini(fn);
     gsi_barrier_world(fn, 1);
     gsi_team_fini_predefined();
     gsi_pe.net->finalize();

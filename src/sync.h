@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "gsd/state.h"
+
 #define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
 #define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
 #define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
@@ -31,7 +33,11 @@ typedef struct gsi_sync {
     uint64_t free_slots;                       /* this PE's view; published for agreement */
 } gsi_sync_t;
 
-#define GSI_SYNC_AREA_SIZE (((sizeof(gsi_sync_t) + 4095) / 4096) * 4096)
+/* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device
+ * code on host lanes addresses it in peers' heaps, src/devmem_host.c). */
+#define GSI_DEV_SYNC_OFFSET (((sizeof(gsi_sync_t) + 4095) / 4096) * 4096)
+#define GSI_SYNC_AREA_SIZE \
+    (GSI_DEV_SYNC_OFFSET + ((sizeof(gsd_sync_t) + 4095) / 4096) * 4096)
 
 struct gshmem_team;
 

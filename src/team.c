@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "log.h"
 #include "pe.h"
 #include "rma.h"
@@ -148,6 +149,7 @@ static gsi_status_t build_team(const struct gshmem_team *parent, int start, int 
     }
     team->all_p2p = members_p2p(team);
     gsi_pe.sync->free_slots &= ~((uint64_t)1 << slot);
+    gsi_device_team_update(slot, team);
     *out = team;
     return GSI_OK;
 }
@@ -213,6 +215,7 @@ void gsi_team_destroy(const char *fn, struct gshmem_team *team)
     }
     /* Counters restart from zero for the next team in this slot. */
     memset(sync, 0, sizeof(gsi_team_sync_t));
+    gsi_device_team_update(team->slot, NULL);
     gsi_pe.sync->free_slots |= (uint64_t)1 << team->slot;
     free(team->pes);
     free(team);

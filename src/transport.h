@@ -24,6 +24,27 @@ typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_
 typedef gsi_status_t (*gst_order_fn_t)(void);
 typedef void (*gst_progress_fn_t)(void);
 
+/* What memory a region added after init is (the transport registers it
+ * accordingly: UCX takes CUDA device memory as UCS_MEMORY_TYPE_CUDA). */
+typedef enum gst_mem_type { GST_MEM_HOST, GST_MEM_CUDA } gst_mem_type_t;
+
+/* A symmetric region added after init: the GPU device heap (src/cuda_heap.c),
+ * whose memory is committed in chunks as it grows.  The region's registered
+ * extent becomes [base, base + size) of this PE:
+ *   - the first call for `region` registers it and learns every PE's base;
+ *   - a later call with a larger size registers the bytes added only (those
+ *     registered before keep their keys, so operations in flight on them
+ *     are unaffected); base must be the same as before;
+ * both collective: every PE calls with the same region and size, in the same
+ * order (keys are exchanged through the bootstrap's allgather).
+ *   - size 0 unregisters the region (local, not collective).
+ * region is at least init's n_regions and below GST_MAX_REGIONS.  After it,
+ * put/get/amo may name any offset below size; a put or get that crosses the
+ * bytes of two calls is split. */
+#define GST_MAX_REGIONS 4
+typedef gsi_status_t (*gst_map_region_fn_t)(int region, void *base, size_t size,
+                                            gst_mem_type_t mem_type, char *err, size_t errlen);
+
 /* What a transport is told at init.  It must not call back into the core:
  * exchanges go through `allgather` (the bootstrap's). */
 typedef struct gst_init_args {
@@ -52,6 +73,9 @@ typedef struct gst_ops {
     gst_amo_fn_t amo;
     gst_order_fn_t fence;
     gst_order_fn_t quiet;
+    /* Add or grow a region after init (see gst_map_region_fn_t); NULL: the
+     * transport cannot (callers treat it as unsupported). */
+    gst_map_region_fn_t map_region;
 } gst_ops_t;
 
 /* No network transport: every remote operation is unsupported. */

@@ -27,6 +27,14 @@ static gsi_status_t none_order(void)
     return GSI_OK;
 }
 
+/* No peer is reached through the network: nothing to register. */
+static gsi_status_t none_map_region(int region, void *base, size_t size, gst_mem_type_t mem_type,
+                                    char *err, size_t errlen)
+{
+    (void)region, (void)base, (void)size, (void)mem_type, (void)err, (void)errlen;
+    return GSI_OK;
+}
+
 static gsi_status_t none_init(const gst_init_args_t *args, char *err, size_t errlen)
 {
     (void)args, (void)err, (void)errlen;
@@ -47,4 +55,5 @@ const gst_ops_t gst_none_ops = {
     .amo = none_amo,
     .fence = none_order,
     .quiet = none_order,
+    .map_region = none_map_region,
 };

@@ -26,7 +26,18 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
-#define MAX_REGIONS 4
+#define MAX_REGIONS GST_MAX_REGIONS
+
+/* A region added after init (map_region): registered in chunks as it grows;
+ * chunk c covers offsets [c ? end[c - 1] : 0, end[c]) on every PE. */
+typedef struct ucx_extra {
+    int n_chunks, cap;
+    size_t *end;            /* [cap] */
+    ucp_mem_h *mem;         /* [cap] */
+    ucp_rkey_h **rkey;      /* [cap][n_pes] NULL for peers reached otherwise */
+    uint64_t *peer_base;    /* [n_pes] */
+    void *base;
+} ucx_extra_t;
 
 static struct {
     ucp_context_h context;
@@ -41,6 +52,8 @@ static struct {
     volatile int stopping;
     int wake_fd[2];         /* writes wake the progress thread to stop */
     unsigned long progressed; /* worker progress calls made by the PE's own threads */
+    int (*allgather)(const void *in, void *out, size_t len); /* for map_region */
+    ucx_extra_t extra[MAX_REGIONS]; /* regions n_regions.. added after init */
 } ucx;
 
 /* The worker runs in single-thread mode unless the program asked for
@@ -260,6 +273,7 @@ static gsi_status_t register_regions(const gst_init_args_t *args, char *err, siz
 }
 
 static void ucx_finalize(void);
+static void extra_release(int region);
 
 static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errlen)
 {
@@ -284,6 +298,7 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
         goto err_finalize;
     }
     memcpy(ucx.peer_base, args->peer_base, cells * sizeof(*ucx.peer_base));
+    ucx.allgather = args->allgather;
     status = open_worker(args, err, errlen);
     if (status == GSI_OK)
         status = connect_peers(args, err, errlen);
@@ -322,6 +337,8 @@ static void ucx_finalize(void)
     for (size_t i = 0; ucx.rkey && i < (size_t)ucx.n_pes * (size_t)ucx.n_regions; i++)
         if (ucx.rkey[i])
             ucp_rkey_destroy(ucx.rkey[i]);
+    for (int r = 0; r < MAX_REGIONS; r++)
+        extra_release(r);
     for (int pe = 0; ucx.ep && pe < ucx.n_pes; pe++) {
         if (!ucx.ep[pe])
             continue;
@@ -360,24 +377,87 @@ static inline ucp_rkey_h rkey_of(int pe, int region)
     return ucx.rkey[pe * ucx.n_regions + region];
 }
 
+/* Where (pe, region, offset) is for UCX: remote address, rkey, and how many
+ * bytes from there one operation may cover (a chunk of an added region). */
+typedef struct ucx_target {
+    uint64_t addr;
+    ucp_rkey_h rkey;
+    size_t span;
+} ucx_target_t;
+
+static gsi_status_t target_of(int pe, int region, size_t offset, ucx_target_t *t)
+{
+    const ucx_extra_t *x;
+    int lo, hi;
+
+    if (region < ucx.n_regions) {
+        t->addr = remote(pe, region, offset);
+        t->rkey = rkey_of(pe, region);
+        t->span = (size_t)-1;
+        return GSI_OK;
+    }
+    if (region >= MAX_REGIONS || ucx.extra[region].n_chunks == 0)
+        return GSI_ERR_INVALID;
+    x = &ucx.extra[region];
+    /* The first chunk whose end is past offset. */
+    lo = 0, hi = x->n_chunks;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+
+        if (x->end[mid] <= offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == x->n_chunks || !x->rkey[lo][pe])
+        return GSI_ERR_INVALID;
+    t->addr = x->peer_base[pe] + offset;
+    t->rkey = x->rkey[lo][pe];
+    t->span = x->end[lo] - offset;
+    return GSI_OK;
+}
+
+/* One operation per chunk: an added region's chunks have keys of their own. */
 static gsi_status_t put_locked(int pe, int region, size_t offset, const void *src, size_t len)
 {
-    ucp_request_param_t p = {0};
+    gsi_status_t status = GSI_OK;
 
     if (!ucx.ep[pe])
         return GSI_ERR_NO_TRANSPORT;
-    return wait_request(ucp_put_nbx(ucx.ep[pe], src, len, remote(pe, region, offset),
-                                    rkey_of(pe, region), &p));
+    do {
+        ucp_request_param_t p = {0};
+        ucx_target_t t;
+        size_t n;
+
+        status = target_of(pe, region, offset, &t);
+        if (status != GSI_OK)
+            break;
+        n = len < t.span ? len : t.span;
+        status = wait_request(ucp_put_nbx(ucx.ep[pe], src, n, t.addr, t.rkey, &p));
+        src = (const char *)src + n, offset += n, len -= n;
+    } while (status == GSI_OK && len);
+    return status;
 }
 
 static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
 {
-    ucp_request_param_t p = {0};
+    gsi_status_t status = GSI_OK;
 
     if (!ucx.ep[pe])
         return GSI_ERR_NO_TRANSPORT;
-    return wait_request(ucp_get_nbx(ucx.ep[pe], dst, len, remote(pe, region, offset),
-                                    rkey_of(pe, region), &p));
+    do {
+        ucp_request_param_t p = {0};
+        ucx_target_t t;
+        size_t n;
+
+        status = target_of(pe, region, offset, &t);
+        if (status != GSI_OK)
+            break;
+        n = len < t.span ? len : t.span;
+        status = wait_request(ucp_get_nbx(ucx.ep[pe], dst, n, t.addr, t.rkey, &p));
+        dst = (char *)dst + n, offset += n, len -= n;
+    } while (status == GSI_OK && len);
+    return status;
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
@@ -389,11 +469,15 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
     const void *buffer = operand;
     ucp_atomic_op_t opcode;
     gsi_status_t status;
+    ucx_target_t t;
 
     if (!ucx.ep[pe])
         return GSI_ERR_NO_TRANSPORT;
     if (size != 4 && size != 8)
         return GSI_ERR_UNSUPPORTED;
+    status = target_of(pe, region, offset, &t);
+    if (status != GSI_OK)
+        return status;
     switch (op) {
     case GST_AMO_FETCH: opcode = UCP_ATOMIC_OP_ADD; buffer = &zero; break;
     case GST_AMO_SET:
@@ -417,8 +501,7 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
         p.reply_buffer = op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch;
     }
-    status = wait_request(ucp_atomic_op_nbx(ucx.ep[pe], opcode, buffer, 1,
-                                            remote(pe, region, offset), rkey_of(pe, region), &p));
+    status = wait_request(ucp_atomic_op_nbx(ucx.ep[pe], opcode, buffer, 1, t.addr, t.rkey, &p));
     if (status == GSI_OK && fetched)
         memcpy(fetched, op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch, size);
     return status;
@@ -494,6 +577,176 @@ static gsi_status_t ucx_quiet(void)
     return status;
 }
 
+/* ---- regions added after init ---------------------------------------------- */
+
+static void extra_release(int region)
+{
+    ucx_extra_t *x = &ucx.extra[region];
+
+    for (int c = 0; c < x->n_chunks; c++) {
+        for (int pe = 0; x->rkey[c] && pe < ucx.n_pes; pe++)
+            if (x->rkey[c][pe])
+                ucp_rkey_destroy(x->rkey[c][pe]);
+        free(x->rkey[c]);
+        if (x->mem[c])
+            ucp_mem_unmap(ucx.context, x->mem[c]);
+    }
+    free(x->end);
+    free(x->mem);
+    free(x->rkey);
+    free(x->peer_base);
+    memset(x, 0, sizeof(*x));
+}
+
+/* Room for one more chunk. */
+static gsi_status_t extra_reserve(ucx_extra_t *x)
+{
+    int cap = x->cap ? 2 * x->cap : 8;
+    size_t *end;
+    ucp_mem_h *mem;
+    ucp_rkey_h **rkey;
+
+    if (x->n_chunks < x->cap)
+        return GSI_OK;
+    end = realloc(x->end, (size_t)cap * sizeof(*end));
+    if (end)
+        x->end = end;
+    mem = realloc(x->mem, (size_t)cap * sizeof(*mem));
+    if (mem)
+        x->mem = mem;
+    rkey = realloc(x->rkey, (size_t)cap * sizeof(*rkey));
+    if (rkey)
+        x->rkey = rkey;
+    if (!end || !mem || !rkey)
+        return GSI_ERR_NOMEM;
+    x->cap = cap;
+    return GSI_OK;
+}
+
+/* Register [from, size) of region as its next chunk and learn every peer's
+ * key for it.  The registration, packing and allgather run without our lock
+ * (the context is shared among workers, and the allgather may take long);
+ * the keys are unpacked and the chunk made visible under it. */
+static gsi_status_t extra_add_chunk(int region, size_t from, size_t size, gst_mem_type_t mem_type,
+                                    char *err, size_t errlen)
+{
+    ucx_extra_t *x = &ucx.extra[region];
+    gst_init_args_t gather = {.n_pes = ucx.n_pes, .allgather = ucx.allgather};
+    ucp_mem_map_params_t mp = {0};
+    ucp_rkey_h *keys;
+    ucp_mem_h mem;
+    void *packed;
+    size_t packed_len, stride;
+    char *all;
+    ucs_status_t status;
+    gsi_status_t gst;
+
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                    UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+    mp.address = (char *)x->base + from;
+    mp.length = size - from;
+    mp.memory_type = mem_type == GST_MEM_CUDA ? UCS_MEMORY_TYPE_CUDA : UCS_MEMORY_TYPE_HOST;
+    status = ucp_mem_map(ucx.context, &mp, &mem);
+    if (status != UCS_OK) {
+        snprintf(err, errlen, "UCX ucp_mem_map of %zu bytes of %s memory: %s%s", size - from,
+                 mem_type == GST_MEM_CUDA ? "CUDA" : "host", ucs_status_string(status),
+                 mem_type == GST_MEM_CUDA ? " (is UCX built with CUDA support, and is GPUDirect "
+                                            "RDMA (nvidia_peermem) loaded?)" : "");
+        return GSI_ERR_SYSTEM;
+    }
+    status = ucp_rkey_pack(ucx.context, mem, &packed, &packed_len);
+    if (status != UCS_OK) {
+        ucp_mem_unmap(ucx.context, mem);
+        return failed(err, errlen, "ucp_rkey_pack", status);
+    }
+    gst = gather_blobs(&gather, packed, packed_len, &all, &stride);
+    ucp_rkey_buffer_release(packed);
+    if (gst != GSI_OK) {
+        ucp_mem_unmap(ucx.context, mem);
+        snprintf(err, errlen, "exchanging UCX rkeys failed");
+        return gst;
+    }
+    keys = calloc((size_t)ucx.n_pes, sizeof(*keys));
+    lock();
+    gst = keys ? extra_reserve(x) : GSI_ERR_NOMEM;
+    for (int pe = 0; gst == GSI_OK && pe < ucx.n_pes; pe++) {
+        if (!ucx.ep[pe])
+            continue;
+        status = ucp_ep_rkey_unpack(ucx.ep[pe], all + (size_t)pe * stride, &keys[pe]);
+        if (status != UCS_OK)
+            gst = failed(err, errlen, "ucp_ep_rkey_unpack", status);
+    }
+    if (gst == GSI_OK) {
+        x->end[x->n_chunks] = size;
+        x->mem[x->n_chunks] = mem;
+        x->rkey[x->n_chunks] = keys;
+        x->n_chunks++;
+    }
+    unlock();
+    free(all);
+    if (gst != GSI_OK) {
+        for (int pe = 0; keys && pe < ucx.n_pes; pe++)
+            if (keys[pe])
+                ucp_rkey_destroy(keys[pe]);
+        free(keys);
+        ucp_mem_unmap(ucx.context, mem);
+        if (gst == GSI_ERR_NOMEM)
+            snprintf(err, errlen, "out of memory for the keys of %d PEs", ucx.n_pes);
+    }
+    return gst;
+}
+
+static gsi_status_t ucx_map_region(int region, void *base, size_t size, gst_mem_type_t mem_type,
+                                   char *err, size_t errlen)
+{
+    ucx_extra_t *x;
+    size_t from;
+
+    if (region < ucx.n_regions || region >= MAX_REGIONS) {
+        snprintf(err, errlen, "UCX transport: region %d cannot be added (%d at init, at most %d)",
+                 region, ucx.n_regions, MAX_REGIONS);
+        return GSI_ERR_INVALID;
+    }
+    x = &ucx.extra[region];
+    if (size == 0) {
+        lock();
+        extra_release(region);
+        unlock();
+        return GSI_OK;
+    }
+    if (!ucx.context) {
+        snprintf(err, errlen, "UCX transport is not initialized");
+        return GSI_ERR_INVALID;
+    }
+    if (x->n_chunks == 0) {
+        uint64_t mine = (uint64_t)(uintptr_t)base;
+        uint64_t *bases = calloc((size_t)ucx.n_pes, sizeof(*bases));
+
+        if (!bases) {
+            snprintf(err, errlen, "out of memory for %d PEs", ucx.n_pes);
+            return GSI_ERR_NOMEM;
+        }
+        if (ucx.allgather(&mine, bases, sizeof(mine)) != 0) {
+            free(bases);
+            snprintf(err, errlen, "exchanging region %d's bases failed", region);
+            return GSI_ERR_BOOTSTRAP;
+        }
+        x->peer_base = bases;
+        x->base = base;
+    } else if (base != x->base) {
+        snprintf(err, errlen, "region %d moved from %p to %p", region, x->base, base);
+        return GSI_ERR_INVALID;
+    }
+    from = x->n_chunks ? x->end[x->n_chunks - 1] : 0;
+    if (size < from) {
+        snprintf(err, errlen, "region %d cannot shrink from %zu to %zu bytes", region, from, size);
+        return GSI_ERR_INVALID;
+    }
+    if (size == from)
+        return GSI_OK;
+    return extra_add_chunk(region, from, size, mem_type, err, errlen);
+}
+
 const gst_ops_t gst_ucx_ops = {
     .name = "ucx",
     .init = ucx_init,
@@ -504,6 +757,7 @@ const gst_ops_t gst_ucx_ops = {
     .amo = ucx_amo,
     .fence = ucx_fence,
     .quiet = ucx_quiet,
+    .map_region = ucx_map_region,
 };
 
 #endif /* GSHMEM_HAVE_UCX */

@@ -2,11 +2,12 @@
 # headers.sh - each public header compiles on its own, twice in a row, as
 # C99, C11 and C++11 with -Wall -Wextra -Werror -pedantic; and the
 # constants have their fixed values (constants.c).  Exit status 0 when all
-# pass.
+# pass.  gshmem.h includes the device API (device/gshmem_device.h, installed
+# beside it), hence the second include directory.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 include=$here/../../include
-inc="-I$include"
+inc="-I$include -I$here/../../device"
 warn="-Wall -Wextra -Werror -pedantic"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -26,7 +27,7 @@ check() {
     fi
 }
 
-headers="shmem.h pshmem.h shmemx.h gshmem.h mpp/shmem.h mpp/shmemx.h
+headers="shmem.h pshmem.h shmemx.h gshmem.h gshmem_device.h mpp/shmem.h mpp/shmemx.h
          gshmem/cdefs.h gshmem/constants.h gshmem/types.h gshmem/shapes.h
          gshmem/typetable.h"
 # The typedef keeps -pedantic C from rejecting an empty translation unit.

@@ -1,6 +1,7 @@
 # tests/unit/: Criterion unit tests of the core, one process each.
 if HAVE_CRITERION
-unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable
+unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
+	tests/unit/ring
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cflags = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PMIX_CFLAGS)
@@ -17,4 +18,7 @@ tests_unit_translate_LDADD = $(unit_ldadd)
 tests_unit_typetable_SOURCES = tests/unit/typetable.c
 tests_unit_typetable_CFLAGS = $(unit_cflags)
 tests_unit_typetable_LDADD = $(unit_ldadd)
+tests_unit_ring_SOURCES = tests/unit/ring.c
+tests_unit_ring_CFLAGS = $(unit_cflags)
+tests_unit_ring_LDADD = $(unit_ldadd)
 endif

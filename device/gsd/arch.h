@@ -1,0 +1,240 @@
+/*
+ * gsd/arch.h - the portability layer: atomics and fences at system scope
+ * (visible to the other PEs' processes, the proxy thread and the NIC), the
+ * thread/warp/block queries and barriers, a clock and a polite pause.
+ * CUDA intrinsics on the GPU; GCC atomics and the host-lane launcher's
+ * per-thread record (src/lanes.c) on host lanes.
+ */
+#ifndef GSD_ARCH_H
+#define GSD_ARCH_H
+
+#include <stdint.h>
+
+#include "cdefs.h"
+#include "channel.h"
+
+#if defined(GSD_HOSTLANE)
+#include <sched.h>
+
+GSD_BEGIN_C
+/* What a host lane knows of itself (set by the launcher, src/lanes.c).
+ * A thread that no launcher started (main, or any other) is thread 0 of a
+ * one-thread block of a one-block grid, so the thread-scope device
+ * functions work from any host thread. */
+typedef struct gsd_lane {
+    unsigned tid, ntid;         /* flat thread index in the block, threads per block */
+    unsigned bid, nbid;         /* flat block index in the grid, blocks */
+    unsigned tid3[3], ntid3[3]; /* threadIdx, blockDim */
+    unsigned bid3[3], nbid3[3]; /* blockIdx, gridDim */
+    struct gsd_lane_block *block;
+} gsd_lane_t;
+
+extern __thread gsd_lane_t *gsd_lane_self;
+/* Barriers of the calling lane's block and warp (lanes.c). */
+void gsd_lane_syncthreads(void);
+void gsd_lane_syncwarp(void);
+/* CLOCK_MONOTONIC in ns (a call: strict ISO C modes hide clock_gettime). */
+uint64_t gsd_lane_clock_ns(void);
+/* Sleep a few microseconds: a wait that has yielded long enough. */
+void gsd_lane_nap(void);
+/* Drive the network for operations aimed at this PE (a waiting lane). */
+void gsd_lane_progress(void);
+GSD_END_C
+#endif
+
+#define GSD_WARP_SIZE 32u
+
+/* ---- lanes -------------------------------------------------------------- */
+
+#if defined(GSD_CUDA)
+GSD_FN unsigned gsd_thread_id(void)
+{
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+GSD_FN unsigned gsd_block_threads(void) { return blockDim.x * blockDim.y * blockDim.z; }
+GSD_FN unsigned gsd_block_id(void)
+{
+    return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+GSD_FN unsigned gsd_grid_blocks(void) { return gridDim.x * gridDim.y * gridDim.z; }
+GSD_FN void gsd_syncthreads(void) { __syncthreads(); }
+GSD_FN void gsd_syncwarp(void) { __syncwarp(); }
+#else
+GSD_FN unsigned gsd_thread_id(void) { return gsd_lane_self ? gsd_lane_self->tid : 0; }
+GSD_FN unsigned gsd_block_threads(void) { return gsd_lane_self ? gsd_lane_self->ntid : 1; }
+GSD_FN unsigned gsd_block_id(void) { return gsd_lane_self ? gsd_lane_self->bid : 0; }
+GSD_FN unsigned gsd_grid_blocks(void) { return gsd_lane_self ? gsd_lane_self->nbid : 1; }
+GSD_FN void gsd_syncthreads(void)
+{
+    if (gsd_lane_self)
+        gsd_lane_syncthreads();
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+GSD_FN void gsd_syncwarp(void)
+{
+    if (gsd_lane_self)
+        gsd_lane_syncwarp();
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#endif
+
+/* Lane within the warp, and the lanes of the caller's warp (the last warp
+ * of a block may be partial).  Warps are formed from consecutive flat
+ * thread indices, as CUDA forms them. */
+GSD_FN unsigned gsd_lane_id(void) { return gsd_thread_id() % GSD_WARP_SIZE; }
+GSD_FN unsigned gsd_warp_threads(void)
+{
+    unsigned first = gsd_thread_id() - gsd_lane_id(), n = gsd_block_threads() - first;
+
+    return n < GSD_WARP_SIZE ? n : GSD_WARP_SIZE;
+}
+
+/* ---- atomics and fences (system scope) ---------------------------------- */
+
+#if defined(GSD_CUDA)
+GSD_FN uint64_t gsd_load_acquire(const uint64_t *p)
+{
+    uint64_t v;
+
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+GSD_FN uint32_t gsd_load_acquire32(const uint32_t *p)
+{
+    uint32_t v;
+
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+GSD_FN void gsd_store_release(uint64_t *p, uint64_t v)
+{
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GSD_FN uint64_t gsd_load_relaxed(const uint64_t *p)
+{
+    return *(const volatile uint64_t *)p;
+}
+GSD_FN uint64_t gsd_fetch_add(uint64_t *p, uint64_t v)
+{
+    return atomicAdd_system((unsigned long long *)p, (unsigned long long)v);
+}
+GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
+{
+    atomicMax_system((unsigned long long *)p, (unsigned long long)v);
+}
+GSD_FN void gsd_fence(void) { __threadfence_system(); }
+
+/* 4- and 8-byte AMOs on memory this PE can address (own heap or a P2P peer's). */
+GSD_FN uint32_t gsd_amo32(gsd_amo_op_t op, uint32_t *p, uint32_t v, uint32_t cmp)
+{
+    switch (op) {
+    case GSD_AMO_FETCH: return atomicOr_system(p, 0u);
+    case GSD_AMO_SET: atomicExch_system(p, v); return 0;
+    case GSD_AMO_SWAP: return atomicExch_system(p, v);
+    case GSD_AMO_CSWAP: return atomicCAS_system(p, cmp, v);
+    case GSD_AMO_FADD: return atomicAdd_system(p, v);
+    case GSD_AMO_FAND: return atomicAnd_system(p, v);
+    case GSD_AMO_FOR: return atomicOr_system(p, v);
+    case GSD_AMO_FXOR: return atomicXor_system(p, v);
+    }
+    return 0;
+}
+GSD_FN uint64_t gsd_amo64(gsd_amo_op_t op, uint64_t *p64, uint64_t v, uint64_t cmp)
+{
+    unsigned long long *p = (unsigned long long *)p64;
+
+    switch (op) {
+    case GSD_AMO_FETCH: return atomicOr_system(p, 0ull);
+    case GSD_AMO_SET: atomicExch_system(p, (unsigned long long)v); return 0;
+    case GSD_AMO_SWAP: return atomicExch_system(p, (unsigned long long)v);
+    case GSD_AMO_CSWAP: return atomicCAS_system(p, (unsigned long long)cmp, (unsigned long long)v);
+    case GSD_AMO_FADD: return atomicAdd_system(p, (unsigned long long)v);
+    case GSD_AMO_FAND: return atomicAnd_system(p, (unsigned long long)v);
+    case GSD_AMO_FOR: return atomicOr_system(p, (unsigned long long)v);
+    case GSD_AMO_FXOR: return atomicXor_system(p, (unsigned long long)v);
+    }
+    return 0;
+}
+
+GSD_FN uint64_t gsd_clock_ns(void)
+{
+    uint64_t t;
+
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+/* One poll of a wait loop. */
+GSD_FN void gsd_pause(unsigned *polls)
+{
+    if (++*polls > 64)
+        __nanosleep(100);
+}
+#else
+GSD_FN uint64_t gsd_load_acquire(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+GSD_FN uint32_t gsd_load_acquire32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+GSD_FN void gsd_store_release(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+GSD_FN uint64_t gsd_load_relaxed(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+GSD_FN uint64_t gsd_fetch_add(uint64_t *p, uint64_t v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
+}
+GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
+{
+    uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+    while (cur < v &&
+           !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        ;
+}
+GSD_FN void gsd_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+#define GSD_AMO_BODY(p, v, cmp)                                                    \
+    switch (op) {                                                                  \
+    case GSD_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);               \
+    case GSD_AMO_SET: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;         \
+    case GSD_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);         \
+    case GSD_AMO_CSWAP:                                                            \
+        __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+        return cmp;                                                                \
+    case GSD_AMO_FADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);          \
+    case GSD_AMO_FAND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);          \
+    case GSD_AMO_FOR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);            \
+    case GSD_AMO_FXOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);          \
+    }                                                                              \
+    return 0;
+
+/* 4- and 8-byte AMOs on memory this PE can address (own heap or a P2P peer's). */
+GSD_FN uint32_t gsd_amo32(gsd_amo_op_t op, uint32_t *p, uint32_t v, uint32_t cmp)
+{
+    GSD_AMO_BODY(p, v, cmp)
+}
+GSD_FN uint64_t gsd_amo64(gsd_amo_op_t op, uint64_t *p, uint64_t v, uint64_t cmp)
+{
+    GSD_AMO_BODY(p, v, cmp)
+}
+#undef GSD_AMO_BODY
+
+GSD_FN uint64_t gsd_clock_ns(void) { return gsd_lane_clock_ns(); }
+/* One poll of a wait loop: spin briefly, then yield, so that more lanes
+ * and PEs than cores still make progress; a wait that has yielded for long
+ * naps, so hundreds of waiting lanes do not keep every core busy. */
+GSD_FN void gsd_pause(unsigned *polls)
+{
+    if (++*polls > 64 + 1024) {
+        gsd_lane_progress();
+        gsd_lane_nap();
+    } else if (*polls > 64) {
+        if ((*polls & 15) == 0)
+            gsd_lane_progress();
+        sched_yield();
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        __builtin_ia32_pause();
+#endif
+}
+#endif
+
+#endif /* GSD_ARCH_H */

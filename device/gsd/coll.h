@@ -1,0 +1,288 @@
+/*
+ * gsd/coll.h - device collectives on teams: barrier and sync, broadcast,
+ * fcollect, alltoall, reductions, each for a thread, a warp or a block
+ * (NVSHMEM's nvshmem_X, nvshmemx_X_warp, nvshmemx_X_block).  One caller
+ * group per PE and team at a time, as in NVSHMEM.
+ *
+ * They are written on the point-to-point building blocks (gsd_put, gsd_get,
+ * gsd_amo, gsd_wait_u64), so the same code runs over load/store and over
+ * the proxy channels:
+ *   sync       dissemination: in round k, add 1 to the round-k counter of
+ *              member me + 2^k, wait until ours reaches the epoch
+ *   barrier    quiet, then sync
+ *   broadcast  sync; the root puts into every member; barrier
+ *   fcollect   sync; each member puts its block into every member; barrier
+ *   alltoall   sync; each member puts block j into member j; barrier
+ *   reduce     sync; chunk by chunk (the team's scratch area): get every
+ *              member's chunk in member order and combine (the same order
+ *              on every PE, so floating-point results agree), sync, store
+ */
+#ifndef GSD_COLL_H
+#define GSD_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gshmem/typetable.h"
+#include "amo.h"
+#include "group.h"
+#include "order.h"
+#include "rma.h"
+#include "rows.h"
+#include "team.h"
+#include "wait.h"
+
+/* GSHMEM_REDUCE_MINMAX_TYPES, less long double under nvcc (rows.h). */
+#define GSD_REDUCE_MINMAX_NOLD_TYPES(X)  \
+    X(char, char)                        \
+    X(signed char, schar)                \
+    X(short, short)                      \
+    X(int, int)                          \
+    X(long, long)                        \
+    X(long long, longlong)               \
+    X(ptrdiff_t, ptrdiff)                \
+    X(float, float)                      \
+    X(double, double)                    \
+    GSHMEM_REDUCE_BIT_TYPES(X)
+#if defined(GSD_CUDA)
+#define GSD_REDUCE_MINMAX_TYPES(X) GSD_REDUCE_MINMAX_NOLD_TYPES(X)
+#else
+#define GSD_REDUCE_MINMAX_TYPES(X) GSHMEM_REDUCE_MINMAX_TYPES(X)
+#endif
+
+/* ---- synchronization ---------------------------------------------------- */
+
+/* The dissemination rounds, by the group's leader. */
+GSD_FN void gsd_team_sync_leader(const char *fn, gshmem_team_t team)
+{
+    const gsd_team_t *tm = gsd_team(fn, team);
+    gsd_team_sync_t *s = &GSD_STATE.sync->team[team];
+    uint64_t epoch = ++s->epoch;
+    int n = tm->n_pes, me = tm->my_pe;
+
+    for (int k = 0, d = 1; d < n; k++, d <<= 1) {
+        gsd_amo(fn, GSD_AMO_FADD, 8, &s->barrier[k], 1, 0, gsd_team_pe(tm, (me + d) % n), 0);
+        gsd_wait_u64(fn, &s->barrier[k], GSHMEM_CMP_GE, epoch);
+    }
+}
+
+/* Every member's group has arrived; with `complete`, this PE's puts,
+ * gets and AMOs are complete first (barrier), else only ordered (sync). */
+GSD_FN void gsd_coll_sync(const char *fn, int group, gshmem_team_t team, int complete)
+{
+    gsd_group_sync(group);
+    if (gsd_group_rank(group) == 0) {
+        if (complete)
+            gsd_quiet_all();
+        else
+            gsd_fence();
+        gsd_team_sync_leader(fn, team);
+        gsd_fence();
+    }
+    gsd_group_sync(group);
+}
+
+#define GSD_SYNC_FORMS(SUFFIX, GROUP)                                                      \
+    GSD_FN void gshmem##SUFFIX##_barrier_all(void)                                         \
+    {                                                                                      \
+        gsd_coll_sync("gshmem" #SUFFIX "_barrier_all", GROUP, GSHMEM_TEAM_WORLD, 1);       \
+    }                                                                                      \
+    GSD_FN void gshmem##SUFFIX##_barrier(gshmem_team_t team)                               \
+    {                                                                                      \
+        gsd_coll_sync("gshmem" #SUFFIX "_barrier", GROUP, team, 1);                        \
+    }                                                                                      \
+    GSD_FN void gshmem##SUFFIX##_sync_all(void)                                            \
+    {                                                                                      \
+        gsd_coll_sync("gshmem" #SUFFIX "_sync_all", GROUP, GSHMEM_TEAM_WORLD, 0);          \
+    }                                                                                      \
+    GSD_FN void gshmem##SUFFIX##_team_sync(gshmem_team_t team)                             \
+    {                                                                                      \
+        gsd_coll_sync("gshmem" #SUFFIX "_team_sync", GROUP, team, 0);                      \
+    }
+GSD_SYNC_FORMS(, GSD_THREAD)
+#undef GSD_SYNC_FORMS
+#define GSD_SYNC_FORMS_X(SUFFIX, GROUP)                                                    \
+    GSD_FN void gshmemx_barrier_all_##SUFFIX(void)                                         \
+    {                                                                                      \
+        gsd_coll_sync("gshmemx_barrier_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 1);        \
+    }                                                                                      \
+    GSD_FN void gshmemx_barrier_##SUFFIX(gshmem_team_t team)                               \
+    {                                                                                      \
+        gsd_coll_sync("gshmemx_barrier_" #SUFFIX, GROUP, team, 1);                         \
+    }                                                                                      \
+    GSD_FN void gshmemx_sync_all_##SUFFIX(void)                                            \
+    {                                                                                      \
+        gsd_coll_sync("gshmemx_sync_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 0);           \
+    }                                                                                      \
+    GSD_FN void gshmemx_team_sync_##SUFFIX(gshmem_team_t team)                             \
+    {                                                                                      \
+        gsd_coll_sync("gshmemx_team_sync_" #SUFFIX, GROUP, team, 0);                       \
+    }
+GSD_SYNC_FORMS_X(warp, GSD_WARP)
+GSD_SYNC_FORMS_X(block, GSD_BLOCK)
+#undef GSD_SYNC_FORMS_X
+
+/* ---- data movement ------------------------------------------------------ */
+
+GSD_FN int gsd_broadcast(const char *fn, int group, gshmem_team_t team, void *dest,
+                         const void *src, size_t nbytes, int root)
+{
+    const gsd_team_t *tm = gsd_team(fn, team);
+
+    if (GSD_UNLIKELY(root < 0 || root >= tm->n_pes))
+        GSD_FATAL(fn, "root %d is out of range: the team has PEs 0 to %d", root, tm->n_pes - 1);
+    gsd_coll_sync(fn, group, team, 0);
+    if (tm->my_pe == root)
+        for (int i = 1; i <= tm->n_pes; i++)   /* the root's own dest last */
+            gsd_put(fn, group, dest, src, nbytes, gsd_team_pe(tm, (root + i) % tm->n_pes), 1,
+                    NULL);
+    gsd_coll_sync(fn, group, team, 1);
+    return 0;
+}
+
+GSD_FN int gsd_fcollect(const char *fn, int group, gshmem_team_t team, void *dest,
+                        const void *src, size_t nbytes)
+{
+    const gsd_team_t *tm = gsd_team(fn, team);
+    int me = tm->my_pe;
+
+    gsd_coll_sync(fn, group, team, 0);
+    for (int i = 1; i <= tm->n_pes; i++)
+        gsd_put(fn, group, (char *)dest + (size_t)me * nbytes, src, nbytes,
+                gsd_team_pe(tm, (me + i) % tm->n_pes), 1, NULL);
+    gsd_coll_sync(fn, group, team, 1);
+    return 0;
+}
+
+GSD_FN int gsd_alltoall(const char *fn, int group, gshmem_team_t team, void *dest,
+                        const void *src, size_t nbytes)
+{
+    const gsd_team_t *tm = gsd_team(fn, team);
+    int me = tm->my_pe;
+
+    gsd_coll_sync(fn, group, team, 0);
+    for (int i = 1; i <= tm->n_pes; i++) {
+        int j = (me + i) % tm->n_pes;
+
+        gsd_put(fn, group, (char *)dest + (size_t)me * nbytes,
+                (const char *)src + (size_t)j * nbytes, nbytes, gsd_team_pe(tm, j), 1, NULL);
+    }
+    gsd_coll_sync(fn, group, team, 1);
+    return 0;
+}
+
+/* Typed and mem names: X(T, N) rows of the RMA types the device supports. */
+#define GSD_COLL_TYPED(T, N)                                                                \
+    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmem_##N##_broadcast, gshmem_##N##_fcollect,      \
+                         gshmem_##N##_alltoall, GSD_THREAD)                                 \
+    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_warp,                       \
+                         gshmemx_##N##_fcollect_warp, gshmemx_##N##_alltoall_warp, GSD_WARP) \
+    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_block,                      \
+                         gshmemx_##N##_fcollect_block, gshmemx_##N##_alltoall_block, GSD_BLOCK)
+/* SIZE: bytes per element (1 for the mem forms). */
+#define GSD_COLL_TYPED_GROUP(T, SIZE, BCAST, FCOLLECT, ALLTOALL, GROUP)                     \
+    GSD_FN int BCAST(gshmem_team_t team, T *dest, const T *src, size_t nelems, int root)    \
+    {                                                                                       \
+        return gsd_broadcast(#BCAST, GROUP, team, dest, src, nelems * (SIZE), root);     \
+    }                                                                                       \
+    GSD_FN int FCOLLECT(gshmem_team_t team, T *dest, const T *src, size_t nelems)           \
+    {                                                                                       \
+        return gsd_fcollect(#FCOLLECT, GROUP, team, dest, src, nelems * (SIZE));         \
+    }                                                                                       \
+    GSD_FN int ALLTOALL(gshmem_team_t team, T *dest, const T *src, size_t nelems)           \
+    {                                                                                       \
+        return gsd_alltoall(#ALLTOALL, GROUP, team, dest, src, nelems * (SIZE));         \
+    }
+GSD_RMA_TYPES(GSD_COLL_TYPED)
+GSD_COLL_TYPED_GROUP(void, 1, gshmem_broadcastmem, gshmem_fcollectmem, gshmem_alltoallmem,
+                     GSD_THREAD)
+GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_warp, gshmemx_fcollectmem_warp,
+                     gshmemx_alltoallmem_warp, GSD_WARP)
+GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_block,
+                     gshmemx_alltoallmem_block, GSD_BLOCK)
+#undef GSD_COLL_TYPED
+#undef GSD_COLL_TYPED_GROUP
+
+/* ---- reductions --------------------------------------------------------- */
+
+#define GSD_RED_HALF (GSD_SCRATCH_BYTES / 2)
+
+/* The chunk loop every reduction shares; COMBINE(acc, x) folds one value. */
+#define GSD_REDUCE_BODY(T, COMBINE)                                                     \
+    const gsd_team_t *tm = gsd_team(fn, team);                                          \
+    unsigned char *scratch = GSD_STATE.sync->team[team].scratch;                        \
+    T *acc = (T *)scratch, *tmp = (T *)(scratch + GSD_RED_HALF);                        \
+    size_t per = GSD_RED_HALF / sizeof(T);                                              \
+    unsigned rank = gsd_group_rank(group), size = gsd_group_size(group);                \
+                                                                                        \
+    gsd_coll_sync(fn, group, team, 0);                                                  \
+    for (size_t off = 0; off < n; off += per) {                                         \
+        size_t cnt = n - off < per ? n - off : per;                                     \
+                                                                                        \
+        gsd_get(fn, group, acc, src + off, cnt * sizeof(T), gsd_team_pe(tm, 0), 0, NULL); \
+        for (int j = 1; j < tm->n_pes; j++) {                                           \
+            gsd_get(fn, group, tmp, src + off, cnt * sizeof(T), gsd_team_pe(tm, j), 0, NULL); \
+            for (size_t i = rank; i < cnt; i += size) {                                 \
+                T x = tmp[i];                                                           \
+                COMBINE(acc[i], x);                                                     \
+            }                                                                           \
+            gsd_group_sync(group);                                                      \
+        }                                                                               \
+        /* every member has read this chunk of every source: dest may alias it */       \
+        gsd_coll_sync(fn, group, team, 0);                                              \
+        for (size_t i = rank; i < cnt; i += size)                                       \
+            dest[off + i] = acc[i];                                                     \
+        gsd_group_sync(group);                                                          \
+    }                                                                                   \
+    return 0;
+
+#define GSD_COMBINE_AND(a, x) ((a) &= (x))
+#define GSD_COMBINE_OR(a, x) ((a) |= (x))
+#define GSD_COMBINE_XOR(a, x) ((a) ^= (x))
+#define GSD_COMBINE_MIN(a, x) ((a) = (x) < (a) ? (x) : (a))
+#define GSD_COMBINE_MAX(a, x) ((a) = (x) > (a) ? (x) : (a))
+#define GSD_COMBINE_SUM(a, x) ((a) += (x))
+#define GSD_COMBINE_PROD(a, x) ((a) *= (x))
+
+/* One generic function per (type, op); the three group forms call it. */
+#define GSD_REDUCE_OP(T, N, OP, COMBINE)                                                    \
+    GSD_FN int gsd_##N##_##OP##_reduce(const char *fn, int group, gshmem_team_t team,       \
+                                       T *dest, const T *src, size_t n)                     \
+    {                                                                                       \
+        GSD_REDUCE_BODY(T, COMBINE)                                                         \
+    }                                                                                       \
+    GSD_FN int gshmem_##N##_##OP##_reduce(gshmem_team_t team, T *dest, const T *src,       \
+                                          size_t n)                                         \
+    {                                                                                       \
+        return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_reduce", GSD_THREAD, team,    \
+                                       dest, src, n);                                       \
+    }                                                                                       \
+    GSD_FN int gshmemx_##N##_##OP##_reduce_warp(gshmem_team_t team, T *dest, const T *src, \
+                                                size_t n)                                   \
+    {                                                                                       \
+        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_warp", GSD_WARP,      \
+                                       team, dest, src, n);                                 \
+    }                                                                                       \
+    GSD_FN int gshmemx_##N##_##OP##_reduce_block(gshmem_team_t team, T *dest, const T *src, \
+                                                 size_t n)                                  \
+    {                                                                                       \
+        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_block", GSD_BLOCK,    \
+                                       team, dest, src, n);                                 \
+    }
+
+#define GSD_REDUCE_BIT(T, N)                      \
+    GSD_REDUCE_OP(T, N, and, GSD_COMBINE_AND)     \
+    GSD_REDUCE_OP(T, N, or, GSD_COMBINE_OR)       \
+    GSD_REDUCE_OP(T, N, xor, GSD_COMBINE_XOR)
+#define GSD_REDUCE_ARITH(T, N)                    \
+    GSD_REDUCE_OP(T, N, min, GSD_COMBINE_MIN)     \
+    GSD_REDUCE_OP(T, N, max, GSD_COMBINE_MAX)     \
+    GSD_REDUCE_OP(T, N, sum, GSD_COMBINE_SUM)     \
+    GSD_REDUCE_OP(T, N, prod, GSD_COMBINE_PROD)
+GSHMEM_REDUCE_BIT_TYPES(GSD_REDUCE_BIT)
+GSD_REDUCE_MINMAX_TYPES(GSD_REDUCE_ARITH)
+#undef GSD_REDUCE_BIT
+#undef GSD_REDUCE_ARITH
+#undef GSD_REDUCE_OP
+
+#endif /* GSD_COLL_H */

@@ -1,0 +1,65 @@
+/*
+ * gsd/order.h - ordering and completion.
+ *
+ *   gshmem_quiet()        every operation this PE issued before it is
+ *                         complete: each proxy channel's quiet, then a
+ *                         system fence (load/store puts are then visible)
+ *   gshmem_fence()        operations to each PE before it are delivered
+ *                         before those after it: a system fence, and an
+ *                         in-band FENCE descriptor on the caller's default
+ *                         channel when some peer is reached by the proxy
+ *   gshmemx_quiet_ch(ch)  quiet of channel ch (and the system fence)
+ *   gshmemx_fence_ch(ch)  fence of channel ch (and the system fence)
+ *
+ * Building blocks for the other device headers and the collectives:
+ *   void gsd_quiet_all(void)   = gshmem_quiet
+ *   void gsd_fence_all(void)   = gshmem_fence
+ * Neither touches a channel in a job without proxy peers (n_chan may be 0).
+ */
+#ifndef GSD_ORDER_H
+#define GSD_ORDER_H
+
+#include "path.h"
+
+GSD_FN int gsd_have_proxy(void)
+{
+    return (GSD_STATE.flags & GSD_HAVE_PROXY) != 0 && GSD_STATE.n_chan > 0;
+}
+
+GSD_FN void gsd_quiet_all(void)
+{
+    int c;
+
+    if (gsd_have_proxy())
+        for (c = 0; c < GSD_STATE.n_chan; c++)
+            gsd_chan_quiet(&GSD_STATE.chan[c]);
+    gsd_fence();
+}
+
+GSD_FN void gsd_fence_chan(gsd_channel_t *c)
+{
+    gsd_fence();
+    if (c && gsd_have_proxy())
+        gsd_push(c, GSD_OP_FENCE, 0, GSD_STATE.my_pe, 0, NULL, 0, 0, 0, GSD_NO_RET);
+}
+
+GSD_FN void gsd_fence_all(void)
+{
+    gsd_fence_chan(gsd_have_proxy() ? gsd_chan_default() : NULL);
+}
+
+GSD_FN void gshmem_quiet(void) { gsd_quiet_all(); }
+GSD_FN void gshmem_fence(void) { gsd_fence_all(); }
+
+GSD_FN void gshmemx_quiet_ch(int ch)
+{
+    gsd_channel_t *c = gsd_chan_arg("gshmemx_quiet_ch", ch);
+
+    if (c && gsd_have_proxy())
+        gsd_chan_quiet(c);
+    gsd_fence();
+}
+
+GSD_FN void gshmemx_fence_ch(int ch) { gsd_fence_chan(gsd_chan_arg("gshmemx_fence_ch", ch)); }
+
+#endif /* GSD_ORDER_H */

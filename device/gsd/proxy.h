@@ -1,0 +1,109 @@
+/*
+ * gsd/proxy.h - the producer side of the proxy channels (gsd/channel.h has
+ * the protocol).  Any lane may call these; the proxy thread (src/proxy.c)
+ * is the single consumer of each channel.
+ */
+#ifndef GSD_PROXY_H
+#define GSD_PROXY_H
+
+#include <stdint.h>
+
+#include "channel.h"
+#include "poll.h"
+
+/* The channel a lane uses unless it names one: spread by block. */
+GSD_FN gsd_channel_t *gsd_chan_default(void)
+{
+    return &GSD_STATE.chan[gsd_block_id() % (unsigned)GSD_STATE.n_chan];
+}
+
+GSD_FN gsd_channel_t *gsd_chan_at(const char *fn, int ch)
+{
+    if (GSD_UNLIKELY((unsigned)ch >= (unsigned)GSD_STATE.n_chan))
+        GSD_FATAL(fn, "channel %d is out of range: there are %d (GSHMEM_PROXY_CHANNELS)", ch,
+                  (int)GSD_STATE.n_chan);
+    return &GSD_STATE.chan[ch];
+}
+
+/* Take a ticket and wait for its slot's credit. */
+GSD_FN uint64_t gsd_chan_reserve(gsd_channel_t *c)
+{
+    uint64_t t = gsd_fetch_add(c->head, 1);
+    uint64_t tail = gsd_load_acquire(c->tail_cache);
+
+    if (GSD_UNLIKELY(t - tail >= c->size)) {
+        gsd_poll_t w = GSD_POLL_INIT;
+
+        while (t - (tail = gsd_load_acquire(c->tail)) >= c->size)
+            gsd_poll_step(&w, "gshmem proxy channel", "the proxy's consumed count", c->tail,
+                          ">", t - c->size, tail);
+        gsd_atomic_max(c->tail_cache, tail);
+    }
+    return t;
+}
+
+/* Write descriptor *d into ticket t's slot and publish it. */
+GSD_FN void gsd_chan_publish(gsd_channel_t *c, uint64_t t, const gsd_desc_t *d)
+{
+    gsd_desc_t *slot = &c->ring[t & (c->size - 1)];
+
+    slot->op = d->op;
+    slot->pe = d->pe;
+    slot->offset = d->offset;
+    slot->local = d->local;
+    slot->len = d->len;
+    slot->value = d->value;
+    slot->aux = d->aux;
+    slot->ret = d->ret;
+    gsd_store_release(&slot->seq, t + 1);
+}
+
+/* Reserve, then publish: one descriptor into channel c.  Returns its ticket. */
+GSD_FN uint64_t gsd_chan_push(gsd_channel_t *c, const gsd_desc_t *d)
+{
+    uint64_t t = gsd_chan_reserve(c);
+
+    gsd_chan_publish(c, t, d);
+    return t;
+}
+
+/* Wait until every descriptor taken from c so far is complete. */
+GSD_FN void gsd_chan_quiet(gsd_channel_t *c)
+{
+    uint64_t q = gsd_load_acquire(c->head), done;
+    gsd_poll_t w = GSD_POLL_INIT;
+
+    if (gsd_load_acquire(c->done) >= q)
+        return;
+    gsd_atomic_max(c->quiet_req, q);
+    while ((done = gsd_load_acquire(c->done)) < q)
+        gsd_poll_step(&w, "gshmem_quiet", "the proxy's completed count", c->done, ">=", q, done);
+}
+
+/* A return slot for one fetching operation: wait until it is free. */
+GSD_FN uint64_t gsd_ret_take(gsd_channel_t *c)
+{
+    uint64_t r = gsd_fetch_add(c->ret_head, 1), seq;
+    gsd_ret_t *s = &c->ret[r & (c->n_ret - 1)];
+    gsd_poll_t w = GSD_POLL_INIT;
+
+    while ((seq = gsd_load_acquire(&s->seq)) != 2 * r)
+        gsd_poll_step(&w, "gshmem proxy channel", "a return slot", &s->seq, "==", 2 * r, seq);
+    return r;
+}
+
+/* Wait for ticket r's value, then free its slot for the next lap. */
+GSD_FN uint64_t gsd_ret_wait(gsd_channel_t *c, uint64_t r, const char *fn)
+{
+    gsd_ret_t *s = &c->ret[r & (c->n_ret - 1)];
+    gsd_poll_t w = GSD_POLL_INIT;
+    uint64_t seq, v;
+
+    while ((seq = gsd_load_acquire(&s->seq)) != 2 * r + 1)
+        gsd_poll_step(&w, fn, "the proxy's reply", &s->seq, "==", 2 * r + 1, seq);
+    v = s->value;
+    gsd_store_release(&s->seq, 2 * (r + c->n_ret));
+    return v;
+}
+
+#endif /* GSD_PROXY_H */

@@ -1,0 +1,305 @@
+/*
+ * gsd/rma.h - remote memory access from device code (NVSHMEM's RMA with
+ * nvshmem_ -> gshmem_, nvshmemx_ -> gshmemx_).
+ *
+ * Load/store peers: the group's lanes copy cooperatively, then meet at the
+ * group's barrier, so the data is out of the source when any lane returns.
+ * Proxy peers: lane 0 of the group pushes ONE descriptor (offsets in the
+ * device heap's region), a blocking form also waits for that channel's
+ * quiet, then the group meets.  Group forms also meet on entry, so data
+ * another lane of the group wrote into the source is what travels.
+ *
+ * Building blocks (also for the device collectives; keep them stable):
+ *
+ *   void gsd_put(const char *fn, int g, void *dest, const void *src,
+ *                size_t nbytes, int pe, int nbi, gsd_channel_t *chan)
+ *   void gsd_get(const char *fn, int g, void *dest, const void *src,
+ *                size_t nbytes, int pe, int nbi, gsd_channel_t *chan)
+ *       dest (put) / src (get) is symmetric, on pe; the other side is any
+ *       local memory.  fn names the public routine in error lines.  nbi: 0
+ *       blocks until the local buffer may be reused (put) or holds the data
+ *       (get); 1 leaves that to a quiet.  chan: the proxy channel, NULL for
+ *       the caller's default (unused for load/store peers).
+ *   void gsd_iput / gsd_iget(const char *fn, int g, void *dest,
+ *                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+ *                size_t size, int pe)
+ *       strided, blocking; strides count elements of size bytes.  Through
+ *       the proxy each lane pushes one descriptor per element of its share
+ *       (one for the whole run when both strides are 1).
+ *
+ * Public families, from the type table (T/TYPENAME: GSHMEM_RMA_TYPES, less
+ * long double under nvcc; BITS: 8 16 32 64 128):
+ *   gshmem_TYPENAME_{put,get}[_nbi](T *dest, const T *source, size_t nelems, int pe)
+ *   gshmem_{put,get}BITS[_nbi](void *dest, const void *source, size_t nelems, int pe)
+ *   gshmem_{put,get}mem[_nbi](void *dest, const void *source, size_t nbytes, int pe)
+ *   gshmem_TYPENAME_i{put,get}(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,
+ *                              size_t nelems, int pe), gshmem_i{put,get}BITS(void *...)
+ *   gshmem_TYPENAME_p(T *dest, T value, int pe), T gshmem_TYPENAME_g(const T *source, int pe)
+ *   gshmemx_..._{warp,block} of every put, get, put_nbi, get_nbi, iput, iget above
+ *       (gshmemx_TYPENAME_put_nbi_warp, gshmemx_put32_block, gshmemx_getmem_warp,
+ *       gshmemx_iget64_block, ...); p and g have none
+ *   MoE extensions, an explicit channel ch in 0 .. gshmemx_n_channels()-1:
+ *   gshmemx_putmem_nbi_ch(void *dest, const void *source, size_t nbytes, int pe, int ch)
+ *   gshmemx_putmem_nbi_warp_ch, gshmemx_putmem_nbi_block_ch (same arguments)
+ *
+ * g through the proxy: a GSD_OP_GET descriptor with a return slot (ret !=
+ * GSD_NO_RET, local 0): the proxy writes the len (<= 8) bytes into the
+ * slot's value, low bytes first.
+ */
+#ifndef GSD_RMA_H
+#define GSD_RMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "group.h"
+#include "path.h"
+#include "rows.h"
+
+GSD_FN void gsd_put(const char *fn, int g, void *dest, const void *src, size_t nbytes,
+                    int pe, int nbi, gsd_channel_t *chan)
+{
+    uint64_t off;
+    void *r;
+
+    gsd_check_pe(fn, pe);
+    if (nbytes == 0)
+        return;
+    off = gsd_heap_offset(fn, dest, nbytes, pe);
+    r = gsd_peer_addr(dest, off, pe);
+    gsd_group_sync(g);
+    if (r) {
+        gsd_copy(g, r, src, nbytes);
+    } else if (gsd_group_rank(g) == 0) {
+        gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
+
+        gsd_push(c, GSD_OP_PUT, 0, pe, off, src, nbytes, 0, 0, GSD_NO_RET);
+        if (!nbi)
+            gsd_chan_quiet(c);
+    }
+    gsd_group_sync(g);
+}
+
+GSD_FN void gsd_get(const char *fn, int g, void *dest, const void *src, size_t nbytes,
+                    int pe, int nbi, gsd_channel_t *chan)
+{
+    uint64_t off;
+    void *r;
+
+    gsd_check_pe(fn, pe);
+    if (nbytes == 0)
+        return;
+    off = gsd_heap_offset(fn, src, nbytes, pe);
+    r = gsd_peer_addr(src, off, pe);
+    gsd_group_sync(g);
+    if (r) {
+        gsd_copy(g, dest, r, nbytes);
+    } else if (gsd_group_rank(g) == 0) {
+        gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
+
+        gsd_push(c, GSD_OP_GET, 0, pe, off, dest, nbytes, 0, 0, GSD_NO_RET);
+        if (!nbi)
+            gsd_chan_quiet(c);
+    }
+    gsd_group_sync(g);
+}
+
+/* Heap offset of a strided run's first element; its last one must be in
+ * the heap too (the heap is contiguous, so then every element is). */
+GSD_FN uint64_t gsd_strided_offset(const char *fn, const void *first, ptrdiff_t stride,
+                                   size_t nelems, size_t size, int pe)
+{
+    uint64_t off = gsd_heap_offset(fn, first, size, pe);
+
+    gsd_heap_offset(fn, (const char *)first + (ptrdiff_t)(nelems - 1) * stride * (ptrdiff_t)size,
+                    size, pe);
+    return off;
+}
+
+/* put: 1 for iput, 0 for iget.  sym is the symmetric side (dest of an iput,
+ * source of an iget) with stride sym_st; loc the local side. */
+GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym_st,
+                        void *loc, ptrdiff_t loc_st, size_t nelems, size_t size, int pe)
+{
+    unsigned rank, lanes;
+    uint64_t off;
+    size_t i;
+    char *r;
+
+    gsd_check_pe(fn, pe);
+    if (nelems == 0)
+        return;
+    off = gsd_strided_offset(fn, sym, sym_st, nelems, size, pe);
+    r = (char *)gsd_peer_addr(sym, off, pe);
+    rank = gsd_group_rank(g);
+    lanes = gsd_group_size(g);
+    gsd_group_sync(g);
+    if (r) {
+        for (i = rank; i < nelems; i += lanes) {
+            char *s = r + (ptrdiff_t)i * sym_st * (ptrdiff_t)size;
+            char *l = (char *)loc + (ptrdiff_t)i * loc_st * (ptrdiff_t)size;
+
+            if (put)
+                gsd_copy_elem(s, l, size);
+            else
+                gsd_copy_elem(l, s, size);
+        }
+    } else {
+        gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
+        unsigned op = put ? GSD_OP_PUT : GSD_OP_GET;
+
+        if (sym_st == 1 && loc_st == 1) {           /* one run: one descriptor */
+            if (rank == 0) {
+                gsd_push(c, op, 0, pe, off, loc, nelems * size, 0, 0, GSD_NO_RET);
+                gsd_chan_quiet(c);
+            }
+        } else {
+            for (i = rank; i < nelems; i += lanes)
+                gsd_push(c, op, 0, pe, off + (uint64_t)((ptrdiff_t)i * sym_st * (ptrdiff_t)size),
+                         (char *)loc + (ptrdiff_t)i * loc_st * (ptrdiff_t)size, size, 0, 0,
+                         GSD_NO_RET);
+            gsd_chan_quiet(c);
+        }
+    }
+    gsd_group_sync(g);
+}
+
+GSD_FN void gsd_iput(const char *fn, int g, void *dest, const void *src, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t nelems, size_t size, int pe)
+{
+    gsd_strided(fn, 1, g, dest, dst, (void *)(uintptr_t)src, sst, nelems, size, pe);
+}
+
+GSD_FN void gsd_iget(const char *fn, int g, void *dest, const void *src, ptrdiff_t dst,
+                     ptrdiff_t sst, size_t nelems, size_t size, int pe)
+{
+    gsd_strided(fn, 0, g, (void *)(uintptr_t)src, sst, dest, dst, nelems, size, pe);
+}
+
+/* p and g through the proxy (the load/store path is the typed functions'
+ * own volatile access).  size <= 8 travels in the descriptor or a return
+ * slot; a larger value (long double, host lanes only) as a blocking put
+ * from / get into the caller's variable. */
+GSD_FN void gsd_p_proxy(const char *fn, uint64_t off, const void *value, size_t size, int pe)
+{
+    gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
+
+    if (size <= 8) {
+        gsd_push(c, GSD_OP_P, 0, pe, off, NULL, size, gsd_bits(value, size), 0, GSD_NO_RET);
+    } else {
+        gsd_push(c, GSD_OP_PUT, 0, pe, off, value, size, 0, 0, GSD_NO_RET);
+        gsd_chan_quiet(c);
+    }
+}
+
+GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, int pe)
+{
+    gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
+
+    if (size <= 8) {
+        uint64_t r = gsd_ret_take(c);
+
+        gsd_push(c, GSD_OP_GET, 0, pe, off, NULL, size, 0, 0, r);
+        gsd_unbits(out, gsd_ret_wait(c, r, fn), size);
+    } else {
+        gsd_push(c, GSD_OP_GET, 0, pe, off, out, size, 0, 0, GSD_NO_RET);
+        gsd_chan_quiet(c);
+    }
+}
+
+/* ---- families ------------------------------------------------------------
+ * STEM is the name after gshmem_ / gshmemx_ (float_put, put32, putmem);
+ * T the element type (void for sized and mem forms), SZ its size. */
+
+#define GSD_XFER_(OP, NAME, GROUP, NBI, T, SZ)                                 \
+    GSD_FN void NAME(T *dest, const T *source, size_t nelems, int pe)          \
+    {                                                                          \
+        gsd_##OP(#NAME, GROUP, dest, source, nelems * (SZ), pe, NBI, NULL);    \
+    }
+
+#define GSD_XFER(OP, STEM, T, SZ)                                              \
+    GSD_XFER_(OP, gshmem_##STEM, GSD_THREAD, 0, T, SZ)                         \
+    GSD_XFER_(OP, gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)                   \
+    GSD_XFER_(OP, gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)                   \
+    GSD_XFER_(OP, gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)                 \
+    GSD_XFER_(OP, gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ)               \
+    GSD_XFER_(OP, gshmemx_##STEM##_nbi_block, GSD_BLOCK, 1, T, SZ)
+
+#define GSD_STRIDED_(OP, NAME, GROUP, T, SZ)                                   \
+    GSD_FN void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,   \
+                     size_t nelems, int pe)                                    \
+    {                                                                          \
+        gsd_##OP(#NAME, GROUP, dest, source, dst, sst, nelems, SZ, pe);        \
+    }
+
+#define GSD_STRIDED(OP, STEM, T, SZ)                                           \
+    GSD_STRIDED_(OP, gshmem_##STEM, GSD_THREAD, T, SZ)                         \
+    GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ)                   \
+    GSD_STRIDED_(OP, gshmemx_##STEM##_block, GSD_BLOCK, T, SZ)
+
+#define GSD_PG(T, N)                                                           \
+    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)                       \
+    {                                                                          \
+        const char *fn = "gshmem_" #N "_p";                                    \
+        uint64_t off;                                                          \
+        T *r;                                                                  \
+        gsd_check_pe(fn, pe);                                                  \
+        off = gsd_heap_offset(fn, dest, sizeof(T), pe);                        \
+        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)                   \
+            *(volatile T *)r = value;                                          \
+        else                                                                   \
+            gsd_p_proxy(fn, off, &value, sizeof(T), pe);                       \
+    }                                                                          \
+    GSD_FN T gshmem_##N##_g(const T *source, int pe)                           \
+    {                                                                          \
+        const char *fn = "gshmem_" #N "_g";                                    \
+        uint64_t off;                                                          \
+        const T *r;                                                            \
+        T v;                                                                   \
+        gsd_check_pe(fn, pe);                                                  \
+        off = gsd_heap_offset(fn, source, sizeof(T), pe);                      \
+        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL)           \
+            return *(const volatile T *)r;                                     \
+        gsd_g_proxy(fn, &v, off, sizeof(T), pe);                               \
+        return v;                                                              \
+    }
+
+#define GSD_RMA_TYPED_(T, N)                                                   \
+    GSD_XFER(put, N##_put, T, sizeof(T))                                       \
+    GSD_XFER(get, N##_get, T, sizeof(T))                                       \
+    GSD_STRIDED(iput, N##_iput, T, sizeof(T))                                  \
+    GSD_STRIDED(iget, N##_iget, T, sizeof(T))                                  \
+    GSD_PG(T, N)
+GSD_RMA_TYPES(GSD_RMA_TYPED_)
+
+#define GSD_RMA_SIZED(BITS, BYTES)                                             \
+    GSD_XFER(put, put##BITS, void, BYTES)                                      \
+    GSD_XFER(get, get##BITS, void, BYTES)                                      \
+    GSD_STRIDED(iput, iput##BITS, void, BYTES)                                 \
+    GSD_STRIDED(iget, iget##BITS, void, BYTES)
+GSHMEM_SIZES(GSD_RMA_SIZED)
+
+GSD_XFER(put, putmem, void, 1)
+GSD_XFER(get, getmem, void, 1)
+
+#undef GSD_RMA_SIZED
+#undef GSD_RMA_TYPED_
+#undef GSD_PG
+#undef GSD_STRIDED
+#undef GSD_STRIDED_
+#undef GSD_XFER
+#undef GSD_XFER_
+
+/* MoE: non-blocking puts on a named channel. */
+#define GSD_PUT_CH(NAME, GROUP)                                                      \
+    GSD_FN void NAME(void *dest, const void *source, size_t nelems, int pe, int ch)  \
+    {                                                                                \
+        gsd_put(#NAME, GROUP, dest, source, nelems, pe, 1, gsd_chan_arg(#NAME, ch)); \
+    }
+GSD_PUT_CH(gshmemx_putmem_nbi_ch, GSD_THREAD)
+GSD_PUT_CH(gshmemx_putmem_nbi_warp_ch, GSD_WARP)
+GSD_PUT_CH(gshmemx_putmem_nbi_block_ch, GSD_BLOCK)
+#undef GSD_PUT_CH
+
+#endif /* GSD_RMA_H */

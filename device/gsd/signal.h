@@ -1,0 +1,200 @@
+/*
+ * gsd/signal.h - put-with-signal and signals from device code.
+ *
+ * Load/store peers: the group copies, meets at its barrier, then lane 0
+ * fences (system scope) and applies the signal: SET an atomic store with
+ * release, ADD an atomic add.  Proxy peers: lane 0 pushes ONE
+ * GSD_OP_PUT_SIGNAL descriptor (the proxy puts, orders, signals; aux2 is the
+ * signal op), a blocking form waits for the channel's quiet, then the group
+ * meets.  A lone signal (gshmemx_signal_op) through the proxy is a
+ * non-fetching 8-byte GSD_OP_AMO (GSD_AMO_SET or GSD_AMO_FADD).
+ *
+ * Building blocks (also for the device collectives; keep them stable):
+ *   void gsd_signal(const char *fn, uint64_t *sig, uint64_t value, int sig_op,
+ *                   int pe, gsd_channel_t *chan)
+ *   void gsd_put_signal(const char *fn, int g, void *dest, const void *src,
+ *                       size_t nbytes, uint64_t *sig, uint64_t value, int sig_op,
+ *                       int pe, int nbi, gsd_channel_t *chan)
+ *       sig: a symmetric, 8-byte aligned word on pe; sig_op GSHMEM_SIGNAL_SET or
+ *       _ADD (another value ends the job); chan NULL: the default channel.
+ *
+ * Public families (T/TYPENAME: GSHMEM_RMA_TYPES, less long double under
+ * nvcc; BITS 8 .. 128):
+ *   gshmem_TYPENAME_put_signal[_nbi](T *dest, const T *source, size_t nelems,
+ *                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+ *   gshmem_putBITS_signal[_nbi](void *dest, const void *source, size_t nelems, ...)
+ *   gshmem_putmem_signal[_nbi](void *dest, const void *source, size_t nbytes, ...)
+ *   gshmemx_..._put_signal[_nbi]_{warp,block} of each (gshmemx_putmem_signal_nbi_warp, ...)
+ *   void gshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+ *   uint64_t gshmem_signal_fetch(const uint64_t *sig_addr)
+ *   uint64_t gshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+ *   MoE extensions, an explicit channel ch (0 .. gshmemx_n_channels()-1):
+ *   gshmemx_putmem_signal_nbi_ch(void *dest, const void *source, size_t nbytes,
+ *                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int ch)
+ *   gshmemx_putmem_signal_nbi_warp_ch, gshmemx_putmem_signal_nbi_block_ch (same)
+ *   void gshmemx_signal_op_ch(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int ch)
+ */
+#ifndef GSD_SIGNAL_H
+#define GSD_SIGNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gshmem/constants.h"
+
+#include "group.h"
+#include "path.h"
+#include "rows.h"
+#include "wait.h"
+
+#define GSHMEM_SIGNAL_SET SHMEM_SIGNAL_SET
+#define GSHMEM_SIGNAL_ADD SHMEM_SIGNAL_ADD
+
+GSD_STATIC_ASSERT(GSD_SIGNAL_SET == GSHMEM_SIGNAL_SET && GSD_SIGNAL_ADD == GSHMEM_SIGNAL_ADD,
+                  "descriptors carry the public signal op values");
+
+GSD_FN void gsd_check_sig_op(const char *fn, int sig_op)
+{
+    if (GSD_UNLIKELY(sig_op != GSHMEM_SIGNAL_SET && sig_op != GSHMEM_SIGNAL_ADD))
+        GSD_FATAL(fn, "sig_op %d is not GSHMEM_SIGNAL_SET or GSHMEM_SIGNAL_ADD", sig_op);
+}
+
+/* Heap offset of signal word sig on pe (checked: in the heap, aligned). */
+GSD_FN uint64_t gsd_sig_offset(const char *fn, const uint64_t *sig, int pe)
+{
+    uint64_t off = gsd_heap_offset(fn, sig, sizeof(*sig), pe);
+
+    if (GSD_UNLIKELY(((uintptr_t)sig & 7) != 0))
+        GSD_FATAL(fn, "signal address %p is not 8-byte aligned", (const void *)sig);
+    return off;
+}
+
+GSD_FN void gsd_signal_store(uint64_t *p, uint64_t value, int sig_op)
+{
+    if (sig_op == GSHMEM_SIGNAL_SET)
+        gsd_store_release(p, value);
+    else
+        gsd_fetch_add(p, value);
+}
+
+GSD_FN void gsd_signal(const char *fn, uint64_t *sig, uint64_t value, int sig_op, int pe,
+                       gsd_channel_t *chan)
+{
+    uint64_t off;
+    uint64_t *p;
+
+    gsd_check_pe(fn, pe);
+    gsd_check_sig_op(fn, sig_op);
+    off = gsd_sig_offset(fn, sig, pe);
+    if ((p = (uint64_t *)gsd_peer_addr(sig, off, pe)) != NULL)
+        gsd_signal_store(p, value, sig_op);
+    else
+        gsd_push(gsd_chan_pick(fn, chan, pe), GSD_OP_AMO,
+                 sig_op == GSHMEM_SIGNAL_SET ? GSD_AMO_SET : GSD_AMO_FADD, pe, off, NULL, 8,
+                 value, 0, GSD_NO_RET);
+}
+
+GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src,
+                           size_t nbytes, uint64_t *sig, uint64_t value, int sig_op, int pe,
+                           int nbi, gsd_channel_t *chan)
+{
+    uint64_t off, soff;
+    uint64_t *s;
+
+    gsd_check_pe(fn, pe);
+    gsd_check_sig_op(fn, sig_op);
+    off = nbytes ? gsd_heap_offset(fn, dest, nbytes, pe) : 0;
+    soff = gsd_sig_offset(fn, sig, pe);
+    s = (uint64_t *)gsd_peer_addr(sig, soff, pe);
+    gsd_group_sync(g);
+    if (s) {                      /* pe is a load/store peer: so is dest */
+        if (nbytes)
+            gsd_copy(g, gsd_peer_addr(dest, off, pe), src, nbytes);
+        gsd_group_sync(g);
+        if (gsd_group_rank(g) == 0) {
+            gsd_fence();
+            gsd_signal_store(s, value, sig_op);
+        }
+        return;
+    }
+    if (gsd_group_rank(g) == 0) {
+        gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
+
+        gsd_push(c, GSD_OP_PUT_SIGNAL, (unsigned)sig_op, pe, off, src, nbytes, value, soff,
+                 GSD_NO_RET);
+        if (!nbi)
+            gsd_chan_quiet(c);
+    }
+    gsd_group_sync(g);
+}
+
+/* ---- families ------------------------------------------------------------ */
+
+#define GSD_PUT_SIGNAL_(NAME, GROUP, NBI, T, SZ)                                            \
+    GSD_FN void NAME(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,           \
+                     uint64_t signal, int sig_op, int pe)                                   \
+    {                                                                                       \
+        gsd_put_signal(#NAME, GROUP, dest, source, nelems * (SZ), sig_addr, signal, sig_op, \
+                       pe, NBI, NULL);                                                      \
+    }
+
+#define GSD_PUT_SIGNAL(STEM, T, SZ)                                            \
+    GSD_PUT_SIGNAL_(gshmem_##STEM, GSD_THREAD, 0, T, SZ)                       \
+    GSD_PUT_SIGNAL_(gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)                 \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)                 \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)               \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ)             \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_nbi_block, GSD_BLOCK, 1, T, SZ)
+
+#define GSD_PUT_SIGNAL_TYPED_(T, N) GSD_PUT_SIGNAL(N##_put_signal, T, sizeof(T))
+GSD_RMA_TYPES(GSD_PUT_SIGNAL_TYPED_)
+
+#define GSD_PUT_SIGNAL_SIZED(BITS, BYTES) GSD_PUT_SIGNAL(put##BITS##_signal, void, BYTES)
+GSHMEM_SIZES(GSD_PUT_SIGNAL_SIZED)
+
+GSD_PUT_SIGNAL(putmem_signal, void, 1)
+
+#undef GSD_PUT_SIGNAL_SIZED
+#undef GSD_PUT_SIGNAL_TYPED_
+#undef GSD_PUT_SIGNAL
+#undef GSD_PUT_SIGNAL_
+
+/* MoE: non-blocking put-with-signal on a named channel. */
+#define GSD_PUT_SIGNAL_CH(NAME, GROUP)                                                      \
+    GSD_FN void NAME(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,     \
+                     uint64_t signal, int sig_op, int pe, int ch)                           \
+    {                                                                                       \
+        gsd_put_signal(#NAME, GROUP, dest, source, nelems, sig_addr, signal, sig_op, pe, 1, \
+                       gsd_chan_arg(#NAME, ch));                                            \
+    }
+GSD_PUT_SIGNAL_CH(gshmemx_putmem_signal_nbi_ch, GSD_THREAD)
+GSD_PUT_SIGNAL_CH(gshmemx_putmem_signal_nbi_warp_ch, GSD_WARP)
+GSD_PUT_SIGNAL_CH(gshmemx_putmem_signal_nbi_block_ch, GSD_BLOCK)
+#undef GSD_PUT_SIGNAL_CH
+
+GSD_FN void gshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+    gsd_signal("gshmemx_signal_op", sig_addr, signal, sig_op, pe, NULL);
+}
+
+GSD_FN void gshmemx_signal_op_ch(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int ch)
+{
+    gsd_signal("gshmemx_signal_op_ch", sig_addr, signal, sig_op, pe,
+               gsd_chan_arg("gshmemx_signal_op_ch", ch));
+}
+
+GSD_FN uint64_t gshmem_signal_fetch(const uint64_t *sig_addr)
+{
+    gsd_sig_offset("gshmem_signal_fetch", sig_addr, GSD_STATE.my_pe);
+    return gsd_load_acquire(sig_addr);
+}
+
+GSD_FN uint64_t gshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    const char *fn = "gshmem_signal_wait_until";
+
+    gsd_sig_offset(fn, sig_addr, GSD_STATE.my_pe);
+    return gsd_wait_u64(fn, sig_addr, cmp, cmp_value);
+}
+
+#endif /* GSD_SIGNAL_H */

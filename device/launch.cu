@@ -1,0 +1,110 @@
+/*
+ * device/launch.cu - gshmemx_collective_launch: a cooperative launch, so
+ * that every block of a kernel that uses device barriers across blocks is
+ * resident at once (a block that waits for one that never got an SM would
+ * wait forever); and the host-side reports of libgshmem_device.a.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <cuda_runtime.h>
+
+#include "cuda_archive.h"
+#include "gsd/cuda_host.h"
+#include "shmem.h"
+
+void gsd_cuda_report(const char *fn, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    int pe = gsd_cuda_my_pe(), up = 0;
+
+    /* Device state never published (host lanes): ask the library. */
+    if (pe < 0) {
+        shmem_query_initialized(&up);
+        if (up)
+            pe = shmem_my_pe();
+    }
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (pe >= 0)
+        fprintf(stderr, "gshmem: PE %d: %s: %s\n", pe, fn, line);
+    else
+        fprintf(stderr, "gshmem: %s: %s\n", fn, line);
+}
+
+void gsd_cuda_check_launch(const char *fn)
+{
+    cudaError_t err = cudaGetLastError();
+
+    if (err == cudaSuccess)
+        return;
+    gsd_cuda_report(fn, "cannot launch its kernel: %s", cudaGetErrorString(err));
+    shmem_global_exit(1);
+}
+
+static unsigned threads_of(dim3 d)
+{
+    return d.x * d.y * d.z;
+}
+
+extern "C" int gshmemx_collective_launch_query_gridsize(const void *func, dim3 block, void **args,
+                                                        size_t shared_mem, int *gridsize)
+{
+    int dev, sms = 0, per_sm = 0;
+    cudaError_t err;
+
+    (void)args;
+    err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err == cudaSuccess)
+        err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)threads_of(block),
+                                                            shared_mem);
+    if (err != cudaSuccess)
+        return (int)err;
+    *gridsize = per_sm * sms;
+    return 0;
+}
+
+extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
+                                         size_t shared_mem, cudaStream_t stream)
+{
+    static const char fn[] = "gshmemx_collective_launch";
+    unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    int dev, coop = 0, most = 0;
+    cudaError_t err;
+
+    err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);
+    if (err == cudaSuccess && !coop) {
+        gsd_cuda_report(fn, "GPU %d cannot launch cooperative kernels", dev);
+        return (int)cudaErrorNotSupported;
+    }
+    if (err == cudaSuccess)
+        err = (cudaError_t)gshmemx_collective_launch_query_gridsize(func, block, args, shared_mem,
+                                                                    &most);
+    if (err != cudaSuccess) {
+        gsd_cuda_report(fn, "cannot size the grid: %s", cudaGetErrorString(err));
+        return (int)err;
+    }
+    if (most == 0) {
+        gsd_cuda_report(fn, "a block of %u threads with %zu bytes of dynamic shared memory does "
+                        "not fit on one SM of GPU %d", threads_of(block), shared_mem, dev);
+        return (int)cudaErrorCooperativeLaunchTooLarge;
+    }
+    if (blocks == 0) {
+        grid = dim3((unsigned)most, 1, 1);
+    } else if (blocks > (unsigned long long)most) {
+        gsd_cuda_report(fn, "a grid of %llu blocks of %u threads cannot be resident at once on "
+                        "GPU %d: at most %d fit (a grid of 0 blocks takes that many)", blocks,
+                        threads_of(block), dev, most);
+        return (int)cudaErrorCooperativeLaunchTooLarge;
+    }
+    err = cudaLaunchCooperativeKernel(func, grid, block, args, shared_mem, stream);
+    if (err != cudaSuccess)
+        gsd_cuda_report(fn, "cudaLaunchCooperativeKernel: %s", cudaGetErrorString(err));
+    return (int)err;
+}

@@ -1,0 +1,85 @@
+/* host/device.c - the host-side routines of the device API
+ * (device/gsd/host_api.h): the device heap, collective like the symmetric
+ * heap (host/mem.c), and the device id of a team. */
+#include "api.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../bootstrap/bootstrap.h"
+#include "../src/device.h"
+#include "../src/sync.h"
+
+#pragma GCC visibility push(default)
+#include "gsd/host_api.h"
+#pragma GCC visibility pop
+
+/* SHMEM_DEBUG: prove that every PE got the same offset. */
+static void check_symmetric(const char *fn, const void *ptr)
+{
+    long long mine, *all;
+
+    if (!gsi_pe.env.debug)
+        return;
+    mine = ptr ? gsi_device_heap_offset(ptr) : -1;
+    all = calloc((size_t)gsi_pe.n_pes, sizeof(*all));
+    if (!all || gsi_pe.boot->allgather(&mine, all, sizeof(mine)) != 0)
+        gsi_fatal(fn, "cannot check the allocation's symmetry");
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        if (all[pe] != mine)
+            gsi_fatal(fn, "PE %d got device heap offset %lld, this PE %lld: every PE must make "
+                      "the same allocation calls in the same order", pe, all[pe], mine);
+    free(all);
+}
+
+/* zero: clear the block before the barrier, after which peers may write it. */
+static void *alloc_collective(const char *fn, size_t size, size_t align, int zero)
+{
+    void *ptr = NULL;
+
+    gsi_check_init(fn);
+    if (size)
+        ptr = gsi_device_heap_alloc(fn, size, align);
+    if (ptr && zero)
+        gsi_device_memzero(ptr, size);
+    check_symmetric(fn, ptr);
+    gsi_barrier_world(fn, 1);
+    return ptr;
+}
+
+void *gshmem_malloc(size_t size)
+{
+    return alloc_collective("gshmem_malloc", size, 0, 0);
+}
+
+void *gshmem_calloc(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        return alloc_collective("gshmem_calloc", 0, 0, 0);
+    return alloc_collective("gshmem_calloc", count * size, 0, 1);
+}
+
+void *gshmem_align(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1)))
+        return alloc_collective("gshmem_align", 0, 0, 0);
+    return alloc_collective("gshmem_align", size, alignment, 0);
+}
+
+void gshmem_free(void *ptr)
+{
+    const char *fn = "gshmem_free";
+
+    gsi_check_init(fn);
+    gsi_barrier_world(fn, 1);
+    if (ptr && gsi_device_heap_free(ptr) != GSI_OK)
+        gsi_fatal(fn, "%p was not returned by gshmem_malloc (or was freed already)", ptr);
+}
+
+gshmem_team_t gshmemx_team_device_id(shmem_team_t team)
+{
+    if (team == SHMEM_TEAM_INVALID)
+        return GSHMEM_TEAM_INVALID;
+    gsi_check_init("gshmemx_team_device_id");
+    return team->slot;
+}

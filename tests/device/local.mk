@@ -1,0 +1,78 @@
+# tests/device: the device API (gshmem_device.h) on host lanes.  Each
+# program is written once for both backends (dev_test.h): make check builds
+# it with the C compiler and runs its kernels as host threads; tests/gpu
+# builds the same source with nvcc for a GPU.  tests/pe/run-pe runs
+# tests/device/<prog>-np<N>.pe on N PEs, the P2P mode; tests/pe/net.mk adds
+# the -net.net twin of each, with GSHMEM_DISABLE_P2P=1: every other PE is
+# then reached through the proxy channels (and UCX).  bad_* programs must
+# fail with the line of their /* EXPECT: <regex> */ comment.
+
+dev_test_deps = tests/device/dev_test.h tests/pe/pe_test.h
+
+check_PROGRAMS += \
+	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
+	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
+	tests/device/ring tests/device/ring_tiny \
+	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
+	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout
+
+tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
+tests_device_lanes_LDADD = libgshmem.la
+tests_device_rma_SOURCES = tests/device/rma.c $(dev_test_deps)
+tests_device_rma_LDADD = libgshmem.la
+tests_device_signal_SOURCES = tests/device/signal.c $(dev_test_deps)
+tests_device_signal_LDADD = libgshmem.la
+tests_device_amo_SOURCES = tests/device/amo.c $(dev_test_deps)
+tests_device_amo_LDADD = libgshmem.la
+tests_device_order_SOURCES = tests/device/order.c $(dev_test_deps)
+tests_device_order_LDADD = libgshmem.la
+tests_device_wait_SOURCES = tests/device/wait.c $(dev_test_deps)
+tests_device_wait_LDADD = libgshmem.la
+tests_device_coll_SOURCES = tests/device/coll.c $(dev_test_deps)
+tests_device_coll_LDADD = libgshmem.la
+tests_device_mem_SOURCES = tests/device/mem.c $(dev_test_deps)
+tests_device_mem_LDADD = libgshmem.la
+tests_device_ring_SOURCES = tests/device/ring.c $(dev_test_deps)
+tests_device_ring_LDADD = libgshmem.la
+# The same stress through a 16-descriptor ring (GSHMEM_PROXY_RING=16, set by
+# the program itself): every reservation wraps and waits for credit.
+tests_device_ring_tiny_SOURCES = tests/device/ring.c $(dev_test_deps)
+tests_device_ring_tiny_CPPFLAGS = $(AM_CPPFLAGS) -DRING_TINY
+tests_device_ring_tiny_LDADD = libgshmem.la
+
+tests_device_bad_pe_SOURCES = tests/device/bad_pe.c
+tests_device_bad_pe_LDADD = libgshmem.la
+tests_device_bad_addr_SOURCES = tests/device/bad_addr.c
+tests_device_bad_addr_LDADD = libgshmem.la
+tests_device_bad_sig_op_SOURCES = tests/device/bad_sig_op.c
+tests_device_bad_sig_op_LDADD = libgshmem.la
+tests_device_bad_chan_SOURCES = tests/device/bad_chan.c
+tests_device_bad_chan_LDADD = libgshmem.la
+tests_device_bad_cmp_SOURCES = tests/device/bad_cmp.c
+tests_device_bad_cmp_LDADD = libgshmem.la
+tests_device_bad_timeout_SOURCES = tests/device/bad_timeout.c
+tests_device_bad_timeout_LDADD = libgshmem.la
+
+# 1, 2 and 4 PEs each; tests/pe/net.mk adds the proxy-mode twin of every one.
+TESTS += \
+	tests/device/lanes-np1.pe tests/device/lanes-np2.pe tests/device/lanes-np4.pe \
+	tests/device/rma-np1.pe tests/device/rma-np2.pe tests/device/rma-np4.pe \
+	tests/device/signal-np1.pe tests/device/signal-np2.pe tests/device/signal-np4.pe \
+	tests/device/amo-np1.pe tests/device/amo-np2.pe tests/device/amo-np4.pe \
+	tests/device/order-np1.pe tests/device/order-np2.pe tests/device/order-np4.pe \
+	tests/device/wait-np1.pe tests/device/wait-np2.pe tests/device/wait-np4.pe \
+	tests/device/coll-np1.pe tests/device/coll-np2.pe tests/device/coll-np4.pe \
+	tests/device/mem-np1.pe tests/device/mem-np2.pe tests/device/mem-np4.pe \
+	tests/device/ring-np1.pe tests/device/ring-np2.pe tests/device/ring-np4.pe \
+	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
+	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
+	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \
+	tests/device/bad_chan-np1.pe tests/device/bad_chan-np2.pe \
+	tests/device/bad_cmp-np1.pe tests/device/bad_cmp-np2.pe \
+	tests/device/bad_timeout-np1.pe tests/device/bad_timeout-np2.pe
+
+# The tiny ring matters only where there is a proxy: the network mode alone.
+# (Listed by hand: gen-net-mk.sh makes twins of .pe entries only.)
+if HAVE_UCX
+TESTS += tests/device/ring_tiny-np2-net.net tests/device/ring_tiny-np4-net.net
+endif

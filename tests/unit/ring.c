@@ -1,0 +1,290 @@
+/*
+ * tests/unit/ring.c - the proxy channel protocol under load: the producer
+ * side (device/gsd/proxy.h, the code device kernels run) against the real
+ * consumer (src/proxy.c: its threads, its batching, its quiet), with a
+ * recording transport in place of the network.
+ *
+ * Every descriptor a producer pushes names the producer (pe) and its own
+ * sequence number (offset), so the transport sees whether any was lost,
+ * executed twice or out of order.  The ring is tiny, so it wraps all the
+ * time and producers keep waiting for credit.
+ *
+ * GSHMEM_RING_TEST_COUNT sets the total of the big test (default 10^7).
+ */
+#include <criterion/criterion.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/devmem.h"
+#include "../../src/proxy.h"
+#include "gsd/proxy.h"
+
+#define MAX_PRODUCERS 16
+#define ROUND_TRIP_EVERY 1024   /* a fetching AMO or a g, and its reply */
+#define QUIET_EVERY 8192        /* a quiet, then: all of this producer's work is done */
+
+/* ---- the recording transport ------------------------------------------------ */
+
+static struct {
+    uint64_t next[MAX_PRODUCERS];     /* next sequence number expected (consumer only) */
+    uint64_t executed[MAX_PRODUCERS]; /* read by the producers after a quiet */
+    uint64_t total, fences, quiets;
+} rec;
+
+/* A lost descriptor would leave its producer waiting for ever (for its
+ * reply, or its quiet): the first disorder ends the test at once. */
+static void record(int pe, size_t offset)
+{
+    if (pe < 0 || pe >= MAX_PRODUCERS || offset != rec.next[pe]) {
+        fprintf(stderr, "ring test: producer %d: descriptor %llu executed where %llu was "
+                "expected (lost, duplicated or reordered)\n", pe, (unsigned long long)offset,
+                pe >= 0 && pe < MAX_PRODUCERS ? (unsigned long long)rec.next[pe] : 0ull);
+        abort();
+    }
+    rec.next[pe] = offset + 1;
+    __atomic_store_n(&rec.executed[pe], offset + 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&rec.total, 1, __ATOMIC_RELEASE);
+}
+
+static gsi_status_t rec_put(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    (void)region, (void)src, (void)len;
+    record(pe, offset);
+    return GSI_OK;
+}
+
+/* A g: the value is a function of where it was read. */
+static uint64_t g_value(int pe, size_t offset)
+{
+    return (uint64_t)offset * 1000003u + (uint64_t)pe;
+}
+
+static gsi_status_t rec_get(void *dst, int pe, int region, size_t offset, size_t len)
+{
+    uint64_t v = g_value(pe, offset);
+
+    (void)region;
+    memcpy(dst, &v, len < sizeof(v) ? len : sizeof(v));
+    record(pe, offset);
+    return GSI_OK;
+}
+
+/* A fetching AMO: the old value is a function of the operand. */
+static gsi_status_t rec_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                            const void *operand, const void *compare, void *fetched)
+{
+    uint64_t v = 0;
+
+    (void)region, (void)op, (void)compare;
+    memcpy(&v, operand, size);
+    v = v * 3 + 1;
+    if (fetched)
+        memcpy(fetched, &v, size);
+    record(pe, offset);
+    return GSI_OK;
+}
+
+static gsi_status_t rec_fence(void)
+{
+    rec.fences++;
+    return GSI_OK;
+}
+
+static gsi_status_t rec_quiet(void)
+{
+    __atomic_fetch_add(&rec.quiets, 1, __ATOMIC_RELAXED);
+    return GSI_OK;
+}
+
+static const gst_ops_t rec_ops = {
+    .name = "recording",
+    .put = rec_put,
+    .get = rec_get,
+    .amo = rec_amo,
+    .fence = rec_fence,
+    .quiet = rec_quiet,
+};
+
+/* ---- producers -------------------------------------------------------------- */
+
+typedef struct producer {
+    pthread_t thread;
+    gsd_channel_t *chan;
+    int pe;
+    uint64_t count;
+    uint64_t errors;                  /* wrong replies, incomplete quiets */
+    char first_error[160];
+} producer_t;
+
+static void fail(producer_t *p, const char *what, uint64_t got, uint64_t expected)
+{
+    if (!p->errors++)
+        snprintf(p->first_error, sizeof(p->first_error), "producer %d: %s: got %llu, expected %llu",
+                 p->pe, what, (unsigned long long)got, (unsigned long long)expected);
+}
+
+static void *produce(void *arg)
+{
+    producer_t *p = arg;
+    gsd_channel_t *c = p->chan;
+
+    for (uint64_t s = 0; s < p->count; s++) {
+        /* Zero-valued apart from the op, pe and sequence: legal. */
+        gsd_desc_t d = {0};
+
+        d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
+        d.pe = p->pe;
+        d.offset = s;
+        if (s % ROUND_TRIP_EVERY == ROUND_TRIP_EVERY - 1) {
+            uint64_t r = gsd_ret_take(c), v;
+
+            d.ret = r;
+            if (s / ROUND_TRIP_EVERY % 2) {
+                d.op = GSD_DESC_OP(GSD_OP_AMO, 0, 0, GSD_AMO_FADD);
+                d.len = 8;
+                d.value = s ^ 0x5a5a;
+                gsd_chan_push(c, &d);
+                v = gsd_ret_wait(c, r, "ring test");
+                if (v != (s ^ 0x5a5a) * 3 + 1)
+                    fail(p, "fetching AMO reply", v, (s ^ 0x5a5a) * 3 + 1);
+            } else {
+                d.op = GSD_DESC_OP(GSD_OP_GET, 0, 0, 0);
+                d.len = 8;
+                gsd_chan_push(c, &d);
+                v = gsd_ret_wait(c, r, "ring test");
+                if (v != g_value(p->pe, s))
+                    fail(p, "g reply", v, g_value(p->pe, s));
+            }
+        } else {
+            gsd_chan_push(c, &d);
+        }
+        if (s % QUIET_EVERY == QUIET_EVERY - 1) {
+            uint64_t done;
+
+            gsd_chan_quiet(c);
+            done = __atomic_load_n(&rec.executed[p->pe], __ATOMIC_ACQUIRE);
+            if (done != s + 1)
+                fail(p, "descriptors executed when quiet returned", done, s + 1);
+        }
+    }
+    gsd_chan_quiet(c);
+    return NULL;
+}
+
+static void run(int n_chan, int n_threads, int n_producers, uint32_t size, uint32_t n_ret,
+                uint64_t total)
+{
+    gsi_proxy_chan_t chans[4];
+    gsi_proxy_group_t *group;
+    producer_t prod[MAX_PRODUCERS];
+    uint64_t expected_total = 0;
+
+    memset(&rec, 0, sizeof(rec));
+    for (int i = 0; i < n_chan; i++)
+        cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, size, n_ret, i, &chans[i]), GSI_OK);
+    cr_assert_eq(gsi_proxy_group_start(chans, n_chan, n_threads, &rec_ops, &group), GSI_OK);
+    for (int i = 0; i < n_producers; i++) {
+        prod[i] = (producer_t){.chan = &chans[i % n_chan].dev, .pe = i,
+                               .count = total / n_producers + (i < (int)(total % n_producers))};
+        expected_total += prod[i].count;
+        cr_assert_eq(pthread_create(&prod[i].thread, NULL, produce, &prod[i]), 0);
+    }
+    for (int i = 0; i < n_producers; i++)
+        pthread_join(prod[i].thread, NULL);
+    gsi_proxy_group_stop(group);
+
+    for (int i = 0; i < n_producers; i++) {
+        cr_expect_eq(prod[i].errors, 0, "%s (%llu errors)", prod[i].first_error,
+                     (unsigned long long)prod[i].errors);
+        cr_expect_eq(rec.next[i], prod[i].count, "producer %d: %llu of %llu descriptors executed",
+                     i, (unsigned long long)rec.next[i], (unsigned long long)prod[i].count);
+    }
+    cr_expect_eq(rec.total, expected_total, "%llu descriptors executed, %llu pushed",
+                 (unsigned long long)rec.total, (unsigned long long)expected_total);
+    for (int i = 0; i < n_chan; i++) {
+        uint64_t head = *chans[i].dev.head, tail = *chans[i].host.tail;
+
+        cr_expect_eq(tail, head, "channel %d: tail %llu, head %llu", i,
+                     (unsigned long long)tail, (unsigned long long)head);
+        cr_expect_eq(*chans[i].host.done, head, "channel %d: done %llu, head %llu", i,
+                     (unsigned long long)*chans[i].host.done, (unsigned long long)head);
+        gsi_proxy_chan_destroy(&gsi_devmem_host, &chans[i]);
+    }
+}
+
+static uint64_t big_count(void)
+{
+    const char *env = getenv("GSHMEM_RING_TEST_COUNT");
+
+    return env ? strtoull(env, NULL, 0) : 10000000ull;
+}
+
+/* The acceptance load: 8 producers, one 16-slot channel, 10^7 descriptors. */
+Test(ring, eight_producers_one_tiny_channel, .timeout = 300)
+{
+    run(1, 1, 8, 16, 16, big_count());
+}
+
+/* Thread k serves channels k, k + 2, ...: three channels, two threads. */
+Test(ring, channels_shared_by_two_threads, .timeout = 120)
+{
+    run(3, 2, 6, 32, 4, 600000);
+}
+
+/* A single slot of return memory is handed round every producer. */
+Test(ring, one_return_slot, .timeout = 120)
+{
+    run(1, 1, 4, 16, 1, 4 * 4 * ROUND_TRIP_EVERY);
+}
+
+/* Nothing pushed: quiet returns at once; one descriptor: quiet waits for it. */
+Test(ring, quiet_waits_for_what_was_pushed)
+{
+    gsi_proxy_chan_t ch;
+    gsi_proxy_group_t *group;
+    gsd_desc_t d = {0};
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    gsd_chan_quiet(&ch.dev);
+    cr_expect_eq(rec.quiets, 0, "a quiet with nothing outstanding reached the transport");
+    d.op = GSD_DESC_OP(GSD_OP_FENCE, 0, 0, 0);
+    gsd_chan_push(&ch.dev, &d);
+    d.op = GSD_DESC_OP(GSD_OP_P, 0, 0, 0);
+    d.len = 8;
+    gsd_chan_push(&ch.dev, &d);
+    gsd_chan_quiet(&ch.dev);
+    cr_expect_eq(rec.fences, 1, "fences executed: %llu", (unsigned long long)rec.fences);
+    cr_expect_eq(rec.executed[0], 1, "p executed: %llu", (unsigned long long)rec.executed[0]);
+    cr_expect_geq(rec.quiets, 1, "the transport's quiet was not called");
+    cr_expect_eq(*ch.host.done, 2, "done %llu after two descriptors",
+                 (unsigned long long)*ch.host.done);
+    gsi_proxy_group_stop(group);
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+}
+
+/* The consumer on its own: what is not published is not executed. */
+Test(ring, unpublished_slot_is_not_consumed)
+{
+    gsi_proxy_chan_t ch;
+    gsd_desc_t d = {0};
+    uint64_t t0, t1;
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
+    t0 = gsd_chan_reserve(&ch.dev);
+    t1 = gsd_chan_reserve(&ch.dev);
+    d.offset = 1;
+    gsd_chan_publish(&ch.dev, t1, &d);    /* ticket 1 before ticket 0 */
+    cr_expect_eq(gsi_proxy_poll(&ch, &rec_ops, 100), 0, "ticket 1 ran before ticket 0");
+    d.offset = 0;
+    gsd_chan_publish(&ch.dev, t0, &d);
+    cr_expect_eq(gsi_proxy_poll(&ch, &rec_ops, 100), 2, "both tickets should run now");
+    cr_expect_eq(*ch.host.tail, 2, "tail %llu", (unsigned long long)*ch.host.tail);
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+}
