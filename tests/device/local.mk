@@ -40,17 +40,17 @@ tests_device_ring_tiny_SOURCES = tests/device/ring.c $(dev_test_deps)
 tests_device_ring_tiny_CPPFLAGS = $(AM_CPPFLAGS) -DRING_TINY
 tests_device_ring_tiny_LDADD = libgshmem.la
 
-tests_device_bad_pe_SOURCES = tests/device/bad_pe.c
+tests_device_bad_pe_SOURCES = tests/device/bad_pe.c tests/device/bad_test.h
 tests_device_bad_pe_LDADD = libgshmem.la
-tests_device_bad_addr_SOURCES = tests/device/bad_addr.c
+tests_device_bad_addr_SOURCES = tests/device/bad_addr.c tests/device/bad_test.h
 tests_device_bad_addr_LDADD = libgshmem.la
-tests_device_bad_sig_op_SOURCES = tests/device/bad_sig_op.c
+tests_device_bad_sig_op_SOURCES = tests/device/bad_sig_op.c tests/device/bad_test.h
 tests_device_bad_sig_op_LDADD = libgshmem.la
-tests_device_bad_chan_SOURCES = tests/device/bad_chan.c
+tests_device_bad_chan_SOURCES = tests/device/bad_chan.c tests/device/bad_test.h
 tests_device_bad_chan_LDADD = libgshmem.la
-tests_device_bad_cmp_SOURCES = tests/device/bad_cmp.c
+tests_device_bad_cmp_SOURCES = tests/device/bad_cmp.c tests/device/bad_test.h
 tests_device_bad_cmp_LDADD = libgshmem.la
-tests_device_bad_timeout_SOURCES = tests/device/bad_timeout.c
+tests_device_bad_timeout_SOURCES = tests/device/bad_timeout.c tests/device/bad_test.h
 tests_device_bad_timeout_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs each; tests/pe/net.mk adds the proxy-mode twin of every one.
