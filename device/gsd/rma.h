@@ -57,8 +57,10 @@
 #include "path.h"
 #include "rows.h"
 
-GSD_FN void gsd_put(const char *fn, int g, void *dest, const void *src, size_t nbytes,
-                    int pe, int nbi, gsd_channel_t *chan)
+/* The one body of gsd_put and gsd_get: sym is the symmetric side (on pe),
+ * local the other; op GSD_OP_PUT copies local -> sym, GSD_OP_GET back. */
+GSD_FN void gsd_rma(const char *fn, int g, uint32_t op, const void *sym, const void *local,
+                    size_t nbytes, int pe, int nbi, gsd_channel_t *chan)
 {
     uint64_t off;
     void *r;
@@ -66,43 +68,34 @@ GSD_FN void gsd_put(const char *fn, int g, void *dest, const void *src, size_t n
     gsd_check_pe(fn, pe);
     if (nbytes == 0)
         return;
-    off = gsd_heap_offset(fn, dest, nbytes, pe);
-    r = gsd_peer_addr(dest, off, pe);
+    off = gsd_heap_offset(fn, sym, nbytes, pe);
+    r = gsd_peer_addr(sym, off, pe);
     gsd_group_sync(g);
     if (r) {
-        gsd_copy(g, r, src, nbytes);
+        if (op == GSD_OP_PUT)
+            gsd_copy(g, r, local, nbytes);
+        else
+            gsd_copy(g, (void *)(uintptr_t)local, r, nbytes);
     } else if (gsd_group_rank(g) == 0) {
         gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
 
-        gsd_push(c, GSD_OP_PUT, 0, pe, off, src, nbytes, 0, 0, GSD_NO_RET);
+        gsd_push(c, op, 0, pe, off, local, nbytes, 0, 0, GSD_NO_RET);
         if (!nbi)
             gsd_chan_quiet(c);
     }
     gsd_group_sync(g);
 }
 
+GSD_FN void gsd_put(const char *fn, int g, void *dest, const void *src, size_t nbytes,
+                    int pe, int nbi, gsd_channel_t *chan)
+{
+    gsd_rma(fn, g, GSD_OP_PUT, dest, src, nbytes, pe, nbi, chan);
+}
+
 GSD_FN void gsd_get(const char *fn, int g, void *dest, const void *src, size_t nbytes,
                     int pe, int nbi, gsd_channel_t *chan)
 {
-    uint64_t off;
-    void *r;
-
-    gsd_check_pe(fn, pe);
-    if (nbytes == 0)
-        return;
-    off = gsd_heap_offset(fn, src, nbytes, pe);
-    r = gsd_peer_addr(src, off, pe);
-    gsd_group_sync(g);
-    if (r) {
-        gsd_copy(g, dest, r, nbytes);
-    } else if (gsd_group_rank(g) == 0) {
-        gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
-
-        gsd_push(c, GSD_OP_GET, 0, pe, off, dest, nbytes, 0, 0, GSD_NO_RET);
-        if (!nbi)
-            gsd_chan_quiet(c);
-    }
-    gsd_group_sync(g);
+    gsd_rma(fn, g, GSD_OP_GET, src, dest, nbytes, pe, nbi, chan);
 }
 
 /* Heap offset of a strided run's first element; its last one must be in
