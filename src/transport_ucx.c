@@ -417,8 +417,10 @@ static gsi_status_t target_of(int pe, int region, size_t offset, ucx_target_t *t
     return GSI_OK;
 }
 
-/* One operation per chunk: an added region's chunks have keys of their own. */
-static gsi_status_t put_locked(int pe, int region, size_t offset, const void *src, size_t len)
+/* One operation per chunk: an added region's chunks have keys of their own.
+ * put: local -> (pe, region, offset); else the other way. */
+static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void *local,
+                               size_t len)
 {
     gsi_status_t status = GSI_OK;
 
@@ -433,31 +435,21 @@ static gsi_status_t put_locked(int pe, int region, size_t offset, const void *sr
         if (status != GSI_OK)
             break;
         n = len < t.span ? len : t.span;
-        status = wait_request(ucp_put_nbx(ucx.ep[pe], src, n, t.addr, t.rkey, &p));
-        src = (const char *)src + n, offset += n, len -= n;
+        status = wait_request(put ? ucp_put_nbx(ucx.ep[pe], local, n, t.addr, t.rkey, &p)
+                                  : ucp_get_nbx(ucx.ep[pe], local, n, t.addr, t.rkey, &p));
+        local = (char *)local + n, offset += n, len -= n;
     } while (status == GSI_OK && len);
     return status;
 }
 
+static gsi_status_t put_locked(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    return rma_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
+}
+
 static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
 {
-    gsi_status_t status = GSI_OK;
-
-    if (!ucx.ep[pe])
-        return GSI_ERR_NO_TRANSPORT;
-    do {
-        ucp_request_param_t p = {0};
-        ucx_target_t t;
-        size_t n;
-
-        status = target_of(pe, region, offset, &t);
-        if (status != GSI_OK)
-            break;
-        n = len < t.span ? len : t.span;
-        status = wait_request(ucp_get_nbx(ucx.ep[pe], dst, n, t.addr, t.rkey, &p));
-        dst = (char *)dst + n, offset += n, len -= n;
-    } while (status == GSI_OK && len);
-    return status;
+    return rma_locked(0, pe, region, offset, dst, len);
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
