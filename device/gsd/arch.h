@@ -58,7 +58,14 @@ GSD_FN unsigned gsd_block_id(void)
 }
 GSD_FN unsigned gsd_grid_blocks(void) { return gridDim.x * gridDim.y * gridDim.z; }
 GSD_FN void gsd_syncthreads(void) { __syncthreads(); }
-GSD_FN void gsd_syncwarp(void) { __syncwarp(); }
+/* The lanes that exist: the last warp of a block may be partial, and
+ * __syncwarp's mask must name no lane that is not there. */
+GSD_FN void gsd_syncwarp(void)
+{
+    unsigned first = gsd_thread_id() & ~31u, n = gsd_block_threads() - first;
+
+    __syncwarp(n >= 32 ? 0xffffffffu : (1u << n) - 1);
+}
 #else
 GSD_FN unsigned gsd_thread_id(void) { return gsd_lane_self ? gsd_lane_self->tid : 0; }
 GSD_FN unsigned gsd_block_threads(void) { return gsd_lane_self ? gsd_lane_self->ntid : 1; }
