@@ -88,7 +88,20 @@ start=$(date +%s)
 for p in $progs; do echo "$p"; done |
     xargs -P "$jobs" -I{} sh -c '"$1" -x cu -I"$2/tests/device" -I"$2/tests/pe" \
         -o "$3/{}" "$2/tests/device/{}.c" > "$3/{}.build" 2>&1' sh "$cc" "$src" "$work"
-echo "gpu: built $(echo $progs | wc -w) programs in $(($(date +%s) - start)) s" \
+# The MoE dispatch/combine test (tests/moe) in both modes, with its library.
+moe_src="$src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c
+         $src/examples/moe/moe_data.c $src/examples/moe/moe_run.c"
+moe_progs=
+if [ -z "${GSHMEM_GPU_TESTS:-}" ]; then
+    for m in ll normal; do
+        mode=$(echo "MOE_$m" | tr '[:lower:]' '[:upper:]')
+        # shellcheck disable=SC2086
+        "$cc" -x cu -I"$src/examples/moe" -DMOE_TEST_MODE="$mode" -o "$work/moe_$m" \
+            "$src/tests/moe/moe_test.c" $moe_src > "$work/moe_$m.build" 2>&1
+        moe_progs="$moe_progs moe_$m"
+    done
+fi
+echo "gpu: built $(echo $progs $moe_progs | wc -w) programs in $(($(date +%s) - start)) s" \
      "(${GSHMEM_CUDA_GENCODE:-the library targets}), GPU $CUDA_VISIBLE_DEVICES, $np PEs each"
 
 fails=0
@@ -141,7 +154,7 @@ run() {
     [ -n "${GSHMEM_GPU_VERBOSE:-}" ] && sed 's/^/    /' "$work/$p.out"
 }
 
-for p in $progs; do
+for p in $progs $moe_progs; do
     run "$p" ""
     [ "${GSHMEM_GPU_NET:-0}" = 1 ] && run "$p" net
 done

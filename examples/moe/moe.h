@@ -1,0 +1,164 @@
+/*
+ * moe.h - MoE expert-parallel dispatch and combine on the gshmem device API.
+ *
+ * Every PE holds `tokens` tokens of `hidden` values and E / npes experts
+ * (global expert e lives on PE e / (E/npes) as local expert e % (E/npes)).
+ * Dispatch sends each token to the PEs of its top-k experts; the experts
+ * run there; combine brings the outputs back and sums them, weighted by the
+ * top-k weights, on the token's own PE.
+ *
+ * Two modes, same API, same results (bit for bit):
+ *
+ *   MOE_LL (low latency, DeepEP "LL" style): one message per (token,
+ *     expert) = 16-byte header + payload, put by one warp straight into
+ *     the destination's slot recv[local_expert][src_pe][slot]; the per-
+ *     expert counts follow as one signal each, encoded so that zero tokens
+ *     still signal.  Combine sends the expert rows back the same way to
+ *     proxy peers; a load/store peer instead reads them where the expert
+ *     wrote them (no copy: its reduction is the transfer), once the expert
+ *     PE's signal says they are complete.  Symmetric buffers are double-
+ *     buffered by call parity, so consecutive calls need no barrier.
+ *   MOE_NORMAL (throughput): each token goes once to each destination PE
+ *     (with the list of its local experts there), in chunks through a
+ *     credit-controlled ring per (PE pair, channel) with head/tail counters
+ *     advanced by atomic adds; the rows come back through rings from proxy
+ *     peers, and are read in place on load/store peers.  The ring space
+ *     does not grow with the batch.  One batch in flight at a time.
+ *
+ * Peers reachable by load/store (gshmem_ptr != NULL) are written with
+ * plain stores; the others through the proxy channels, one per local
+ * expert (LL) or per token range (normal), with put-with-signal.
+ *
+ * Use (every call is collective over the world, like gshmem_malloc):
+ *   moe_t m;
+ *   moe_init(&m, &shape, MOE_LL);
+ *   gshmemx_memcpy_to_device(m.x, ...); ... m.idx, m.w      (inputs)
+ *   moe_dispatch(&m);        received tokens: moe_recv_* below
+ *   moe_expert_toy(&m);      (or your experts: read moe_recv_*, write moe_expert_row)
+ *   moe_combine(&m);         m.out: [tokens][hidden] bf16
+ *   moe_fini(&m);
+ * Low-latency mode: each dispatch must be followed by its combine before
+ * the dispatch after next (two batches may be in flight, not three);
+ * normal mode: before the next dispatch.
+ */
+#ifndef MOE_H
+#define MOE_H
+
+#include <gshmem.h> /* the host API and the device API (gshmem_device.h) */
+
+#include "moe_data.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+typedef enum moe_mode { MOE_LL = 0, MOE_NORMAL = 1 } moe_mode_t;
+
+/* Everything the kernels touch: device memory (symmetric where a peer
+ * writes it).  Sizes: N tokens, K top-k, E experts, L = E / npes local
+ * experts, P PEs, C channels, S ring slots. */
+typedef struct moe_bufs {
+    /* inputs and output (this PE) */
+    moe_bf16_t *x;          /* [N][H] */
+    int32_t *idx;           /* [N][K], -1: no expert */
+    float *w;               /* [N][K] */
+    moe_bf16_t *out;        /* [N][H] */
+    unsigned char *send;    /* [N] messages: token t quantized, header {t} */
+
+    /* LL */
+    unsigned char *recv;    /* sym [2][L][P][N] messages */
+    uint64_t *recv_sig;     /* sym [2][L][P] count: epoch << 32 | proxy << 31 | n */
+    uint64_t *recv_arrive;  /* sym [2][L][P] messages landed (proxy path), cumulative */
+    moe_bf16_t *comb_recv;  /* sym [2][E][N][H] expert e's output for token t */
+    uint64_t *comb_arrive;  /* sym [2][P] combine rows landed from PE q, cumulative */
+    moe_bf16_t *expert_out; /* LL: sym [2][L][P][N][H]; normal: [P][N][J][H] */
+    int32_t *slot_of;       /* LL: [2][N][K] the slot dispatch took for (t, k) */
+    int32_t *recv_n;        /* [2][L][P] messages received this call */
+    uint64_t *recv_cum;     /* [2][L][P] expected recv_arrive */
+    uint64_t *comb_cum;     /* [2][P] expected comb_arrive */
+    uint32_t *slot_ctr;     /* [E] slots taken this call */
+    uint32_t *sent_pe;      /* [2][P] messages sent to PE q this call */
+
+    /* normal */
+    unsigned char *d_ring;  /* sym [P src][C][S] dispatch records */
+    uint64_t *d_tail;       /* sym [P src][C] records written (by src) */
+    uint64_t *d_fin;        /* sym [P src][C] epoch << 40 | records this call */
+    uint64_t *d_head;       /* sym [P dst][C] records consumed by dst (credit) */
+    unsigned char *d_stage; /* sym [P dst][C][S] proxy source copies */
+    unsigned char *c_ring;  /* sym [P src][C][S] combine records */
+    uint64_t *c_tail;       /* sym [P src][C] */
+    uint64_t *c_head;       /* sym [P dst][C] */
+    uint64_t *c_ready;      /* sym [P] epoch: expert PE q's rows are readable in place */
+    unsigned char *c_stage; /* sym [P dst][C][S] */
+    uint64_t *cnt;          /* [4][P][C] cumulative: d_sent, d_cons, c_sent, c_cons */
+    unsigned char *rec;     /* [P][N] received dispatch records */
+    int32_t *rec_list;      /* [P][C][N/C] tokens received per stream, in order */
+    int32_t *rec_n;         /* [P][C] entries of rec_list */
+    moe_bf16_t *comb_rows;  /* [N][K][H] combine rows received, by (token, k) */
+    struct moe_stream *st;  /* [2 send/recv][P][C] per-stream progress of this call */
+
+    /* grid coordination */
+    uint32_t *done;         /* [4] blocks finished, grid barrier */
+    uint64_t *warp_word;    /* [warps] per-warp broadcast */
+} moe_bufs_t;
+
+/* Normal mode: one direction of one (PE, channel) stream in this call. */
+typedef struct moe_stream {
+    int32_t cursor;   /* send: next token (dispatch) or rec_list entry (combine) */
+    int32_t sel;      /* combine send: next selection of that entry */
+    int32_t done;
+    int32_t expect;   /* combine receive: records due */
+    uint64_t n_call;  /* records moved this call */
+} moe_stream_t;
+
+/* What a kernel gets (by value). */
+typedef struct moe_args {
+    moe_bufs_t b;
+    moe_shape_t s;
+    int my_pe, local_experts;
+    int streams, ring_slots, chunk, sel_max; /* normal: channels C, S, records per chunk, J */
+    int push;               /* combine: copy rows to load/store peers too (MOE_PUSH=1) */
+    uint32_t epoch;         /* this call's number, from 1 */
+    uint64_t msg;           /* LL message bytes */
+    uint64_t drec, crec;    /* normal: dispatch and combine record bytes */
+} moe_args_t;
+
+typedef struct moe {
+    moe_args_t a;
+    moe_mode_t mode;
+    moe_bf16_t *x, *out;    /* = a.b.x, a.b.out */
+    int32_t *idx;
+    float *w;
+    unsigned blocks, threads; /* launch shape (moe_init picks it per backend) */
+    uint32_t epoch_dispatch, epoch_combine;
+    void *allocs[48];
+    int n_allocs;
+} moe_t;
+
+/* 0, or -1 with a line on stderr (bad shape, no heap room).  Collective. */
+int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode);
+void moe_fini(moe_t *m);
+const char *moe_mode_name(moe_mode_t mode);
+
+/* Collective calls; 0 or -1 (the launch failed). */
+int moe_dispatch(moe_t *m);
+int moe_expert_toy(moe_t *m);
+int moe_combine(moe_t *m);
+
+/* After moe_dispatch, on the host: how many tokens local expert le got
+ * from PE src, and token i of them: its message (header + payload) and
+ * the row its expert output goes to (bf16 [hidden]).  Host-lane pointers;
+ * on a GPU device pointers (recv counts are copied back). */
+int moe_recv_count(moe_t *m, int le, int src);
+const unsigned char *moe_recv_msg(moe_t *m, int le, int src, int i);
+moe_bf16_t *moe_expert_row(moe_t *m, int le, int src, int i);
+
+/* Whether this PE reaches pe by load/store (gshmem_ptr from a kernel, so it
+ * answers for the GPU too).  Collective (it allocates a probe word). */
+int moe_pe_is_p2p(int pe);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MOE_H */

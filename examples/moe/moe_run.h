@@ -1,0 +1,36 @@
+/*
+ * moe_run.h - a measured run of the MoE example (moe_run.c): what the
+ * example program and perftest/moe_bench report.
+ */
+#ifndef MOE_RUN_H
+#define MOE_RUN_H
+
+#include "moe.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+typedef struct moe_perf {
+    int iters;
+    double *dispatch_us, *combine_us, *total_us; /* [iters]: the slowest PE's time */
+    double selections;                           /* valid (token, expert) pairs per PE, mean */
+    int verified;                                /* every PE's last output == the reference */
+} moe_perf_t;
+
+/* Collective: warmup + iters rounds of dispatch, toy expert, combine on
+ * the inputs moe_make_tokens / moe_route_make make from seed.  0, or -1
+ * (moe_init or a launch failed). */
+int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, uint64_t seed,
+                int warmup, int iters, moe_perf_t *p);
+void moe_perf_free(moe_perf_t *p);
+
+/* How this PE reaches the next one: "load/store", "proxy" or "local"
+ * (collective: it allocates a probe word). */
+const char *moe_path_name(void);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MOE_RUN_H */

@@ -1,0 +1,26 @@
+# tests/moe: MoE dispatch + expert + combine (examples/moe) against the
+# sequential reference, every token bit for bit: moe_ll (low-latency mode)
+# and moe_normal (ring mode), one source (tests/moe/moe_test.c).  Each runs
+# at 1, 2 and 4 PEs by tests/pe/run-pe (P2P: load/store), and as a -net.net
+# twin with GSHMEM_DISABLE_P2P=1 (every other PE through the proxy
+# channels).  The twins are listed here by hand, as tests/device does for
+# its ring_tiny: tests/pe/gen-net-mk.sh only scans tests/pe and tests/device.
+
+check_PROGRAMS += tests/moe/moe_ll tests/moe/moe_normal
+tests_moe_moe_ll_SOURCES = tests/moe/moe_test.c
+tests_moe_moe_ll_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe -DMOE_TEST_MODE=MOE_LL
+tests_moe_moe_ll_LDADD = examples/moe/libmoe.la libgshmem.la
+tests_moe_moe_normal_SOURCES = tests/moe/moe_test.c
+tests_moe_moe_normal_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe -DMOE_TEST_MODE=MOE_NORMAL
+tests_moe_moe_normal_LDADD = examples/moe/libmoe.la libgshmem.la
+
+TESTS += \
+	tests/moe/moe_ll-np1.pe tests/moe/moe_ll-np2.pe tests/moe/moe_ll-np4.pe \
+	tests/moe/moe_normal-np1.pe tests/moe/moe_normal-np2.pe tests/moe/moe_normal-np4.pe
+
+if HAVE_UCX
+TESTS += \
+	tests/moe/moe_ll-np1-net.net tests/moe/moe_ll-np2-net.net tests/moe/moe_ll-np4-net.net \
+	tests/moe/moe_normal-np1-net.net tests/moe/moe_normal-np2-net.net \
+	tests/moe/moe_normal-np4-net.net
+endif
