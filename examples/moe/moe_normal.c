@@ -237,6 +237,37 @@ MOE_DEV int nm_dispatch_recv(const nm_ctx_t *x, int src, int c, uint64_t *word)
     return n != 0;
 }
 
+/* Drive every stream of this warp, sending and receiving, until all are
+ * done: the dispatch's (combine 0) or the combine's (1).  A warp that makes
+ * no progress pauses; after GSHMEM_DEVICE_WAIT_TIMEOUT without any, the
+ * job ends with a report. */
+MOE_DEV int nm_combine_send(const nm_ctx_t *x, int hp, int c, uint64_t *word);
+MOE_DEV int nm_combine_recv(const nm_ctx_t *x, int q, int c, uint64_t *word);
+
+MOE_DEV void nm_drive(const nm_ctx_t *x, int combine, uint64_t *word)
+{
+    gsd_poll_t poll = GSD_POLL_INIT;
+
+    for (;;) {
+        int busy = 0, moved = 0;
+
+        for (int s = (int)x->w.id; s < x->P * x->C; s += (int)x->w.count) {
+            int q = s / x->C, c = s % x->C;
+
+            moved |= combine ? nm_combine_send(x, q, c, word) : nm_dispatch_send(x, q, c, word);
+            moved |= combine ? nm_combine_recv(x, q, c, word) : nm_dispatch_recv(x, q, c, word);
+            busy |= !nm_st(x, 0, q, c)->done || !nm_st(x, 1, q, c)->done;
+        }
+        if (!busy)
+            break;
+        if (moved)
+            poll.polls = 0, poll.start_ns = 0;
+        else
+            gsd_poll_step(&poll, combine ? "moe normal-mode combine" : "moe normal-mode dispatch",
+                          "the streams of this warp", word, "done", 1, 0);
+    }
+}
+
 GSHMEM_KERNEL(moe_nm_dispatch_kernel, moe_args_t, a)
 {
     const nm_ctx_t x = nm_ctx(&a);
@@ -251,24 +282,7 @@ GSHMEM_KERNEL(moe_nm_dispatch_kernel, moe_args_t, a)
             a.b.rec_n[s] = 0;
     moe_grid_sync(&a.b.done[2], a.epoch * gshmemx_grid_blocks());
 
-    gsd_poll_t poll = GSD_POLL_INIT;
-
-    for (;;) {
-        int busy = 0, moved = 0;
-
-        for (s = (int)x.w.id; s < x.P * x.C; s += (int)x.w.count) {
-            moved |= nm_dispatch_send(&x, s / x.C, s % x.C, word);
-            moved |= nm_dispatch_recv(&x, s / x.C, s % x.C, word);
-            busy |= !nm_st(&x, 0, s / x.C, s % x.C)->done || !nm_st(&x, 1, s / x.C, s % x.C)->done;
-        }
-        if (!busy)
-            break;
-        if (moved)
-            poll.polls = 0, poll.start_ns = 0;
-        else /* pause; after GSHMEM_DEVICE_WAIT_TIMEOUT without progress, report and end */
-            gsd_poll_step(&poll, "moe normal-mode dispatch", "the streams of this warp", word,
-                          "done", 1, 0);
-    }
+    nm_drive(&x, 0, word);
 }
 
 /* ---- the toy expert ------------------------------------------------------ */
@@ -446,24 +460,7 @@ GSHMEM_KERNEL(moe_nm_combine_kernel, moe_args_t, a)
         }
     moe_warp_sync();
 
-    gsd_poll_t poll = GSD_POLL_INIT;
-
-    for (;;) {
-        int busy = 0, moved = 0;
-
-        for (s = (int)x.w.id; s < x.P * x.C; s += (int)x.w.count) {
-            moved |= nm_combine_send(&x, s / x.C, s % x.C, word);
-            moved |= nm_combine_recv(&x, s / x.C, s % x.C, word);
-            busy |= !nm_st(&x, 0, s / x.C, s % x.C)->done || !nm_st(&x, 1, s / x.C, s % x.C)->done;
-        }
-        if (!busy)
-            break;
-        if (moved)
-            poll.polls = 0, poll.start_ns = 0;
-        else /* pause; after GSHMEM_DEVICE_WAIT_TIMEOUT without progress, report and end */
-            gsd_poll_step(&poll, "moe normal-mode combine", "the streams of this warp", word,
-                          "done", 1, 0);
-    }
+    nm_drive(&x, 1, word);
     moe_grid_sync(&a.b.done[3], a.epoch * gshmemx_grid_blocks());
     if (!a.push && x.w.lane == 0)
         for (q = 0; q < x.P; q++)
