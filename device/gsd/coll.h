@@ -44,6 +44,17 @@
     X(float, float)                      \
     X(double, double)                    \
     GSHMEM_REDUCE_BIT_TYPES(X)
+/* The check, as in rows.h: every row above is a row of the table, and the
+ * table has exactly one row more, longdouble. */
+#define GSD_RED_ROW_NAME(T, N) gsd_red_row_##N,
+enum gsd_red_rows { GSHMEM_REDUCE_MINMAX_TYPES(GSD_RED_ROW_NAME) gsd_red_rows_n };
+#define GSD_RED_ROW_ONE(T, N) +(gsd_red_row_##N >= 0)
+GSD_STATIC_ASSERT(0 GSD_REDUCE_MINMAX_NOLD_TYPES(GSD_RED_ROW_ONE) +
+                          (gsd_red_row_longdouble >= 0) == gsd_red_rows_n,
+                  "GSD_REDUCE_MINMAX_NOLD_TYPES is GSHMEM_REDUCE_MINMAX_TYPES less longdouble");
+#undef GSD_RED_ROW_ONE
+#undef GSD_RED_ROW_NAME
+
 #if defined(GSD_CUDA)
 #define GSD_REDUCE_MINMAX_TYPES(X) GSD_REDUCE_MINMAX_NOLD_TYPES(X)
 #else
