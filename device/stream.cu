@@ -39,20 +39,17 @@ static unsigned split(size_t n, size_t *slice)
     return (unsigned)((n + *slice - 1) / *slice);
 }
 
-static __global__ void putmem_k(char *dest, const char *source, size_t nelems, size_t slice, int pe)
+/* putmem (get 0) or getmem (get 1) on the stream: block b moves slice b. */
+static __global__ void rma_k(int get, char *dest, const char *source, size_t nelems, size_t slice,
+                             int pe)
 {
     size_t off = (size_t)blockIdx.x * slice;
     size_t len = nelems - off < slice ? nelems - off : slice;
 
-    gshmemx_putmem_block(dest + off, source + off, len, pe);
-}
-
-static __global__ void getmem_k(char *dest, const char *source, size_t nelems, size_t slice, int pe)
-{
-    size_t off = (size_t)blockIdx.x * slice;
-    size_t len = nelems - off < slice ? nelems - off : slice;
-
-    gshmemx_getmem_block(dest + off, source + off, len, pe);
+    if (get)
+        gshmemx_getmem_block(dest + off, source + off, len, pe);
+    else
+        gshmemx_putmem_block(dest + off, source + off, len, pe);
 }
 
 static __global__ void signal_op_k(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
@@ -80,8 +77,8 @@ static __global__ void signal_wait_until_k(uint64_t *sig_addr, int cmp, uint64_t
     (void)gshmem_signal_wait_until(sig_addr, cmp, cmp_value);
 }
 
-extern "C" void gshmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
-                                         cudaStream_t stream)
+static void rma_on_stream(int get, void *dest, const void *source, size_t nelems, int pe,
+                          cudaStream_t stream, const char *fn)
 {
     size_t slice;
     unsigned blocks;
@@ -89,23 +86,21 @@ extern "C" void gshmemx_putmem_on_stream(void *dest, const void *source, size_t 
     if (nelems == 0)
         return;
     blocks = split(nelems, &slice);
-    putmem_k<<<blocks, STREAM_THREADS, 0, stream>>>((char *)dest, (const char *)source, nelems,
-                                                   slice, pe);
-    gsd_cuda_check_launch("gshmemx_putmem_on_stream");
+    rma_k<<<blocks, STREAM_THREADS, 0, stream>>>(get, (char *)dest, (const char *)source,
+                                                 nelems, slice, pe);
+    gsd_cuda_check_launch(fn);
+}
+
+extern "C" void gshmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                         cudaStream_t stream)
+{
+    rma_on_stream(0, dest, source, nelems, pe, stream, "gshmemx_putmem_on_stream");
 }
 
 extern "C" void gshmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
                                          cudaStream_t stream)
 {
-    size_t slice;
-    unsigned blocks;
-
-    if (nelems == 0)
-        return;
-    blocks = split(nelems, &slice);
-    getmem_k<<<blocks, STREAM_THREADS, 0, stream>>>((char *)dest, (const char *)source, nelems,
-                                                   slice, pe);
-    gsd_cuda_check_launch("gshmemx_getmem_on_stream");
+    rma_on_stream(1, dest, source, nelems, pe, stream, "gshmemx_getmem_on_stream");
 }
 
 extern "C" void gshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
