@@ -45,7 +45,7 @@
       "collectives read and write node peers' memory directly (0: use the network algorithms)") \
     X(bcast_push_max, SIZE, "GSHMEM_BCAST_PUSH_MAX", NULL, "16K", 0, 1LL << 40,   \
       "broadcasts up to this many bytes are pushed by the root into every dest; larger ones are pulled by every member") \
-    X(coll_nt_min, SIZE, "GSHMEM_COLL_NT_MIN", NULL, "8M", 0, 1LL << 40,          \
+    X(coll_nt_min, SIZE, "GSHMEM_COLL_NT_MIN", NULL, "64M", 0, 1LL << 40,          \
       "collectives that write this many bytes over all members copy with non-temporal stores (0: never)") \
     X(bcast_tree_max, SIZE, "GSHMEM_BCAST_TREE_MAX", NULL, "64K", 0, 1LL << 40,   \
       "network broadcasts up to this many bytes go down a binomial tree; larger ones are scattered, then passed around a ring") \
