@@ -17,6 +17,10 @@
 /* Longs of an active set's pSync (SHMEM_SYNC_SIZE and every
  * SHMEM_*_SYNC_SIZE): the collectives' signal words live in it. */
 #define GSI_PSYNC_WORDS 64
+/* pSync[0..GSI_PSYNC_MAILBOX_WORDS-1] are the mailboxes of the small
+ * active-set reductions (src/coll_reduce.c); the words above them are the
+ * data collectives' signals (src/coll_sig.h). */
+#define GSI_PSYNC_MAILBOX_WORDS 32
 
 typedef struct gsi_group {
     struct gshmem_team *team;  /* NULL for an active set */
@@ -44,9 +48,9 @@ static inline int gsi_group_pe(const gsi_group_t *g, int i)
 void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i);
 
 /* All members reach this point; with `complete`, this PE's operations are
- * complete first.  On a team, the team barrier; on an active set, the
- * central barrier of src/coll_sync.c, whose pSync words return to
- * SHMEM_SYNC_VALUE (0).  shmem_barrier, shmem_sync, the data collectives
+ * complete first.  On a team or an active set of every PE, the team
+ * barrier (the world's); on another active set, the central barrier of
+ * src/coll_sync.c, whose pSync words return to SHMEM_SYNC_VALUE (0).  shmem_barrier, shmem_sync, the data collectives
  * and the reductions all use this one. */
 void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete);
 

@@ -1,16 +1,23 @@
 /* src/coll_sync.c - the barrier that closes a data collective, and the
  * deprecated active-set barrier (shmem_barrier, shmem_sync).
  *
- * On a team it is the team barrier (src/barrier.c).  On an active set it
- * is central, so each member waits once (with more PEs than cores each
- * wait can cost a context switch; a dissemination barrier waits log2(n)
- * times): every member adds 1 to GATHER on member 0; the one that brings
- * it to n takes the n back and adds 1 to the RELEASE counter of every
- * other member, which each waits for and takes back (gsi_coll_end).  The
- * last to arrive releases the others itself, so nobody waits for member 0
- * to be scheduled; GATHER is back to 0 before anyone is released, so
- * consecutive barriers on one pSync, which the spec allows, cannot mix
- * their arrivals. */
+ * On a team it is the team barrier (src/barrier.c), and so it is on an
+ * active set of every PE (which can only be PE_start 0, stride 1): with
+ * more PEs than cores the team barrier's waiters yield only while a PE
+ * that has not arrived shares their CPU, which took fcollect and alltoall
+ * of 8 bytes on 4 PEs over 2 cores from 2.4 to 1.8 us.  It uses the world
+ * team's words, so the pSync words stay as they were.
+ *
+ * On any other active set it is central, so each member waits once (with
+ * more PEs than cores each wait can cost a context switch; a dissemination
+ * barrier waits log2(n) times): every member adds 1 to GATHER on member 0;
+ * the one that brings it to n takes the n back and adds 1 to the RELEASE
+ * counter of every other member, which each waits for and takes back
+ * (gsi_coll_end).  The last to arrive releases the others itself, so
+ * nobody waits for member 0 to be scheduled; GATHER is back to 0 before
+ * anyone is released, so consecutive barriers on one pSync, which the spec
+ * allows, cannot mix their arrivals.
+ */
 #include "coll_engine.h"
 #include "coll_sig.h"
 
@@ -20,8 +27,8 @@ void gsi_coll_sync(gsi_coll_t *c, int complete)
 {
     gsi_group_t *g = c->g;
 
-    if (g->team) {
-        gsi_team_barrier(c->fn, g->team, complete);
+    if (g->team || g->n == gsi_pe.n_pes) {
+        gsi_team_barrier(c->fn, g->team ? g->team : &gshmem_team_world, complete);
         return;
     }
     if (complete)
