@@ -11,6 +11,15 @@
  *   free again once copied, and a staging buffer is rewritten only after
  *   another barrier of the team (the two buffers alternate with the team's
  *   barrier count), by which time every member has read it.
+ * - mailbox, active sets whose every member is mapped, when a word-rounded
+ *   copy of every member's source fits in the mailbox words of pSync
+ *   (GSI_PSYNC_MAILBOX_WORDS): each member stores its source into slot
+ *   `me` of every other member's mailbox, one barrier, then each combines
+ *   its own mailbox and source and sets its mailbox back to
+ *   SHMEM_SYNC_VALUE.  One barrier in all, like staged: a member writes a
+ *   mailbox of this pSync again only in a later call on it, which the spec
+ *   puts after another barrier or a call on another pSync, and either
+ *   needs every member to have left this one.
  * - whole, below GSHMEM_REDUCE_SCATTER_MIN bytes (and active sets, which
  *   have no staging space): the same from the members' source arrays, so a
  *   barrier before (every source is ready) and one after (nobody reads this
@@ -125,6 +134,38 @@ static void staged(reduce_t *r, size_t bytes)
     combine_upto(r, r->dest, last_member(r), 0, bytes, buf);
 }
 
+/* Words of one member's slot in a mailbox; 0: the group's sources do not fit. */
+static size_t mailbox_slot_words(const reduce_t *r, size_t bytes)
+{
+    size_t words = (bytes + sizeof(long) - 1) / sizeof(long);
+
+    if (r->g->team || !r->p2p || words * (size_t)r->g->n > GSI_PSYNC_MAILBOX_WORDS)
+        return 0;
+    return words;
+}
+
+static void mailbox(reduce_t *r, size_t bytes, size_t words)
+{
+    _Alignas(64) unsigned char acc[GSI_PSYNC_MAILBOX_WORDS * sizeof(long)];
+    gsi_group_t *g = r->g;
+    long *box = g->psync;
+    int last = last_member(r);
+
+    for (int i = 1; i < g->n; i++) {
+        int k = (g->me + i) % g->n;
+
+        memcpy(gsi_group_ptr(r->fn, g, box + (size_t)g->me * words, bytes, k), r->source, bytes);
+    }
+    gsi_group_barrier(r->fn, g, 0);
+    memcpy(acc, g->me == 0 ? r->source : (const char *)box, bytes);
+    for (int k = 1; k <= last; k++)
+        r->combine(acc, k == g->me ? r->source : (const char *)(box + (size_t)k * words),
+                   bytes / r->size);
+    memcpy(r->dest, acc, bytes);
+    for (size_t w = 0; w < (size_t)g->n * words; w++)
+        box[w] = 0; /* SHMEM_SYNC_VALUE */
+}
+
 static void whole(const reduce_t *r, size_t bytes)
 {
     _Alignas(64) unsigned char buf[CHUNK], small[CHUNK];
@@ -223,7 +264,7 @@ void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *de
 {
     reduce_t r = {.fn = fn, .g = g, .kind = kind, .dest = dest, .source = source,
                   .from = source, .size = elem_size, .combine = combine};
-    size_t bytes, offset;
+    size_t bytes, offset, words;
 
     if (nelems == 0)
         return;
@@ -247,6 +288,8 @@ void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *de
     r.p2p = g->all_p2p && gsi_pe.env.coll_p2p;
     if (g->team && bytes <= STAGE_BYTES && bytes < gsi_pe.env.reduce_scatter_min)
         staged(&r, bytes);
+    else if ((words = mailbox_slot_words(&r, bytes)) != 0)
+        mailbox(&r, bytes, words);
     else if (bytes < gsi_pe.env.reduce_scatter_min)
         whole(&r, bytes);
     else

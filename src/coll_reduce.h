@@ -22,7 +22,8 @@ typedef enum {
 /* Collective over the group.  Members combine in member order (0, 1, ...),
  * so every member gets bitwise the same floating-point result.  dest and
  * source are the same symmetric array or disjoint ones; pSync of an active
- * set is used through gsi_group_barrier only. */
+ * set carries small reductions' data in its mailbox words and is back to
+ * SHMEM_SYNC_VALUE on return. */
 void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *dest,
                 const void *source, size_t nelems, size_t elem_size, gsi_combine_fn_t combine);
 

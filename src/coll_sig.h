@@ -47,6 +47,8 @@ enum gsi_sig {
 _Static_assert(GSI_SIG_COUNT <= GSI_SIG_GOT && GSI_SIG_GOT + GSI_SIG_COUNT <= GSI_SIG_SEQ &&
                    GSI_SIG_SEQ < 32 && 32 <= GSI_COLL_WORDS,
                "the data collectives own the team slot words coll[0..31]");
+_Static_assert(GSI_SIG_PSYNC >= GSI_PSYNC_MAILBOX_WORDS,
+               "the signals lie above the reductions' mailboxes in pSync");
 _Static_assert(GSI_SIG_PSYNC + (GSI_SIG_COUNT - 1) * GSI_SIG_PSYNC_STEP < GSI_PSYNC_WORDS,
                "the signals fit in SHMEM_*_SYNC_SIZE (64) longs of pSync");
 
