@@ -35,6 +35,7 @@ typedef struct gsi_card {
     uint64_t host_hash;
     int32_t pid;
     int32_t n_regions;
+    int32_t p2p;               /* maps the memory of PEs on its host (GSHMEM_DISABLE_P2P unset) */
     int32_t fd[GSI_REGION_MAX];
     uint64_t size[GSI_REGION_MAX];
     uint64_t base[GSI_REGION_MAX];
@@ -157,7 +158,8 @@ static void map_peer(const char *fn, const gsi_card_t *c, int pe)
 }
 
 /* Start the network transport for the peers P2P does not reach. */
-static void start_network(const char *fn, const gsi_card_t *cards, const char *net_peer)
+static void start_network(const char *fn, const gsi_card_t *cards, const char *net_peer,
+                          int private_regions)
 {
     void *base[GSI_REGION_MAX];
     size_t size[GSI_REGION_MAX];
@@ -178,6 +180,7 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
     args = (gst_init_args_t){.my_pe = gsi_pe.my_pe, .n_pes = gsi_pe.n_pes,
                              .n_regions = gsi_pe.n_regions, .base = base, .size = size,
                              .peer_base = peer_base, .net_peer = net_peer,
+                             .private_regions = private_regions,
                              .thread_multiple = gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE,
                              .progress_thread = (int)gsi_pe.env.progress_thread,
                              .allgather = gsi_pe.boot->allgather};
@@ -191,6 +194,8 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
 #endif
     if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
         gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
+    if (private_regions && gsi_pe.n_regions > GSI_REGION_DATA)
+        gsi_static_data_protect();  /* the transport may have mapped it anew */
     gsi_pe.net_progress = gsi_pe.net->progress;
     free(peer_base);
 }
@@ -200,7 +205,7 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
 static void connect_peers(const char *fn, const gsi_card_t *cards)
 {
     const gsi_card_t *mine = &cards[gsi_pe.my_pe];
-    int n = gsi_pe.n_pes, n_net = 0;
+    int n = gsi_pe.n_pes, n_net = 0, private_regions = 1;
     char *net_peer;
 
     gsi_pe.local_pes = calloc((size_t)n, sizeof(int));
@@ -219,6 +224,8 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
         check_layout(fn, mine, &cards[pe], pe);
         if (cards[pe].host_hash == mine->host_hash)
             gsi_pe.node_pes[gsi_pe.n_node++] = pe;
+        if (pe != gsi_pe.my_pe && cards[pe].host_hash == mine->host_hash && cards[pe].p2p)
+            private_regions = 0;  /* that PE maps this one's memory */
         if (pe == gsi_pe.my_pe ||
             (cards[pe].host_hash == mine->host_hash && !gsi_pe.env.disable_p2p)) {
             gsi_pe.local_pes[gsi_pe.n_local++] = pe;
@@ -231,7 +238,7 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
     gsi_pe.net = &gst_none_ops;
     gsi_pe.net_progress = NULL;
     if (n_net)
-        start_network(fn, cards, net_peer);
+        start_network(fn, cards, net_peer, private_regions);
     free(net_peer);
 }
 
@@ -242,6 +249,7 @@ static void exchange_cards(const char *fn)
     mine.host_hash = host_hash();
     mine.pid = (int32_t)getpid();
     mine.n_regions = gsi_pe.n_regions;
+    mine.p2p = !gsi_pe.env.disable_p2p;
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         mine.fd[r] = gsi_pe.region[r].fd;
         mine.size[r] = gsi_pe.region[r].size;

@@ -48,6 +48,16 @@ static int find_main_segment(struct dl_phdr_info *info, size_t size, void *arg)
 
 static int shared_done;
 static gsi_region_t shared_region;
+static segment_t shared_seg;
+
+void gsi_static_data_protect(void)
+{
+    const segment_t *seg = &shared_seg;
+
+    if (seg->relro_end > seg->relro_start && seg->relro_start >= seg->start &&
+        seg->relro_end <= seg->end)
+        mprotect((void *)seg->relro_start, seg->relro_end - seg->relro_start, PROT_READ);
+}
 
 gsi_status_t gsi_static_data_share(gsi_region_t *region)
 {
@@ -82,9 +92,8 @@ gsi_status_t gsi_static_data_share(gsi_region_t *region)
         GSI_WARN("mapping static data onto its memfd: %s", strerror(errno));
         goto err_close;
     }
-    if (seg.relro_end > seg.relro_start && seg.relro_start >= seg.start &&
-        seg.relro_end <= seg.end)
-        mprotect((void *)seg.relro_start, seg.relro_end - seg.relro_start, PROT_READ);
+    shared_seg = seg;
+    gsi_static_data_protect();
 
     shared_region.base = seg.start;
     shared_region.size = len;

@@ -11,4 +11,8 @@
  * same region. */
 gsi_status_t gsi_static_data_share(gsi_region_t *region);
 
+/* Make the segment's RELRO part read-only (again, after the segment was
+ * mapped anew; nothing when there is none or it is not shared). */
+void gsi_static_data_protect(void);
+
 #endif

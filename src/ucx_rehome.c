@@ -1,0 +1,97 @@
+/* src/ucx_rehome.c - move a region onto memory that UCX allocates (see
+ * ucx_rehome.h). */
+#define _GNU_SOURCE
+#include "config.h"
+
+#ifdef GSHMEM_HAVE_UCX
+
+#include "ucx_rehome.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Is the mapping that holds addr shared (so mremap can alias it)?  The
+ * kernel would unmap the target of MREMAP_FIXED before it refuses a
+ * private source, so this is asked first. */
+static int shared_mapping(const void *addr)
+{
+    uintptr_t a = (uintptr_t)addr, lo, hi;
+    char perms[8], line[512];
+    FILE *maps = fopen("/proc/self/maps", "r");
+    int shared = 0;
+
+    if (!maps)
+        return 0;
+    while (fgets(line, sizeof line, maps))
+        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo, &hi, perms) == 3 && lo <= a &&
+            a < hi) {
+            shared = perms[3] == 's';
+            break;
+        }
+    fclose(maps);
+    return shared;
+}
+
+/* Copies the pages of [from, from + size) that hold data into to; pages
+ * never touched are zero on both sides. */
+static int copy_resident(void *to, const void *from, size_t size)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (size + page - 1) / page;
+    unsigned char *in_core = malloc(pages);
+
+    if (!in_core)
+        return -1;
+    if (mincore((void *)from, size, in_core) != 0) {
+        free(in_core);
+        return -1;
+    }
+    for (size_t p = 0; p < pages; p++) {
+        size_t off = p * page;
+
+        if (in_core[p] & 1)
+            memcpy((char *)to + off, (const char *)from + off, size - off < page ? size - off : page);
+    }
+    free(in_core);
+    return 0;
+}
+
+/* Maps the shared pages at from again over [to, to + size).  The system
+ * call, not glibc's mremap: UCX's memory hooks (UCM) replace mremap with a
+ * four-argument version that drops MREMAP_FIXED's new address. */
+static int alias(void *from, size_t size, void *to)
+{
+    long got = syscall(SYS_mremap, from, (size_t)0, size, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+
+    return got == (long)(uintptr_t)to ? 0 : -1;
+}
+
+int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh,
+                   void **ucx_base)
+{
+    ucp_mem_map_params_t mp = {
+        .field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+        .length = size,
+        .flags = UCP_MEM_MAP_ALLOCATE};
+    ucp_mem_attr_t attr = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH};
+    ucp_mem_h h;
+
+    if (ucp_mem_map(context, &mp, &h) != UCS_OK)
+        return -1;
+    if (ucp_mem_query(h, &attr) != UCS_OK || attr.length < size || !shared_mapping(attr.address) ||
+        copy_resident(attr.address, base, size) != 0 ||
+        alias(attr.address, size, base) != 0) {
+        ucp_mem_unmap(context, h);
+        return -1;
+    }
+    *memh = h;
+    *ucx_base = attr.address;
+    return 0;
+}
+
+#endif
