@@ -4,7 +4,10 @@
  * created at init, not lazily: every PE of an OpenSHMEM job typically
  * talks to every other, and init-time creation keeps the data path free of
  * a lock and a branch.  The heap and the static data are registered once
- * (ucp_mem_map) and their rkeys exchanged through the bootstrap.  RMA is
+ * (ucp_mem_map) and their rkeys exchanged through the bootstrap; when no
+ * PE maps them by load/store they first move onto UCX's own shared memory
+ * where UCX has it (src/ucx_rehome.h), so UCX's posix and sysv transports
+ * put, get and update them directly.  RMA is
  * ucp_put_nbx/ucp_get_nbx; every AMO of OpenSHMEM is 4 or 8 bytes wide and
  * maps onto ucp_atomic_op_nbx (fetch = add 0, set = swap).  quiet is a
  * worker flush and fence a worker fence.  Over software transports (TCP,
@@ -26,6 +29,8 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
+#include "ucx_rehome.h"
+
 #define MAX_REGIONS GST_MAX_REGIONS
 
 /* A region added after init (map_region): registered in chunks as it grows;
@@ -45,7 +50,8 @@ static struct {
     ucp_mem_h mem[MAX_REGIONS];
     ucp_ep_h *ep;           /* [n_pes] NULL for peers reached otherwise */
     ucp_rkey_h *rkey;       /* [n_pes * n_regions] */
-    uint64_t *peer_base;    /* [n_pes * n_regions] */
+    uint64_t *peer_base;    /* [n_pes * n_regions] where UCX reaches each PE's regions */
+    char *moved;            /* [n_pes * n_regions] 1: that region is on UCX's shared memory */
     int n_pes, n_regions;
     pthread_t progress;
     int progress_running;
@@ -232,27 +238,54 @@ static gsi_status_t connect_peers(const gst_init_args_t *args, char *err, size_t
     return GSI_OK;
 }
 
+/* Maps region r for UCX: moved onto UCX's own shared memory where that is
+ * allowed and UCX allocates such memory (src/ucx_rehome.h), registered as
+ * it is otherwise.  *ucx_base is where remote PEs address it. */
+static ucs_status_t map_region_memory(const gst_init_args_t *args, int r, uint64_t *ucx_base)
+{
+    ucp_mem_map_params_t mp = {0};
+    void *moved;
+
+    if (args->private_regions &&
+        gst_ucx_rehome(ucx.context, args->base[r], args->size[r], &ucx.mem[r], &moved) == 0) {
+        *ucx_base = (uint64_t)(uintptr_t)moved;
+        return UCS_OK;
+    }
+    mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+    mp.address = args->base[r];
+    mp.length = args->size[r];
+    *ucx_base = (uint64_t)(uintptr_t)args->base[r];
+    return ucp_mem_map(ucx.context, &mp, &ucx.mem[r]);
+}
+
+/* Each PE's blob for region r: the address UCX knows it by, then its packed rkey. */
 static gsi_status_t register_regions(const gst_init_args_t *args, char *err, size_t errlen)
 {
     for (int r = 0; r < args->n_regions; r++) {
-        ucp_mem_map_params_t mp = {0};
         void *packed;
         size_t packed_len, stride;
-        char *all;
+        char *all, *blob;
+        uint64_t ucx_base;
         ucs_status_t status;
         gsi_status_t gst;
 
-        mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
-        mp.address = args->base[r];
-        mp.length = args->size[r];
-        status = ucp_mem_map(ucx.context, &mp, &ucx.mem[r]);
+        status = map_region_memory(args, r, &ucx_base);
         if (status != UCS_OK)
             return failed(err, errlen, "ucp_mem_map", status);
         status = ucp_rkey_pack(ucx.context, ucx.mem[r], &packed, &packed_len);
         if (status != UCS_OK)
             return failed(err, errlen, "ucp_rkey_pack", status);
-        gst = gather_blobs(args, packed, packed_len, &all, &stride);
+        blob = malloc(sizeof(ucx_base) + packed_len);
+        if (!blob) {
+            ucp_rkey_buffer_release(packed);
+            snprintf(err, errlen, "out of memory for a %zu-byte rkey", packed_len);
+            return GSI_ERR_NOMEM;
+        }
+        memcpy(blob, &ucx_base, sizeof(ucx_base));
+        memcpy(blob + sizeof(ucx_base), packed, packed_len);
         ucp_rkey_buffer_release(packed);
+        gst = gather_blobs(args, blob, sizeof(ucx_base) + packed_len, &all, &stride);
+        free(blob);
         if (gst != GSI_OK) {
             snprintf(err, errlen, "exchanging UCX rkeys failed");
             return gst;
@@ -260,7 +293,11 @@ static gsi_status_t register_regions(const gst_init_args_t *args, char *err, siz
         for (int pe = 0; pe < args->n_pes; pe++) {
             if (!ucx.ep[pe])
                 continue;
-            status = ucp_ep_rkey_unpack(ucx.ep[pe], all + (size_t)pe * stride,
+            memcpy(&ucx.peer_base[pe * args->n_regions + r], all + (size_t)pe * stride,
+                   sizeof(uint64_t));
+            ucx.moved[pe * args->n_regions + r] =
+                ucx.peer_base[pe * args->n_regions + r] != args->peer_base[pe * args->n_regions + r];
+            status = ucp_ep_rkey_unpack(ucx.ep[pe], all + (size_t)pe * stride + sizeof(uint64_t),
                                         &ucx.rkey[pe * args->n_regions + r]);
             if (status != UCS_OK) {
                 free(all);
@@ -292,7 +329,8 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
     ucx.ep = calloc((size_t)args->n_pes, sizeof(*ucx.ep));
     ucx.rkey = calloc(cells, sizeof(*ucx.rkey));
     ucx.peer_base = malloc(cells * sizeof(*ucx.peer_base));
-    if (!ucx.ep || !ucx.rkey || !ucx.peer_base) {
+    ucx.moved = calloc(cells, 1);
+    if (!ucx.ep || !ucx.rkey || !ucx.peer_base || !ucx.moved) {
         snprintf(err, errlen, "out of memory for %d PEs", args->n_pes);
         status = GSI_ERR_NOMEM;
         goto err_finalize;
@@ -358,6 +396,7 @@ static void ucx_finalize(void)
     free(ucx.ep);
     free(ucx.rkey);
     free(ucx.peer_base);
+    free(ucx.moved);
     memset(&ucx, 0, sizeof(ucx));
 }
 
@@ -453,6 +492,60 @@ static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, siz
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                            const void *operand, const void *compare, void *fetched);
+
+static uint64_t bits_of(const void *v, size_t size)
+{
+    uint32_t v32;
+    uint64_t v64;
+
+    if (size == 4) {
+        memcpy(&v32, v, 4);
+        return v32;
+    }
+    memcpy(&v64, v, 8);
+    return v64;
+}
+
+static void bits_to(void *v, uint64_t bits, size_t size)
+{
+    uint32_t v32 = (uint32_t)bits;
+
+    if (size == 4)
+        memcpy(v, &v32, 4);
+    else
+        memcpy(v, &bits, 8);
+}
+
+/* AND, OR and XOR as a compare-and-swap loop.  UCX 1.13's shared-memory
+ * transports apply the wrong one of the three (an OR of 1 into 0 leaves
+ * 0), so a region on UCX's shared memory (ucx.moved) gets them this way;
+ * its CSWAP, SWAP and ADD are right. */
+static gsi_status_t bitwise_by_cswap(int pe, int region, size_t offset, gst_amo_op_t op,
+                                     size_t size, const void *operand, void *fetched)
+{
+    uint64_t v = bits_of(operand, size), mask = size == 4 ? UINT32_MAX : UINT64_MAX;
+    uint64_t expect = 0, next;
+    unsigned char e[8], n[8], seen[8];
+    gsi_status_t status;
+
+    for (;;) {
+        next = (op == GST_AMO_FAND ? expect & v : op == GST_AMO_FOR ? expect | v : expect ^ v) & mask;
+        bits_to(e, expect, size);
+        bits_to(n, next, size);
+        status = amo_locked(pe, region, offset, GST_AMO_CSWAP, size, n, e, seen);
+        if (status != GSI_OK)
+            return status;
+        if (bits_of(seen, size) == expect)
+            break;
+        expect = bits_of(seen, size);
+    }
+    if (fetched)
+        bits_to(fetched, expect, size);
+    return GSI_OK;
+}
+
+static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
@@ -467,6 +560,9 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
         return GSI_ERR_NO_TRANSPORT;
     if (size != 4 && size != 8)
         return GSI_ERR_UNSUPPORTED;
+    if ((op == GST_AMO_FAND || op == GST_AMO_FOR || op == GST_AMO_FXOR) &&
+        region < ucx.n_regions && ucx.moved[pe * ucx.n_regions + region])
+        return bitwise_by_cswap(pe, region, offset, op, size, operand, fetched);
     status = target_of(pe, region, offset, &t);
     if (status != GSI_OK)
         return status;
