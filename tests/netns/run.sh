@@ -13,6 +13,9 @@
 # bootstrap alone (allgathers and barriers) across every namespace; last,
 # tests/uid/dead_pe.sh kills a PE and checks that the others end.
 #
+# UCX_TLS is tcp,self unless set: UCX would otherwise join the namespaces
+# through shared memory, as they share one kernel.
+#
 # Everything lives in namespaces this script makes and always removes: a hub
 # namespace holding the bridge, and namespaces <id>-0.. with eth0 at
 # 10.77.0.<i+1>/24; nothing is added to the namespace the script runs in.
@@ -40,6 +43,9 @@ case $per in 1 | 2) ;; *) echo "run.sh: -p takes 1 or 2, got '$per'" >&2; exit 2
     generic profiling progress reduce reduce_scan reduce_toall coll_bcast coll_collect \
     coll_alltoall coll_sync
 limit=${GSHMEM_TEST_TIMEOUT:-60}
+# Namespaces share one kernel, so UCX would join their PEs through shared
+# memory (posix, sysv); TCP makes the traffic cross the veth interfaces.
+ucx_tls=${UCX_TLS:-tcp,self}
 
 skip_all() {
     echo "SKIP: $*"
@@ -121,7 +127,8 @@ run_one() {
     while [ $r -lt $n ]; do
         ns=$id-$((r % over))
         (
-            timeout -k 5 "$limit" ip netns exec "$ns" env GSHMEM_BOOTSTRAP=uid GSHMEM_TEST_MULTIHOST=1 \
+            timeout -k 5 "$limit" ip netns exec "$ns" env UCX_TLS="$ucx_tls" \
+                GSHMEM_BOOTSTRAP=uid GSHMEM_TEST_MULTIHOST=1 \
                 GSHMEM_UID=10.77.0.1:5000 GSHMEM_UID_RANK=$r GSHMEM_UID_SIZE=$n \
                 GSHMEM_UID_TIMEOUT=30 "$exe" >"$dir/out.$r" 2>"$dir/err.$r"
             echo $? >"$dir/status.$r"
@@ -164,7 +171,7 @@ while [ $i -lt "$spread" ]; do
     list="$list $id-$i"
     i=$((i + 1))
 done
-DEAD_PE_NS=$list DEAD_PE_ADDR=10.77.0.1 "$top_src/tests/uid/dead_pe.sh" >"$work/dead" 2>&1
+UCX_TLS=$ucx_tls DEAD_PE_NS=$list DEAD_PE_ADDR=10.77.0.1 "$top_src/tests/uid/dead_pe.sh" >"$work/dead" 2>&1
 s=$?
 if [ $s -eq 0 ]; then
     pass "dead_pe.sh over $spread namespace(s): $(tail -n 1 "$work/dead")"
