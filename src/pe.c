@@ -238,7 +238,7 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
     gsi_pe.net = &gst_none_ops;
     gsi_pe.net_progress = NULL;
     if (n_net)
-        start_network(fn, cards, net_peer, private_regions);
+        start_network(fn, cards, net_peer, private_regions && gsi_pe.n_node > gsi_pe.n_local);
     free(net_peer);
 }
 

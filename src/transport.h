@@ -54,8 +54,9 @@ typedef struct gst_init_args {
     const size_t *size;        /* [n_regions] */
     const uint64_t *peer_base; /* [n_pes * n_regions] every PE's region bases */
     const char *net_peer;      /* [n_pes] 1: reached through this transport */
-    /* 1: no PE maps these regions by load/store, so the transport may move
-     * them onto memory of its own, mapped at the same addresses here */
+    /* 1: no PE maps these regions by load/store and some PE of this host is
+     * reached through the transport, so the transport may move them onto
+     * shared memory of its own, mapped at the same addresses here */
     int private_regions;
     int thread_multiple;       /* calls may come from several threads at once */
     int progress_thread;       /* -1 auto, 0 off, 1 on */

@@ -13,29 +13,41 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Is the mapping that holds addr shared (so mremap can alias it)?  The
- * kernel would unmap the target of MREMAP_FIXED before it refuses a
- * private source, so this is asked first. */
-static int shared_mapping(const void *addr)
+/* Can the mapping that holds addr take the region's size bytes?  It must
+ * be shared, so that mremap can alias it (the kernel would unmap the
+ * target of MREMAP_FIXED before it refuses a private source, so this is
+ * asked first).  A file of /dev/shm (UCX's posix segments) is sparse:
+ * where that file system has less room than the region (a container's
+ * 64 MiB /dev/shm), touching the pages past it would raise SIGBUS, so such
+ * a mapping is refused; SysV segments are charged at creation. */
+static int mapping_fits(const void *addr, size_t size)
 {
     uintptr_t a = (uintptr_t)addr, lo, hi;
-    char perms[8], line[512];
+    char perms[8], path[256], line[512];
     FILE *maps = fopen("/proc/self/maps", "r");
-    int shared = 0;
+    struct statvfs fs;
+    int fits = 0, fields;
 
     if (!maps)
         return 0;
-    while (fgets(line, sizeof line, maps))
-        if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &lo, &hi, perms) == 3 && lo <= a &&
-            a < hi) {
-            shared = perms[3] == 's';
-            break;
-        }
+    while (fgets(line, sizeof line, maps)) {
+        path[0] = 0;
+        fields = sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s %*s %*s %*s %255s", &lo, &hi, perms,
+                        path);
+        if (fields < 3 || a < lo || a >= hi)
+            continue;
+        fits = perms[3] == 's';
+        if (fits && strncmp(path, "/dev/shm/", 9) == 0)
+            fits = statvfs("/dev/shm", &fs) == 0 &&
+                   (unsigned long long)fs.f_bavail * fs.f_frsize >= size;
+        break;
+    }
     fclose(maps);
-    return shared;
+    return fits;
 }
 
 /* Copies the pages of [from, from + size) that hold data into to; pages
@@ -83,8 +95,8 @@ int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *me
 
     if (ucp_mem_map(context, &mp, &h) != UCS_OK)
         return -1;
-    if (ucp_mem_query(h, &attr) != UCS_OK || attr.length < size || !shared_mapping(attr.address) ||
-        copy_resident(attr.address, base, size) != 0 ||
+    if (ucp_mem_query(h, &attr) != UCS_OK || attr.length < size ||
+        !mapping_fits(attr.address, size) || copy_resident(attr.address, base, size) != 0 ||
         alias(attr.address, size, base) != 0) {
         ucp_mem_unmap(context, h);
         return -1;
