@@ -3,10 +3,10 @@
  *
  * On a team it is the team barrier (src/barrier.c), and so it is on an
  * active set of every PE (which can only be PE_start 0, stride 1): with
- * more PEs than cores the team barrier's waiters yield only while a PE
- * that has not arrived shares their CPU, which took fcollect and alltoall
- * of 8 bytes on 4 PEs over 2 cores from 2.4 to 1.8 us.  It uses the world
- * team's words, so the pSync words stay as they were.
+ * more PEs than cores the team barrier's waiters yield only to a PE of
+ * their CPU that has not arrived or has a lower rank, which took fcollect
+ * and alltoall of 8 bytes on 4 PEs over 2 cores from 2.4 to 1.8 us.  It
+ * uses the world team's words, so the pSync words stay as they were.
  *
  * On any other active set it is central, so each member waits once (with
  * more PEs than cores each wait can cost a context switch; a dissemination
