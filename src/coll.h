@@ -38,6 +38,14 @@ int gsi_group_team(gsi_group_t *g, struct gshmem_team *team);
 void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride, int pe_size,
                     long *psync);
 
+/* The team whose barrier synchronizes the group: its own, the world for
+ * an active set of every PE (which can only be PE_start 0, stride 1),
+ * NULL for any other active set (src/coll_sync.c). */
+static inline struct gshmem_team *gsi_group_sync_team(const gsi_group_t *g)
+{
+    return g->team ? g->team : g->n == gsi_pe.n_pes ? &gshmem_team_world : NULL;
+}
+
 static inline int gsi_group_pe(const gsi_group_t *g, int i)
 {
     return g->team ? gsi_team_world_pe(g->team, i) : g->start + i * g->stride;

@@ -32,7 +32,7 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
     int n = g->n;
 
     if (g->me != root) {
-        gsi_sig_wait(c, GSI_SIG_BCAST, 1, from_root);
+        gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
         return;
     }
     for (int i = 1; i < n; i++)

@@ -163,6 +163,15 @@ static inline void gsi_sig_wait(gsi_coll_t *c, int k, uint64_t count, const char
     c->counted |= 1u << k;
 }
 
+/* gsi_sig_wait for a signal that one member, `from`, sends.  With more
+ * PEs than cores, where the barrier knows the CPU that member runs on: if
+ * it is this PE's, yield at once, as that member needs the CPU to send;
+ * otherwise spin, as it is running or about to (the barrier leaves the
+ * lowest ranks running), and a yield would cost a context switch of this
+ * CPU.  A broadcast of 8 B on 4 PEs over 2 cores after a barrier: 0.93 ->
+ * 0.6-0.7 us. */
+void gsi_sig_wait_from(gsi_coll_t *c, int k, uint64_t count, int from, const char *what);
+
 /* A one-writer word: this call's tag in the top 16 bits, a payload of up
  * to 48 bits below.  The tag never is 0, the value of a clear word. */
 #define GSI_SIG_PAYLOAD ((UINT64_C(1) << 48) - 1)

@@ -1,5 +1,6 @@
-/* src/coll_sync.c - the barrier that closes a data collective, and the
- * deprecated active-set barrier (shmem_barrier, shmem_sync).
+/* src/coll_sync.c - the barrier that closes a data collective, the
+ * deprecated active-set barrier (shmem_barrier, shmem_sync), and the wait
+ * for a signal from one member (gsi_sig_wait_from).
  *
  * On a team it is the team barrier (src/barrier.c), and so it is on an
  * active set of every PE (which can only be PE_start 0, stride 1): with
@@ -18,17 +19,21 @@
  * anyone is released, so consecutive barriers on one pSync, which the spec
  * allows, cannot mix their arrivals.
  */
+#define _GNU_SOURCE
 #include "coll_engine.h"
 #include "coll_sig.h"
+
+#include <sched.h>
 
 static const char waiting_for[] = "the other PEs of the active set to reach the collective";
 
 void gsi_coll_sync(gsi_coll_t *c, int complete)
 {
     gsi_group_t *g = c->g;
+    struct gshmem_team *team = gsi_group_sync_team(g);
 
-    if (g->team || g->n == gsi_pe.n_pes) {
-        gsi_team_barrier(c->fn, g->team ? g->team : &gshmem_team_world, complete);
+    if (team) {
+        gsi_team_barrier(c->fn, team, complete);
         return;
     }
     if (complete)
@@ -53,4 +58,27 @@ void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete)
     gsi_coll_begin(&c, fn, g);
     gsi_coll_sync(&c, complete);
     gsi_coll_end(&c);
+}
+
+/* Polls gsi_sig_wait_from spins while the sender runs on another CPU. */
+#define SIG_PATIENCE 4096
+
+void gsi_sig_wait_from(gsi_coll_t *c, int k, uint64_t count, int from, const char *what)
+{
+    struct gshmem_team *team = c->p2p ? gsi_group_sync_team(c->g) : NULL;
+    int cpu = team ? gsi_team_member_cpu(team, from) : -1;
+    uint64_t *word = gsi_sig(c, k), target = c->got[k * c->got_step] + count;
+
+    if (cpu < 0 || __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) {
+        /* nothing known, or nothing to wait for */
+    } else if (cpu == sched_getcpu()) {
+        sched_yield();
+    } else {
+        for (int polls = 0; polls < SIG_PATIENCE; polls++) {
+            if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target)
+                break;
+            gsi_cpu_relax();
+        }
+    }
+    gsi_sig_wait(c, k, count, what);
 }

@@ -46,6 +46,11 @@ struct gshmem_team;
  * synchronizes (shmem_sync, shmem_sync_all). */
 void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete);
 
+/* The CPU member i of the team ran on when it last reached the team's
+ * barrier; -1 where the barrier does not track CPUs (fewer PEs than cores
+ * here, a member not mapped, or more members than GSI_WHERE_MAX). */
+int gsi_team_member_cpu(const struct gshmem_team *team, int i);
+
 /* The world barrier, as used by init, allocation and shmem_barrier_all. */
 void gsi_barrier_world(const char *fn, int complete);
 
