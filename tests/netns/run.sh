@@ -42,7 +42,9 @@ case $per in 1 | 2) ;; *) echo "run.sh: -p takes 1 or 2, got '$per'" >&2; exit 2
 [ $# -gt 0 ] || set -- setup mem static rma amo signal p2psync order lock ctx threads barrier \
     generic profiling progress reduce reduce_scan reduce_toall coll_bcast coll_collect \
     coll_alltoall coll_sync
-limit=${GSHMEM_TEST_TIMEOUT:-60}
+# Seconds per program.  Over TCP the reductions' gets take 20-30 s alone
+# and twice that beside another test of `make -j2 check`.
+limit=${GSHMEM_TEST_TIMEOUT:-180}
 # Namespaces share one kernel, so UCX would join their PEs through shared
 # memory (posix, sysv); TCP makes the traffic cross the veth interfaces.
 ucx_tls=${UCX_TLS:-tcp,self}
