@@ -15,6 +15,7 @@ int moe_nm_dispatch(moe_t *m);
 int moe_nm_expert(moe_t *m);
 int moe_nm_combine(moe_t *m);
 void moe_default_launch(moe_mode_t mode, unsigned *blocks, unsigned *threads);
+int moe_quiet(void);
 
 #define MOE_MAX_WARPS 8192
 
@@ -158,8 +159,14 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
     return 0;
 }
 
+/* The last calls' signals may still be in a proxy channel (a receiver's
+ * credit, on its way to the sender): they must land before any PE frees,
+ * or one lands in what the next allocation holds.  Every PE quiets, then
+ * gshmem_free's barrier. */
 void moe_fini(moe_t *m)
 {
+    if (m->n_allocs > 0 && moe_quiet() != 0)
+        fprintf(stderr, "moe: the quiet kernel did not run; freeing anyway\n");
     while (m->n_allocs > 0)
         gshmem_free(m->allocs[--m->n_allocs]);
 }

@@ -287,6 +287,21 @@ int moe_ll_combine(moe_t *m)
     return MOE_RUN(moe_ll_combine_kernel, m);
 }
 
+/* moe_quiet: every operation this PE's kernels issued is complete,
+ * through the proxy too (device code issued them, so a kernel quiets). */
+GSHMEM_KERNEL(moe_quiet_kernel, int, unused)
+{
+    (void)unused;
+    gshmem_quiet();
+}
+
+int moe_quiet(void)
+{
+    int unused = 0;
+
+    return GSHMEM_LAUNCH(moe_quiet_kernel, 1, 1, unused);
+}
+
 /* moe_pe_is_p2p: asked from a kernel, where gshmem_ptr lives on a GPU. */
 GSHMEM_KERNEL(moe_probe_kernel, uint64_t *, w)
 {
