@@ -71,7 +71,7 @@ void gshmem_free(void *ptr)
     const char *fn = "gshmem_free";
 
     gsi_check_init(fn);
-    gsi_barrier_world(fn, 1);
+    gsi_barrier_release(fn);
     if (ptr && gsi_device_heap_free(ptr) != GSI_OK)
         gsi_fatal(fn, "%p was not returned by gshmem_malloc (or was freed already)", ptr);
 }

@@ -82,7 +82,7 @@ void pshmem_free(void *ptr)
     const char *fn = "shmem_free";
 
     gsi_check_init(fn);
-    gsi_barrier_world(fn, 1);
+    gsi_barrier_release(fn);
     if (ptr && gsi_heap_free(ptr) != GSI_OK)
         gsi_fatal(fn, "%p was not returned by shmem_malloc (or was freed already)", ptr);
 }
@@ -103,7 +103,7 @@ void *pshmem_realloc(void *ptr, size_t size)
         return NULL;
     }
     /* No peer may still be writing the old block when it moves. */
-    gsi_barrier_world(fn, 1);
+    gsi_barrier_release(fn);
     moved = gsi_heap_realloc(fn, ptr, size);
     check_symmetric(fn, moved);
     gsi_barrier_world(fn, 1);

@@ -136,3 +136,10 @@ void gsi_barrier_world(const char *fn, int complete)
 {
     gsi_team_barrier(fn, &gshmem_team_world, complete);
 }
+
+void gsi_barrier_release(const char *fn)
+{
+    if (gsi_pe.device_drain)
+        gsi_pe.device_drain(fn);
+    gsi_barrier_world(fn, 1);
+}

@@ -44,6 +44,9 @@ typedef struct gsi_pe_state {
     const struct gsb_ops *boot;
     const struct gst_ops *net;
     void (*net_progress)(void); /* drives the network from waits; NULL: none */
+    /* completes what device code queued in the proxy channels so far
+     * (src/proxy.c); NULL: no proxy */
+    void (*device_drain)(const char *fn);
     struct gsi_sync *sync;   /* library-internal symmetric area at the heap start */
     gsi_env_t env;
 } gsi_pe_t;

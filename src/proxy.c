@@ -28,6 +28,7 @@
 #include "devmem.h"
 #include "log.h"
 #include "pe.h"
+#include "wait.h"
 
 #define LINE 64                      /* each counter on its own cache line */
 #define IDLE_SPIN 64                 /* tight polls before yielding */
@@ -232,6 +233,27 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
     return n;
 }
 
+void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn)
+{
+    gsd_channel_t *c = &ch->host;
+    uint64_t mask = c->size - 1, from = __atomic_load_n(c->tail, __ATOMIC_ACQUIRE), end = from;
+    uint64_t q;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    while (end - from < c->size && __atomic_load_n(&c->ring[end & mask].seq, __ATOMIC_ACQUIRE) ==
+                                       end + 1)
+        end++;
+    if (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) >= end)
+        return;
+    q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
+    while (q < end &&
+           !__atomic_compare_exchange_n(c->quiet_req, &q, end, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+        ;
+    while (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) < end)
+        gsi_wait_step(&w, fn, "the proxy to complete what device code queued");
+}
+
 /* ---- consumer threads ---------------------------------------------------- */
 
 typedef struct gsi_proxy_worker {
@@ -420,6 +442,13 @@ static void proxy_release(void)
     memset(&proxy, 0, sizeof(proxy));
 }
 
+/* gsi_pe.device_drain while the runtime's channels exist. */
+static void drain_runtime(const char *fn)
+{
+    for (int i = 0; i < proxy.n_chan; i++)
+        gsi_proxy_chan_drain(&proxy.chans[i], fn);
+}
+
 void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
 {
     long long ring = gsi_pe.env.proxy_ring;
@@ -461,6 +490,7 @@ void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
     s->chan = proxy.dev;
     s->n_chan = n;
     s->flags |= GSD_HAVE_PROXY;
+    gsi_pe.device_drain = drain_runtime;
     GSI_DEBUG("proxy: %d channels of %lld descriptors, %d threads, over %s", n, ring,
               (int)(gsi_pe.env.proxy_threads < n ? gsi_pe.env.proxy_threads : n),
               gsi_pe.net->name);
@@ -468,6 +498,7 @@ void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
 
 void gsi_proxy_fini(void)
 {
+    gsi_pe.device_drain = NULL;
     gsi_proxy_group_stop(proxy.group);
     proxy.group = NULL;
     if (proxy.mem)

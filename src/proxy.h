@@ -38,6 +38,11 @@ void gsi_proxy_chan_destroy(const gsi_devmem_ops_t *mem, gsi_proxy_chan_t *ch);
  * ends the job with one line naming the target PE. */
 size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max);
 
+/* From any thread but the channel's consumer: wait until the consumer has
+ * executed and completed every descriptor published so far (the frontier
+ * is read from the ring, as the host does not see the producers' head). */
+void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn);
+
 /* Consumer threads: thread k of n_threads serves channels k, k + n, ...
  * The channels must outlive the group.  Stopping executes what is already
  * published, completes it (net->quiet) and joins the threads. */

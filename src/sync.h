@@ -54,4 +54,9 @@ int gsi_team_member_cpu(const struct gshmem_team *team, int i);
 /* The world barrier, as used by init, allocation and shmem_barrier_all. */
 void gsi_barrier_world(const char *fn, int complete);
 
+/* The barrier before symmetric memory is freed or moved: this PE's
+ * operations complete first, those device code queued for the proxy
+ * included, so that none lands in what a later allocation holds. */
+void gsi_barrier_release(const char *fn);
+
 #endif

@@ -6,6 +6,9 @@
  * gshmem_ptr: this PE's own address, a peer's mapping in P2P mode, NULL
  * through the proxy (GSHMEM_DISABLE_P2P=1) and for memory outside the heap;
  * a kernel stores into its right neighbour's block through gshmem_ptr.
+ * gshmem_free completes what device code queued: a kernel puts 4 MiB to
+ * its right neighbour with put_nbi and no quiet, the host frees another
+ * block, and the data must all be there when the free returns.
  */
 #include "dev_test.h"
 
@@ -40,6 +43,47 @@ GSHMEM_KERNEL(ptr_kernel, ptr_args_t, a)
     }
     a.buf[a.me] = 1000 + (uint64_t)a.me;
     gshmem_quiet();
+}
+
+typedef struct nbi_args {
+    unsigned char *dst, *src;
+    size_t n;
+    int right;
+} nbi_args_t;
+
+/* A put that may still be in the proxy when the kernel returns. */
+GSHMEM_KERNEL(nbi_kernel, nbi_args_t, a)
+{
+    gshmem_putmem_nbi(a.dst, a.src, a.n, a.right);
+}
+
+/* gshmem_free's barrier comes after this PE's proxy work has completed. */
+static void check_free_completes(void)
+{
+    const size_t n = 4 << 20;
+    nbi_args_t a = {(unsigned char *)gshmem_malloc(n), (unsigned char *)gshmem_malloc(n), n,
+                    (dt_me + 1) % dt_npes};
+    void *other = gshmem_malloc(64);
+    unsigned char *c;
+    size_t j, bad = 0;
+    int left = (dt_me + dt_npes - 1) % dt_npes;
+
+    PT_CHECK_EQ_F("gshmem_malloc", 1, a.dst && a.src && other, "two blocks of %zu bytes", n);
+    if (!a.dst || !a.src || !other)
+        return;
+    dt_fill(a.dst, 0, n);
+    dt_fill(a.src, 0x40 + dt_me, n);
+    shmem_barrier_all();
+    DT_LAUNCH(nbi_kernel, 1, 1, a);
+    gshmem_free(other);
+    c = (unsigned char *)dt_copy_back(a.dst, n);
+    for (j = 0; j < n; j++)
+        bad += c[j] != 0x40 + left;
+    PT_CHECK_EQ_F("gshmem_free", 0, bad, "bytes of PE %d's 4 MiB put_nbi missing when it returned",
+                  left);
+    free(c);
+    gshmem_free(a.src);
+    gshmem_free(a.dst);
 }
 
 int main(void)
@@ -134,5 +178,6 @@ int main(void)
     free(h);
     shmem_barrier_all();
     gshmem_free(a.buf);
+    check_free_completes();
     return dt_finish();
 }
