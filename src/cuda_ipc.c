@@ -28,6 +28,7 @@
 #include "../bootstrap/bootstrap.h"
 #include "log.h"
 #include "pe.h"
+#include "wait.h"
 
 #define IPC_MAGIC 0x6773686d63756461ull   /* "gshmcuda" */
 
@@ -231,20 +232,12 @@ static gsi_status_t take(const int *peers, int n, uint64_t tag, int *in, int *n_
     return GSI_OK;
 }
 
-static uint64_t now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec;
-}
-
 gsi_status_t gsi_cuda_ipc_exchange(int fd, const int *peers, int n, uint64_t tag, int *in,
                                    int timeout_s)
 {
     char *sent = calloc((size_t)n + 1, 1);
     int n_sent = 0, n_in = 0;
-    uint64_t deadline = now_s() + (uint64_t)timeout_s;
+    uint64_t deadline = gsi_now_ns() + (uint64_t)timeout_s * 1000000000u;
     gsi_status_t status = GSI_OK;
 
     if (!sent)
@@ -298,7 +291,7 @@ gsi_status_t gsi_cuda_ipc_exchange(int fd, const int *peers, int n, uint64_t tag
         }
         if (status != GSI_OK || (n_sent == n && n_in == n))
             break;
-        if (now_s() > deadline) {
+        if (gsi_now_ns() > deadline) {
             GSI_WARN("node peers' GPU memory handles: %d of %d received, %d of %d sent after "
                      "%d s", n_in, n, n_sent, n, timeout_s);
             status = GSI_ERR_TIMEOUT;

@@ -32,6 +32,7 @@
 #include "device.h"
 #include "log.h"
 #include "pe.h"
+#include "wait.h"
 
 #pragma GCC visibility push(default)
 #include "gsd/arch.h"
@@ -62,15 +63,6 @@ struct gsd_lane_block {
     lane_bar_t *warp;             /* [warps] */
 };
 
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
-
 static void bar_wait(lane_bar_t *b)
 {
     unsigned gen, polls = 0;
@@ -89,7 +81,7 @@ static void bar_wait(lane_bar_t *b)
     }
     while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen) {
         if (++polls <= BAR_SPIN) {
-            cpu_relax();
+            gsi_cpu_relax();
         } else if (polls <= BAR_SPIN + BAR_YIELDS) {
             sched_yield();
         } else {
@@ -125,10 +117,7 @@ void gsd_lane_syncwarp(void)
 
 uint64_t gsd_lane_clock_ns(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return gsi_now_ns();
 }
 
 void gsd_lane_progress(void)

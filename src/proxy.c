@@ -271,23 +271,6 @@ struct gsi_proxy_group {
     gsi_proxy_worker_t *workers;
 };
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield" ::: "memory");
-#endif
-}
-
 /* One idle pass (nothing was ready on any of the worker's channels). */
 static void idle_step(unsigned *idle, uint64_t *idle_since)
 {
@@ -295,12 +278,12 @@ static void idle_step(unsigned *idle, uint64_t *idle_since)
     struct timespec ts;
 
     if (++*idle <= IDLE_SPIN) {
-        cpu_relax();
+        gsi_cpu_relax();
         return;
     }
     if (*idle == IDLE_SPIN + 1)
-        *idle_since = now_ns();
-    idle_ns = now_ns() - *idle_since;
+        *idle_since = gsi_now_ns();
+    idle_ns = gsi_now_ns() - *idle_since;
     if (idle_ns < IDLE_YIELD_NS) {
         sched_yield();
         return;

@@ -5,12 +5,12 @@
 
 #include "log.h"
 
-static unsigned long long now_ns(void)
+uint64_t gsi_now_ns(void)
 {
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what)
@@ -19,10 +19,10 @@ void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what)
     if (!gsi_pe.env.wait_timeout || (w->polls & 255))
         return;
     if (!w->deadline_ns) {
-        w->deadline_ns = now_ns() + (unsigned long long)gsi_pe.env.wait_timeout * 1000000000ULL;
+        w->deadline_ns = gsi_now_ns() + (unsigned long long)gsi_pe.env.wait_timeout * 1000000000ULL;
         return;
     }
-    if (now_ns() > w->deadline_ns)
+    if (gsi_now_ns() > w->deadline_ns)
         gsi_fatal(fn, "waited more than GSHMEM_WAIT_TIMEOUT=%lld s for %s", gsi_pe.env.wait_timeout,
                   what);
 }

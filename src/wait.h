@@ -5,6 +5,7 @@
 #define GSI_WAIT_H
 
 #include <sched.h>
+#include <stdint.h>
 #include "pe.h"
 
 typedef struct gsi_waiter {
@@ -22,6 +23,10 @@ static inline void gsi_cpu_relax(void)
     __asm__ __volatile__("yield" ::: "memory");
 #endif
 }
+
+/* CLOCK_MONOTONIC in nanoseconds: the clock of every timeout and idle
+ * policy of the core. */
+uint64_t gsi_now_ns(void);
 
 /* Past the spin budget: yield, and check the timeout now and then. */
 void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what);
