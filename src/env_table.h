@@ -37,6 +37,8 @@
       "reach every other PE through the network transport, even on this host")    \
     X(progress_thread, INT, "GSHMEM_PROGRESS_THREAD", NULL, "-1", -1, 1,           \
       "a thread drives the network for remote PEs' operations (-1: when any PE is remote)") \
+    X(ucx_am, INT, "GSHMEM_UCX_AM", NULL, "-1", -1, 1,                              \
+      "small puts, gets and atomics go as active messages the target applies (-1: to peers UCX reaches with no RMA lane, as over TCP)") \
     X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 3, 64,                        \
       "teams that may exist at once, SHMEM_TEAM_WORLD, _SHARED and SHMEMX_TEAM_NODE included") \
     X(static_symmetric, BOOL, "GSHMEM_STATIC_SYMMETRIC", NULL, "1", 0, 1,          \

@@ -183,6 +183,7 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
                              .private_regions = private_regions,
                              .thread_multiple = gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE,
                              .progress_thread = (int)gsi_pe.env.progress_thread,
+                             .am_rma = (int)gsi_pe.env.ucx_am,
                              .allgather = gsi_pe.boot->allgather};
 #ifdef GSHMEM_HAVE_UCX
     gsi_pe.net = &gst_ucx_ops;

@@ -43,7 +43,7 @@ typedef struct gsi_pe_state {
     int *node_pes;           /* [n_node] their world PEs, ascending */
     const struct gsb_ops *boot;
     const struct gst_ops *net;
-    void (*net_progress)(void); /* drives the network from waits; NULL: none */
+    unsigned (*net_progress)(void); /* drives the network from waits; NULL: none */
     /* completes what device code queued in the proxy channels so far
      * (src/proxy.c); NULL: no proxy */
     void (*device_drain)(const char *fn);

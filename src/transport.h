@@ -22,7 +22,8 @@ typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_
                                      size_t size, const void *operand, const void *compare,
                                      void *fetched);
 typedef gsi_status_t (*gst_order_fn_t)(void);
-typedef void (*gst_progress_fn_t)(void);
+/* Returns nonzero when it found work (a peer's operation, a completion). */
+typedef unsigned (*gst_progress_fn_t)(void);
 
 /* What memory a region added after init is (the transport registers it
  * accordingly: UCX takes CUDA device memory as UCS_MEMORY_TYPE_CUDA). */
@@ -60,6 +61,8 @@ typedef struct gst_init_args {
     int private_regions;
     int thread_multiple;       /* calls may come from several threads at once */
     int progress_thread;       /* -1 auto, 0 off, 1 on */
+    int am_rma;                /* small operations as active messages: -1 where the
+                                  transport has no RMA, 0 never, 1 always */
     int (*allgather)(const void *in, void *out, size_t len);
 } gst_init_args_t;
 

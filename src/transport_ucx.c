@@ -7,7 +7,10 @@
  * (ucp_mem_map) and their rkeys exchanged through the bootstrap; when no
  * PE maps them by load/store they first move onto UCX's own shared memory
  * where UCX has it (src/ucx_rehome.h), so UCX's posix and sysv transports
- * put, get and update them directly.  RMA is ucp_put_nbx/ucp_get_nbx;
+ * put, get and update them directly.  RMA is ucp_put_nbx/ucp_get_nbx,
+ * except to peers UCX reaches with no RMA lane (TCP): there small puts,
+ * gets and every atomic are active messages of our own that the target
+ * applies without acknowledging each (src/ucx_am.h);
  * every AMO of OpenSHMEM is 4 or 8 bytes wide and maps onto
  * ucp_atomic_op_nbx (fetch = add 0, set = swap; AND/OR/XOR on UCX's shared
  * memory by compare-and-swap, see bitwise_by_cswap).  quiet is a worker
@@ -31,6 +34,7 @@
 #include <ucp/api/ucp.h>
 #include <unistd.h>
 
+#include "ucx_am.h"
 #include "ucx_rehome.h"
 
 #define MAX_REGIONS GST_MAX_REGIONS
@@ -54,6 +58,15 @@ static struct {
     ucp_rkey_h *rkey;       /* [n_pes * n_regions] */
     uint64_t *peer_base;    /* [n_pes * n_regions] where UCX reaches each PE's regions */
     char *moved;            /* [n_pes * n_regions] 1: that region is on UCX's shared memory */
+    char *am_peer;          /* [n_pes] 1: small operations go as our active messages */
+    int am_on;              /* gst_ucx_am_init ran */
+    /* An RMA operation went to an am_peer since the last worker flush: it
+     * is not ordered with the active messages, so a fence must be a quiet
+     * and an active message that reads must flush first. */
+    int rma_to_am_peer;
+    /* A fence found active messages in flight: RMA to a peer they went to
+     * must wait for them (gst_ucx_am_flush) until the next quiet. */
+    int am_fenced;
     int n_pes, n_regions;
     pthread_t progress;
     int progress_running;
@@ -96,6 +109,15 @@ static gsi_status_t failed(char *err, size_t errlen, const char *what, ucs_statu
  * cores the peer that must answer may need this core. */
 #define WAIT_SPIN 64
 
+/* One poll of a wait: progress the worker, and yield once it has found
+ * nothing to do WAIT_SPIN times. */
+static inline void wait_poll(unsigned *polls)
+{
+    __atomic_store_n(&ucx.progressed, ucx.progressed + 1, __ATOMIC_RELAXED);
+    if (!ucp_worker_progress(ucx.worker) && ++*polls > WAIT_SPIN)
+        sched_yield();
+}
+
 /* Wait for a request to complete; progress the worker meanwhile. */
 static gsi_status_t wait_request(ucs_status_ptr_t req)
 {
@@ -106,13 +128,19 @@ static gsi_status_t wait_request(ucs_status_ptr_t req)
         return GSI_OK;
     if (UCS_PTR_IS_ERR(req))
         return GSI_ERR_SYSTEM;
-    while ((status = ucp_request_check_status(req)) == UCS_INPROGRESS) {
-        __atomic_store_n(&ucx.progressed, ucx.progressed + 1, __ATOMIC_RELAXED);
-        if (!ucp_worker_progress(ucx.worker) && ++polls > WAIT_SPIN)
-            sched_yield();
-    }
+    while ((status = ucp_request_check_status(req)) == UCS_INPROGRESS)
+        wait_poll(&polls);
     ucp_request_free(req);
     return status == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
+}
+
+/* Wait for *done (set by a handler or a callback); for src/ucx_am.c. */
+static void wait_done(const volatile int *done)
+{
+    unsigned polls = 0;
+
+    while (!*done)
+        wait_poll(&polls);
 }
 
 /* The progress thread wakes every period and drives the worker only if no
@@ -201,7 +229,7 @@ static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t e
     if (status != UCS_OK)
         return failed(err, errlen, "ucp_config_read", status);
     params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED;
-    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+    params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM;
     params.mt_workers_shared = 1;
     status = ucp_init(&params, config, &ucx.context);
     ucp_config_release(config);
@@ -323,6 +351,26 @@ static gsi_status_t register_regions(const gst_init_args_t *args, char *err, siz
     return GSI_OK;
 }
 
+/* Which peers get small operations as our active messages (src/ucx_am.h):
+ * args->am_rma -1 those UCX reaches with no RMA lane, 1 every peer, 0
+ * none.  The handlers are installed whatever this PE chose: peers may
+ * send to it. */
+static gsi_status_t start_am(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    gst_ucx_am_args_t am = {.worker = ucx.worker, .ep = ucx.ep, .my_pe = args->my_pe,
+                            .n_pes = args->n_pes, .n_regions = args->n_regions,
+                            .base = args->base, .size = args->size, .wait = wait_done};
+    gsi_status_t status = gst_ucx_am_init(&am, err, errlen);
+
+    if (status != GSI_OK)
+        return status;
+    ucx.am_on = 1;
+    for (int pe = 0; pe < args->n_pes; pe++)
+        ucx.am_peer[pe] = ucx.ep[pe] && args->am_rma != 0 &&
+                          (args->am_rma > 0 || gst_ucx_am_wanted(ucx.ep[pe]));
+    return GSI_OK;
+}
+
 static void ucx_finalize(void);
 static void extra_release(int region);
 
@@ -344,7 +392,8 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
     ucx.rkey = calloc(cells, sizeof(*ucx.rkey));
     ucx.peer_base = malloc(cells * sizeof(*ucx.peer_base));
     ucx.moved = calloc(cells, 1);
-    if (!ucx.ep || !ucx.rkey || !ucx.peer_base || !ucx.moved) {
+    ucx.am_peer = calloc((size_t)args->n_pes, 1);
+    if (!ucx.ep || !ucx.rkey || !ucx.peer_base || !ucx.moved || !ucx.am_peer) {
         snprintf(err, errlen, "out of memory for %d PEs", args->n_pes);
         status = GSI_ERR_NOMEM;
         goto err_finalize;
@@ -356,6 +405,8 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
         status = connect_peers(args, err, errlen);
     if (status == GSI_OK)
         status = register_regions(args, err, errlen);
+    if (status == GSI_OK)
+        status = start_am(args, err, errlen);
     if (status != GSI_OK)
         goto err_finalize;
     if (args->progress_thread != 0) {
@@ -391,6 +442,8 @@ static void ucx_finalize(void)
             ucp_rkey_destroy(ucx.rkey[i]);
     for (int r = 0; r < MAX_REGIONS; r++)
         extra_release(r);
+    if (ucx.am_on)
+        gst_ucx_am_finalize();
     for (int pe = 0; ucx.ep && pe < ucx.n_pes; pe++) {
         if (!ucx.ep[pe])
             continue;
@@ -411,13 +464,14 @@ static void ucx_finalize(void)
     free(ucx.rkey);
     free(ucx.peer_base);
     free(ucx.moved);
+    free(ucx.am_peer);
     memset(&ucx, 0, sizeof(ucx));
 }
 
-static void progress_locked(void)
+static unsigned progress_locked(void)
 {
     __atomic_store_n(&ucx.progressed, ucx.progressed + 1, __ATOMIC_RELAXED);
-    ucp_worker_progress(ucx.worker);
+    return ucp_worker_progress(ucx.worker);
 }
 
 static inline uint64_t remote(int pe, int region, size_t offset)
@@ -495,14 +549,56 @@ static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void 
     return status;
 }
 
+/* 1: this operation on (pe, region) goes as one of our active messages
+ * (the core has checked pe). */
+static inline int by_am(int pe, int region, size_t len)
+{
+    return ucx.am_peer[pe] && region < ucx.n_regions && len <= GST_UCX_AM_MAX;
+}
+
+/* Before RMA to pe: one that follows a fence must not pass the messages
+ * sent to pe before the fence. */
+static gsi_status_t rma_to_peer(int pe)
+{
+    if (!ucx.am_peer[pe])
+        return GSI_OK;
+    ucx.rma_to_am_peer = 1;
+    return ucx.am_fenced ? gst_ucx_am_flush(pe) : GSI_OK;
+}
+
+/* Before an active message that reads pe's memory: RMA sent to an am_peer
+ * since the last flush may not have landed. */
+static gsi_status_t settle_rma(void)
+{
+    ucp_request_param_t p = {0};
+
+    if (!ucx.rma_to_am_peer)
+        return GSI_OK;
+    ucx.rma_to_am_peer = 0;
+    return wait_request(ucp_worker_flush_nbx(ucx.worker, &p));
+}
+
 static gsi_status_t put_locked(int pe, int region, size_t offset, const void *src, size_t len)
 {
-    return rma_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
+    gsi_status_t status;
+
+    if (by_am(pe, region, len))
+        return gst_ucx_am_put(pe, region, offset, src, len);
+    status = rma_to_peer(pe);
+    return status != GSI_OK ? status : rma_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
 }
 
 static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
 {
-    return rma_locked(0, pe, region, offset, dst, len);
+    gsi_status_t status;
+
+    if (by_am(pe, region, len)) {
+        status = settle_rma();
+        return status == GSI_OK ? gst_ucx_am_get(dst, pe, region, offset, len) : status;
+    }
+    /* A get through RMA must see the messages sent to pe before it. */
+    status = gst_ucx_am_flush(pe);
+    return status == GSI_OK ? rma_locked(0, pe, region, offset, dst, len) : status;
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
@@ -574,6 +670,15 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
         return GSI_ERR_NO_TRANSPORT;
     if (size != 4 && size != 8)
         return GSI_ERR_UNSUPPORTED;
+    if (by_am(pe, region, size)) {
+        status = fetched ? settle_rma() : GSI_OK;
+        return status == GSI_OK ? gst_ucx_am_amo(pe, region, offset, op, size, operand, compare,
+                                                 fetched)
+                                : status;
+    }
+    status = rma_to_peer(pe);
+    if (status != GSI_OK)
+        return status;
     if ((op == GST_AMO_FAND || op == GST_AMO_FOR || op == GST_AMO_FXOR) &&
         region < ucx.n_regions && ucx.moved[pe * ucx.n_regions + region])
         return bitwise_by_cswap(pe, region, offset, op, size, operand, fetched);
@@ -609,23 +714,37 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
     return status;
 }
 
-static gsi_status_t fence_locked(void)
-{
-    return ucp_worker_fence(ucx.worker) == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
-}
-
 static gsi_status_t quiet_locked(void)
 {
     ucp_request_param_t p = {0};
+    gsi_status_t status = gst_ucx_am_flush(-1);
 
+    if (status != GSI_OK)
+        return status;
+    ucx.rma_to_am_peer = ucx.am_fenced = 0;
     return wait_request(ucp_worker_flush_nbx(ucx.worker, &p));
 }
 
-static void ucx_progress(void)
+/* One peer's active messages are applied in order, so only RMA needs the
+ * worker fence.  RMA and messages to one peer are ordered only by
+ * completing the earlier: everything, if RMA went first; the messages to
+ * that peer, when RMA to it follows (rma_to_peer). */
+static gsi_status_t fence_locked(void)
 {
+    if (ucx.rma_to_am_peer)
+        return quiet_locked();
+    ucx.am_fenced |= gst_ucx_am_unflushed(-1);
+    return ucp_worker_fence(ucx.worker) == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
+}
+
+static unsigned ucx_progress(void)
+{
+    unsigned n;
+
     lock();
-    progress_locked();
+    n = progress_locked();
     unlock();
+    return n;
 }
 
 static gsi_status_t ucx_put(int pe, int region, size_t offset, const void *src, size_t len)

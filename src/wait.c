@@ -16,6 +16,11 @@ uint64_t gsi_now_ns(void)
 void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what)
 {
     sched_yield();
+    gsi_wait_check(w, fn, what);
+}
+
+void gsi_wait_check(gsi_waiter_t *w, const char *fn, const char *what)
+{
     if (!gsi_pe.env.wait_timeout || (w->polls & 255))
         return;
     if (!w->deadline_ns) {

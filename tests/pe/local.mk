@@ -87,3 +87,7 @@ TESTS += \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \
 	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe
+
+# The network transport's active messages beside its RMA (see the script).
+TESTS += tests/pe/am.sh
+EXTRA_DIST += tests/pe/am.sh

@@ -4,8 +4,10 @@
  * each PE puts a block into its right neighbour, orders, then writes a
  * flag; the neighbour waits for the flag alone (no barrier) and must then
  * see the whole block.  An acknowledgement back keeps the rounds apart.
- * Also: two puts to one word separated by a fence land in order, and an
- * atomic add fenced before a flag is visible once the flag is.
+ * Also: two puts to one word separated by a fence land in order, an atomic
+ * add fenced before a flag is visible once the flag is, and operations of
+ * a word and of a 64 KiB block to one PE keep their order (UCX over TCP
+ * sends the first as active messages and the second as RMA).
  */
 #include "pe_test.h"
 
@@ -136,6 +138,74 @@ static void fence_amo_then_flag(void)
     shmem_barrier_all();
 }
 
+/* The long at index k of a block of pat(pe, seq, .) bytes. */
+static long pat_long(int pe, long seq, long k)
+{
+    unsigned char b[sizeof(long)];
+    long v;
+
+    for (size_t i = 0; i < sizeof(long); i++)
+        b[i] = pat(pe, seq, k * (long)sizeof(long) + (long)i);
+    memcpy(&v, b, sizeof(v));
+    return v;
+}
+
+/* Words and blocks to the right neighbour's data: p, fence, block (the
+ * block wins); block, fence, p (the word wins); p, then a get of the block,
+ * then a get or a fetch of a word of a block just put (each sees the
+ * earlier put). */
+static void words_and_blocks(unsigned char *src, long *base)
+{
+    long *mine = (long *)data, got[8];
+    unsigned char *back = malloc(SZ);
+    long r, i;
+
+    PT_CHECK("malloc", back != NULL, "the read-back buffer");
+    for (r = 1; back && r <= ROUNDS; r++) {
+        long seq = *base + r;
+
+        for (i = 0; i < SZ; i++)
+            src[i] = pat(me, seq, i);
+        shmem_barrier_all();
+        shmem_long_p((long *)data, -r, right);
+        shmem_fence();
+        shmem_putmem(data, src, SZ, right);
+        shmem_quiet();
+        shmem_barrier_all();
+        PT_CHECK_EQ_F("shmem_fence", pat_long(left, seq, 0), mine[0],
+                      "word 0 after p, fence, block put (round %ld)", r);
+
+        shmem_barrier_all();
+        shmem_putmem(data, src, SZ, right);
+        shmem_fence();
+        shmem_long_p((long *)data + 1, -r, right);
+        shmem_quiet();
+        shmem_barrier_all();
+        PT_CHECK_EQ_F("shmem_fence", -r, mine[1], "word 1 after block put, fence, p (round %ld)",
+                      r);
+        PT_CHECK_EQ_F("shmem_fence", pat_long(left, seq, 2), mine[2],
+                      "word 2 after block put, fence, p (round %ld)", r);
+
+        shmem_barrier_all();
+        shmem_long_p((long *)data + 3, 1000 + r, right);
+        shmem_getmem(back, data, SZ, right);
+        memcpy(got, back, sizeof(got));
+        PT_CHECK_EQ_F("shmem_getmem", 1000 + r, got[3],
+                      "word 3 of a block get after p (round %ld)", r);
+        shmem_putmem(data, src, SZ, right);
+        got[4] = shmem_long_g((long *)data + 4, right);
+        PT_CHECK_EQ_F("shmem_long_g", pat_long(me, seq, 4), got[4],
+                      "word 4 of a block just put (round %ld)", r);
+        shmem_putmem(data, src, SZ, right);
+        got[5] = shmem_long_atomic_fetch_add((long *)data + 5, 0, right);
+        PT_CHECK_EQ_F("shmem_long_atomic_fetch_add", pat_long(me, seq, 5), got[5],
+                      "word 5 of a block just put (round %ld)", r);
+        shmem_barrier_all();
+    }
+    *base += ROUNDS;
+    free(back);
+}
+
 int main(void)
 {
     shmem_ctx_t ctx;
@@ -168,6 +238,7 @@ int main(void)
     }
     fence_same_word(ctx);
     fence_amo_then_flag();
+    words_and_blocks(src, &base);
 
     if (ctx != SHMEM_CTX_DEFAULT)
         shmem_ctx_destroy(ctx);
