@@ -592,7 +592,10 @@ static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, siz
 {
     gsi_status_t status;
 
-    if (by_am(pe, region, len)) {
+    /* Our messages carry only the gets that must stay behind messages
+     * still in flight to pe: a get waits for its answer either way, and
+     * UCX's own emulation answers sooner (10.3 against 11.1 us over TCP). */
+    if (by_am(pe, region, len) && gst_ucx_am_unflushed(pe)) {
         status = settle_rma();
         return status == GSI_OK ? gst_ucx_am_get(dst, pe, region, offset, len) : status;
     }
@@ -670,13 +673,17 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
         return GSI_ERR_NO_TRANSPORT;
     if (size != 4 && size != 8)
         return GSI_ERR_UNSUPPORTED;
-    if (by_am(pe, region, size)) {
+    /* As for gets (get_locked): a fetching atomic goes as our message only
+     * behind messages still in flight to pe.  Both kinds run on the target
+     * inside its worker's progress, so they are atomic with each other. */
+    if (by_am(pe, region, size) && (!fetched || gst_ucx_am_unflushed(pe))) {
         status = fetched ? settle_rma() : GSI_OK;
         return status == GSI_OK ? gst_ucx_am_amo(pe, region, offset, op, size, operand, compare,
                                                  fetched)
                                 : status;
     }
-    status = rma_to_peer(pe);
+    /* A fetching atomic is complete when it returns: nothing to order. */
+    status = fetched ? GSI_OK : rma_to_peer(pe);
     if (status != GSI_OK)
         return status;
     if ((op == GST_AMO_FAND || op == GST_AMO_FOR || op == GST_AMO_FXOR) &&
