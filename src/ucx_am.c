@@ -110,8 +110,7 @@ static ucp_ep_h reply_ep_of(const ucp_am_recv_param_t *param)
     return (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? param->reply_ep : NULL;
 }
 
-/* A store that a waiter polling the word never sees half done. */
-static void store(void *at, const void *data, size_t len)
+void gst_ucx_store(void *at, const void *data, size_t len)
 {
     if (len == 8 && ((uintptr_t)at & 7) == 0)
         __atomic_store_n((uint64_t *)at, *(const uint64_t *)data, __ATOMIC_RELAXED);
@@ -129,7 +128,7 @@ static ucs_status_t on_put(void *arg, const void *header, size_t header_length, 
 
     (void)arg, (void)header_length, (void)param;
     if (at)
-        store(at, data, length);
+        gst_ucx_store(at, data, length);
     /* Whoever reads these bytes next, on any thread, sees them before any
      * later message's. */
     __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -149,7 +148,7 @@ static ucs_status_t on_get(void *arg, const void *header, size_t header_length, 
     return UCS_OK;
 }
 
-/* One atomic of type T at `at`; returns the old value where there is one. */
+/* One atomic of type T at `at` (see gst_ucx_amo_apply). */
 #define AMO_APPLY(T, at, op, v, c)                                                    \
     do {                                                                              \
         T *p_ = (T *)(at), v_ = (T)(v), c_ = (T)(c);                                  \
@@ -169,7 +168,7 @@ static ucs_status_t on_get(void *arg, const void *header, size_t header_length, 
         }                                                                             \
     } while (0)
 
-static uint64_t amo_apply(void *at, unsigned op, unsigned size, uint64_t v, uint64_t c)
+uint64_t gst_ucx_amo_apply(void *at, unsigned op, unsigned size, uint64_t v, uint64_t c)
 {
     if (size == 4)
         AMO_APPLY(uint32_t, at, op, v, c);
@@ -189,7 +188,7 @@ static ucs_status_t on_amo(void *arg, const void *header, size_t header_length, 
 
     (void)arg, (void)header_length, (void)data, (void)length;
     if (at && ((uintptr_t)at & (h->size - 1)) == 0)
-        old = amo_apply(at, h->op, h->size, h->operand, h->compare);
+        old = gst_ucx_amo_apply(at, h->op, h->size, h->operand, h->compare);
     if (h->reply && reply_ep_of(param)) {
         old32 = (uint32_t)old;
         reply(param->reply_ep, h->id, h->size == 4 ? (void *)&old32 : (void *)&old, h->size);

@@ -58,6 +58,14 @@ gsi_status_t gst_ucx_am_get(void *dst, int pe, int region, size_t offset, size_t
 gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched);
 
+/* What a target applies, also used on peers' memory that UCX maps here
+ * (src/ucx_rma.c): a copy in which a waiter polling an aligned 4- or
+ * 8-byte word never sees it half written; one atomic gst_amo_op_t of size
+ * 4 or 8 at an aligned address, returning the old value where the
+ * operation has one. */
+void gst_ucx_store(void *at, const void *data, size_t len);
+uint64_t gst_ucx_amo_apply(void *at, unsigned op, unsigned size, uint64_t v, uint64_t c);
+
 /* 1 when messages to pe (any PE for -1) may not have been applied yet. */
 int gst_ucx_am_unflushed(int pe);
 

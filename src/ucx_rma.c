@@ -4,7 +4,10 @@
  * RMA is ucp_put_nbx/ucp_get_nbx, except to peers UCX reaches with no RMA
  * lane (TCP): there small puts, gets and non-fetching atomics are active
  * messages of our own that the target applies without acknowledging each
- * (src/ucx_am.h), and the order between the two paths is kept here.  Every
+ * (src/ucx_am.h), and the order between the two paths is kept here.  A
+ * region that UCX's shared-memory transports map into this process is
+ * reached through that mapping with plain copies and atomic instructions,
+ * without UCX or the lock (see direct()).  Every
  * AMO of OpenSHMEM is 4 or 8 bytes wide and maps onto ucp_atomic_op_nbx
  * (fetch = add 0, set = swap; AND/OR/XOR on UCX's shared memory by
  * compare-and-swap, see bitwise_by_cswap).  quiet is a worker flush (and a
@@ -343,10 +346,28 @@ unsigned gst_ucx_progress(void)
     return n;
 }
 
+/* pe's (region, offset) where UCX maps it here (see map_direct in
+ * transport_ucx.c), or NULL.  Not for a peer that gets our active
+ * messages: those are ordered with its RMA under the lock. */
+static inline char *direct(int pe, int region, size_t offset)
+{
+    char *base;
+
+    if (region >= gst_ucx.n_regions || gst_ucx.am_peer[pe])
+        return NULL;
+    base = gst_ucx.direct[pe * gst_ucx.n_regions + region];
+    return base ? base + offset : NULL;
+}
+
 gsi_status_t gst_ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
 {
+    char *at = direct(pe, region, offset);
     gsi_status_t status;
 
+    if (at) {
+        gst_ucx_store(at, src, len);
+        return GSI_OK;
+    }
     gst_ucx_lock();
     status = put_locked(pe, region, offset, src, len);
     gst_ucx_unlock();
@@ -355,8 +376,13 @@ gsi_status_t gst_ucx_put(int pe, int region, size_t offset, const void *src, siz
 
 gsi_status_t gst_ucx_get(void *dst, int pe, int region, size_t offset, size_t len)
 {
+    const char *at = direct(pe, region, offset);
     gsi_status_t status;
 
+    if (at) {
+        memcpy(dst, at, len);
+        return GSI_OK;
+    }
     gst_ucx_lock();
     status = get_locked(dst, pe, region, offset, len);
     gst_ucx_unlock();
@@ -366,8 +392,17 @@ gsi_status_t gst_ucx_get(void *dst, int pe, int region, size_t offset, size_t le
 gsi_status_t gst_ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched)
 {
+    char *at = direct(pe, region, offset);
     gsi_status_t status;
 
+    if (at && (size == 4 || size == 8) && ((uintptr_t)at & (size - 1)) == 0) {
+        uint64_t old = gst_ucx_amo_apply(at, op, size, operand ? bits_of(operand, size) : 0,
+                                         compare ? bits_of(compare, size) : 0);
+
+        if (fetched)
+            bits_to(fetched, old, size);
+        return GSI_OK;
+    }
     gst_ucx_lock();
     status = amo_locked(pe, region, offset, op, size, operand, compare, fetched);
     gst_ucx_unlock();

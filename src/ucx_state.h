@@ -38,6 +38,7 @@ typedef struct gst_ucx {
     ucp_rkey_h *rkey;       /* [n_pes * n_regions] */
     uint64_t *peer_base;    /* [n_pes * n_regions] where UCX reaches each PE's regions */
     char *moved;            /* [n_pes * n_regions] 1: that region is on UCX's shared memory */
+    char **direct;          /* [n_pes * n_regions] that region mapped here (ucp_rkey_ptr) or NULL */
     char *am_peer;          /* [n_pes] 1: small operations go as our active messages */
     int am_on;              /* gst_ucx_am_init ran */
     /* An RMA operation went to an am_peer since the last worker flush: it
