@@ -359,34 +359,34 @@ static inline char *direct(int pe, int region, size_t offset)
     return base ? base + offset : NULL;
 }
 
-gsi_status_t gst_ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
+/* put: local -> (pe, region, offset); else the other way. */
+static gsi_status_t rma(int put, int pe, int region, size_t offset, void *local, size_t len)
 {
     char *at = direct(pe, region, offset);
     gsi_status_t status;
 
     if (at) {
-        gst_ucx_store(at, src, len);
+        if (put)
+            gst_ucx_store(at, local, len);
+        else
+            memcpy(local, at, len);
         return GSI_OK;
     }
     gst_ucx_lock();
-    status = put_locked(pe, region, offset, src, len);
+    status = put ? put_locked(pe, region, offset, local, len)
+                 : get_locked(local, pe, region, offset, len);
     gst_ucx_unlock();
     return status;
 }
 
+gsi_status_t gst_ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    return rma(1, pe, region, offset, (void *)(uintptr_t)src, len);
+}
+
 gsi_status_t gst_ucx_get(void *dst, int pe, int region, size_t offset, size_t len)
 {
-    const char *at = direct(pe, region, offset);
-    gsi_status_t status;
-
-    if (at) {
-        memcpy(dst, at, len);
-        return GSI_OK;
-    }
-    gst_ucx_lock();
-    status = get_locked(dst, pe, region, offset, len);
-    gst_ucx_unlock();
-    return status;
+    return rma(0, pe, region, offset, dst, len);
 }
 
 gsi_status_t gst_ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
