@@ -2,16 +2,17 @@
  * and quiet (src/ucx_state.h).
  *
  * RMA is ucp_put_nbx/ucp_get_nbx, except to peers UCX reaches with no RMA
- * lane (TCP): there small puts, gets and non-fetching atomics are active
+ * lane (TCP): there small puts and atomics that return nothing are active
  * messages of our own that the target applies without acknowledging each
- * (src/ucx_am.h), and the order between the two paths is kept here.  A
+ * (src/ucx_am.h), as are gets and fetching atomics while such messages are
+ * in flight to that peer; the order between the two paths is kept here.  A
  * region that UCX's shared-memory transports map into this process is
  * reached through that mapping with plain copies and atomic instructions,
- * without UCX or the lock (see direct()).  Every
- * AMO of OpenSHMEM is 4 or 8 bytes wide and maps onto ucp_atomic_op_nbx
- * (fetch = add 0, set = swap; AND/OR/XOR on UCX's shared memory by
- * compare-and-swap, see bitwise_by_cswap).  quiet is a worker flush (and a
- * flush of the messages), fence a worker fence. */
+ * without UCX or the lock (see direct()).  Every AMO of OpenSHMEM is 4 or 8
+ * bytes wide and maps onto ucp_atomic_op_nbx (fetch = add 0, set = swap;
+ * AND/OR/XOR on UCX's shared memory by compare-and-swap, see
+ * bitwise_by_cswap).  quiet is a flush of the messages and of the worker,
+ * fence a worker fence. */
 #include "config.h"
 #include "transport.h"
 
