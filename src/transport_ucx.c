@@ -265,7 +265,7 @@ static gsi_status_t start_am(const gst_init_args_t *args, char *err, size_t errl
 {
     gst_ucx_am_args_t am = {.worker = gst_ucx.worker, .ep = gst_ucx.ep, .my_pe = args->my_pe,
                             .n_pes = args->n_pes, .n_regions = args->n_regions,
-                            .base = args->base, .size = args->size, .wait = gst_ucx_wait_done};
+                            .base = args->base, .size = args->size};
     gsi_status_t status = gst_ucx_am_init(&am, err, errlen);
 
     if (status != GSI_OK)

@@ -2,6 +2,7 @@
  * ucx_am.h). */
 #include "config.h"
 #include "ucx_am.h"
+#include "ucx_state.h"
 
 #ifdef GSHMEM_HAVE_UCX
 
@@ -184,14 +185,14 @@ static ucs_status_t on_amo(void *arg, const void *header, size_t header_length, 
     void *at = (h->size == 4 || h->size == 8) ? local(h->region, h->offset, h->size, "atomic")
                                               : NULL;
     uint64_t old = 0;
-    uint32_t old32;
+    unsigned char bytes[8];
 
     (void)arg, (void)header_length, (void)data, (void)length;
     if (at && ((uintptr_t)at & (h->size - 1)) == 0)
         old = gst_ucx_amo_apply(at, h->op, h->size, h->operand, h->compare);
     if (h->reply && reply_ep_of(param)) {
-        old32 = (uint32_t)old;
-        reply(param->reply_ep, h->id, h->size == 4 ? (void *)&old32 : (void *)&old, h->size);
+        gst_ucx_bits_to(bytes, old, h->size);
+        reply(param->reply_ep, h->id, bytes, h->size);
     }
     return UCS_OK;
 }
@@ -237,37 +238,20 @@ static uint64_t expect(void *dst, size_t len, int replies)
     return am.id;
 }
 
-static void on_sent(void *request, ucs_status_t status, void *user_data)
-{
-    (void)request;
-    *(volatile int *)user_data = status == UCS_OK ? 1 : -1;
-}
-
 /* Sends one message and returns once header and data may be reused;
  * `answered`: the target gets an endpoint to reply through. */
 static gsi_status_t send_am(int pe, unsigned id, const void *header, size_t header_length,
                             const void *data, size_t length, int answered)
 {
-    volatile int sent = 0;
     ucp_request_param_t p = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-                        UCP_OP_ATTR_FIELD_USER_DATA,
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
         .flags = UCP_AM_SEND_FLAG_EAGER | (answered ? UCP_AM_SEND_FLAG_REPLY : 0),
-        .cb.send = on_sent,
-        .user_data = (void *)&sent,
     };
-    ucs_status_ptr_t req;
 
     if (pe < 0 || pe >= am.a.n_pes || !am.a.ep[pe])
         return GSI_ERR_NO_TRANSPORT;
-    req = ucp_am_send_nbx(am.a.ep[pe], id, header, header_length, data, length, &p);
-    if (req == NULL)
-        return GSI_OK;
-    if (UCS_PTR_IS_ERR(req))
-        return GSI_ERR_SYSTEM;
-    am.a.wait(&sent);
-    ucp_request_free(req);
-    return sent > 0 ? GSI_OK : GSI_ERR_SYSTEM;
+    return gst_ucx_wait_request(
+        ucp_am_send_nbx(am.a.ep[pe], id, header, header_length, data, length, &p));
 }
 
 static void mark_unflushed(int pe)
@@ -296,30 +280,15 @@ gsi_status_t gst_ucx_am_get(void *dst, int pe, int region, size_t offset, size_t
     h.id = expect(dst, len, 1);
     status = send_am(pe, AM_GET, &h, sizeof(h), NULL, 0, 1);
     if (status == GSI_OK)
-        am.a.wait(&am.done);
+        gst_ucx_wait_done(&am.done);
     return status;
-}
-
-static uint64_t bits_of(const void *v, size_t size)
-{
-    uint32_t v32;
-    uint64_t v64 = 0;
-
-    if (!v)
-        return 0;
-    if (size == 4) {
-        memcpy(&v32, v, 4);
-        return v32;
-    }
-    memcpy(&v64, v, 8);
-    return v64;
 }
 
 gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched)
 {
-    am_amo_hdr_t h = {.offset = offset, .operand = bits_of(operand, size),
-                      .compare = bits_of(compare, size), .region = (uint32_t)region,
+    am_amo_hdr_t h = {.offset = offset, .operand = gst_ucx_bits_of(operand, size),
+                      .compare = gst_ucx_bits_of(compare, size), .region = (uint32_t)region,
                       .op = (uint8_t)op, .size = (uint8_t)size, .reply = fetched != NULL};
     gsi_status_t status;
 
@@ -332,7 +301,7 @@ gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, 
     h.id = expect(fetched, size, 1);
     status = send_am(pe, AM_AMO, &h, sizeof(h), NULL, 0, 1);
     if (status == GSI_OK)
-        am.a.wait(&am.done);
+        gst_ucx_wait_done(&am.done);
     return status;
 }
 
@@ -362,7 +331,7 @@ gsi_status_t gst_ucx_am_flush(int pe)
         }
     }
     if (am.remaining)
-        am.a.wait(&am.done);
+        gst_ucx_wait_done(&am.done);
     am.any_unflushed = 0;
     for (int p = 0; p < am.a.n_pes; p++)
         am.any_unflushed |= am.unflushed[p];

@@ -36,8 +36,6 @@ typedef struct gst_ucx_am_args {
     int my_pe, n_pes, n_regions;
     void *const *base;          /* [n_regions] this PE's regions, served to peers */
     const size_t *size;         /* [n_regions] */
-    /* Progress the worker until *done is nonzero (the caller's wait policy). */
-    void (*wait)(const volatile int *done);
 } gst_ucx_am_args_t;
 
 /* 1 when UCX reaches the peer of ep with no RMA lane at all, so every put,

@@ -29,12 +29,19 @@
  * cores the peer that must answer may need this core. */
 #define WAIT_SPIN 64
 
+/* Progress the worker from a thread of the PE (the progress thread counts
+ * these calls to stay out of its way). */
+static unsigned progress_locked(void)
+{
+    __atomic_store_n(&gst_ucx.progressed, gst_ucx.progressed + 1, __ATOMIC_RELAXED);
+    return ucp_worker_progress(gst_ucx.worker);
+}
+
 /* One poll of a wait: progress the worker, and yield once it has found
  * nothing to do WAIT_SPIN times. */
 static inline void wait_poll(unsigned *polls)
 {
-    __atomic_store_n(&gst_ucx.progressed, gst_ucx.progressed + 1, __ATOMIC_RELAXED);
-    if (!ucp_worker_progress(gst_ucx.worker) && ++*polls > WAIT_SPIN)
+    if (!progress_locked() && ++*polls > WAIT_SPIN)
         sched_yield();
 }
 
@@ -59,12 +66,6 @@ void gst_ucx_wait_done(const volatile int *done)
 
     while (!*done)
         wait_poll(&polls);
-}
-
-static unsigned progress_locked(void)
-{
-    __atomic_store_n(&gst_ucx.progressed, gst_ucx.progressed + 1, __ATOMIC_RELAXED);
-    return ucp_worker_progress(gst_ucx.worker);
 }
 
 static inline uint64_t remote(int pe, int region, size_t offset)
@@ -200,29 +201,6 @@ static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, siz
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched);
 
-static uint64_t bits_of(const void *v, size_t size)
-{
-    uint32_t v32;
-    uint64_t v64;
-
-    if (size == 4) {
-        memcpy(&v32, v, 4);
-        return v32;
-    }
-    memcpy(&v64, v, 8);
-    return v64;
-}
-
-static void bits_to(void *v, uint64_t bits, size_t size)
-{
-    uint32_t v32 = (uint32_t)bits;
-
-    if (size == 4)
-        memcpy(v, &v32, 4);
-    else
-        memcpy(v, &bits, 8);
-}
-
 /* AND, OR and XOR as a compare-and-swap loop.  UCX 1.13's shared-memory
  * transports apply the wrong one of the three (an OR of 1 into 0 leaves
  * 0), so a region on UCX's shared memory (gst_ucx.moved) gets them this way;
@@ -230,24 +208,24 @@ static void bits_to(void *v, uint64_t bits, size_t size)
 static gsi_status_t bitwise_by_cswap(int pe, int region, size_t offset, gst_amo_op_t op,
                                      size_t size, const void *operand, void *fetched)
 {
-    uint64_t v = bits_of(operand, size), mask = size == 4 ? UINT32_MAX : UINT64_MAX;
+    uint64_t v = gst_ucx_bits_of(operand, size), mask = size == 4 ? UINT32_MAX : UINT64_MAX;
     uint64_t expect = 0, next;
     unsigned char e[8], n[8], seen[8];
     gsi_status_t status;
 
     for (;;) {
         next = (op == GST_AMO_FAND ? expect & v : op == GST_AMO_FOR ? expect | v : expect ^ v) & mask;
-        bits_to(e, expect, size);
-        bits_to(n, next, size);
+        gst_ucx_bits_to(e, expect, size);
+        gst_ucx_bits_to(n, next, size);
         status = amo_locked(pe, region, offset, GST_AMO_CSWAP, size, n, e, seen);
         if (status != GSI_OK)
             return status;
-        if (bits_of(seen, size) == expect)
+        if (gst_ucx_bits_of(seen, size) == expect)
             break;
-        expect = bits_of(seen, size);
+        expect = gst_ucx_bits_of(seen, size);
     }
     if (fetched)
-        bits_to(fetched, expect, size);
+        gst_ucx_bits_to(fetched, expect, size);
     return GSI_OK;
 }
 
@@ -397,11 +375,11 @@ gsi_status_t gst_ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, siz
     gsi_status_t status;
 
     if (at && (size == 4 || size == 8) && ((uintptr_t)at & (size - 1)) == 0) {
-        uint64_t old = gst_ucx_amo_apply(at, op, size, operand ? bits_of(operand, size) : 0,
-                                         compare ? bits_of(compare, size) : 0);
+        uint64_t old = gst_ucx_amo_apply(at, op, size, gst_ucx_bits_of(operand, size),
+                                         gst_ucx_bits_of(compare, size));
 
         if (fetched)
-            bits_to(fetched, old, size);
+            gst_ucx_bits_to(fetched, old, size);
         return GSI_OK;
     }
     gst_ucx_lock();

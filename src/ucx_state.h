@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <ucp/api/ucp.h>
 
 #include "status.h"
@@ -86,6 +87,32 @@ static inline gsi_status_t gst_ucx_failed(char *err, size_t errlen, const char *
 {
     snprintf(err, errlen, "UCX %s: %s", what, ucs_status_string(status));
     return GSI_ERR_SYSTEM;
+}
+
+/* A 4- or 8-byte value (an atomic's operand) as bits, 0 for NULL; and back. */
+static inline uint64_t gst_ucx_bits_of(const void *v, size_t size)
+{
+    uint32_t v32;
+    uint64_t v64;
+
+    if (!v)
+        return 0;
+    if (size == 4) {
+        memcpy(&v32, v, 4);
+        return v32;
+    }
+    memcpy(&v64, v, 8);
+    return v64;
+}
+
+static inline void gst_ucx_bits_to(void *v, uint64_t bits, size_t size)
+{
+    uint32_t v32 = (uint32_t)bits;
+
+    if (size == 4)
+        memcpy(v, &v32, 4);
+    else
+        memcpy(v, &bits, 8);
 }
 
 /* ucx_rma.c: wait for a request to complete, or for *done (set by a
