@@ -1,6 +1,6 @@
 /* bootstrap/uid_int.h - inside the unique-id bootstrap: the id's layout
  * (uid_id.c), TCP sockets and framed messages (uid_sock.c), the state of this
- * process's bootstrap (uid.c: rendezvous and collectives), and the monitor
+ * process's bootstrap (uid_boot.c: rendezvous and collectives), and the monitor
  * thread that ends the job when a PE dies or calls shmem_global_exit
  * (uid_monitor.c).  Not for use outside bootstrap/uid*.c. */
 #ifndef GSB_UID_INT_H
@@ -87,7 +87,7 @@ int gsb_msg_send(int fd, uint32_t type, int rank, int value, uint64_t round,
                  const void *payload, size_t len);
 int gsb_msg_recv(int fd, gsb_msg_t *msg);
 
-/* ---- the state of this process (uid.c) ---- */
+/* ---- the state of this process (uid_boot.c) ---- */
 
 /* How long a PE that ends the job waits for its notice to reach the others
  * (they close their connections on receipt) before it exits anyway. */

@@ -7,20 +7,11 @@
 #                       (state.cu), gshmemx_collective_launch (launch.cu),
 #                       the *_on_stream host API (stream.cu).  Programs link
 #                       it (gshmemcc does) and do the device link.
-#   libgshmem_cuda.la   src/cuda*.c, the GPU half of libgshmem.so, built with
-#                       cuda.h for the types only: the driver is dlopened at
-#                       run time, so libgshmem.so links no CUDA library.
+#   (the GPU half of libgshmem.so is src/gpu/cuda/, src/gpu/local.mk)
 EXTRA_DIST += device/README.md device/cuda_hooks.h device/cuda_archive.h \
 	device/state.cu device/launch.cu device/stream.cu
 
 if HAVE_CUDA
-noinst_LTLIBRARIES += libgshmem_cuda.la
-libgshmem_cuda_la_SOURCES = src/cuda.h src/cuda_driver.h src/cuda_driver.c \
-	src/cuda_devmem.c src/cuda_heap.c src/cuda_ipc.c device/cuda_hooks.h
-libgshmem_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
-libgshmem_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(PMIX_CFLAGS)
-libgshmem_core_la_LIBADD += libgshmem_cuda.la
-
 lib_LIBRARIES = libgshmem_device.a
 libgshmem_device_a_SOURCES =
 GSD_CU_OBJECTS = device/state.$(OBJEXT) device/launch.$(OBJEXT) device/stream.$(OBJEXT)

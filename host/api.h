@@ -15,12 +15,13 @@
 #include <pshmem.h>
 #pragma GCC visibility pop
 
-#include "../src/ctx.h"
-#include "../src/log.h"
-#include "../src/pe.h"
-#include "../src/rma.h"
-#include "../src/team.h"
-#include "../src/wait.h"
+#include "base/log.h"
+#include "coll/ctx.h"
+#include "coll/team.h"
+#include "core/pe.h"
+#include "core/rma.h"
+#include "core/wait.h"
+#include "init/init.h"
 
 /* The world PE of PE `pe` of the context's team (a context made from a
  * team numbers PEs within that team). */

@@ -2,7 +2,7 @@
  * active-set collectives are in host/coll_*.c. */
 #include "api.h"
 
-#include "../src/sync.h"
+#include "coll/sync.h"
 
 void pshmem_barrier_all(void)
 {

@@ -1,7 +1,7 @@
 /* host/coll.c - the data-movement collectives: broadcast, collect,
  * fcollect, alltoall, alltoalls (team-based: typed and mem; deprecated
  * active-set: 32 and 64), and the deprecated active-set shmem_barrier and
- * shmem_sync.  Arguments are checked here; src/coll_*.c move the data.
+ * shmem_sync.  Arguments are checked here; src/coll/coll_*.c move the data.
  *
  * Team-based routines return -1 for SHMEM_TEAM_INVALID or a team this PE
  * is not in, 0 otherwise; a bad PE_root, active set, pSync or stride ends
@@ -10,7 +10,7 @@
  * sizes may differ between members). */
 #include "api.h"
 
-#include "../src/coll_engine.h"
+#include "coll/coll_engine.h"
 
 static size_t bytes_of(const char *fn, size_t nelems, size_t size)
 {

@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../bootstrap/bootstrap.h"
-#include "../src/device.h"
-#include "../src/sync.h"
+#include "bootstrap/bootstrap.h"
+#include "coll/sync.h"
+#include "gpu/device.h"
 
 #pragma GCC visibility push(default)
 #include "gsd/host_api.h"

@@ -4,9 +4,9 @@
 
 #include <stdio.h>
 
-#include "../bootstrap/bootstrap.h"
-#include "../src/env.h"
-#include "../src/transport.h"
+#include "base/env.h"
+#include "bootstrap/bootstrap.h"
+#include "net/transport.h"
 
 int pgshmemx_info_print(void)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bootstrap/bootstrap.h"
-#include "../src/heap.h"
-#include "../src/sync.h"
+#include "bootstrap/bootstrap.h"
+#include "coll/sync.h"
+#include "core/heap.h"
 
 /* SHMEM_DEBUG: prove that every PE got the same address. */
 static void check_symmetric(const char *fn, const void *ptr)

@@ -6,11 +6,11 @@
  *   int shmem_TYPENAME_sum_{inscan,exscan}   (the same arithmetic types)
  *
  * (team, dest, source, n): each is a combine function of its operator and
- * type (host/reduce_ops.h) handed to the engine (src/coll_reduce.c), made
+ * type (host/reduce_ops.h) handed to the engine (src/coll/coll_reduce.c), made
  * by one macro per row of include/gshmem/typetable.h. */
 #include "api.h"
 
-#include "../src/coll_reduce.h"
+#include "coll/coll_reduce.h"
 #include "reduce_ops.h"
 
 /* 0 on success; nonzero, doing nothing, for an invalid team or one this PE

@@ -1,5 +1,5 @@
 /* host/reduce_ops.h - the element operators of the reductions, and the
- * macro that makes one combine function (src/coll_reduce.h) per operator
+ * macro that makes one combine function (src/coll/coll_reduce.h) per operator
  * and type: static void combine_<op>_<typename>(void *acc, const void *in,
  * size_t n) computes acc[i] = acc[i] <op> in[i]. */
 #ifndef GSI_HOST_REDUCE_OPS_H

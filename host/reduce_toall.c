@@ -9,7 +9,7 @@
  * SHMEM_SYNC_VALUE; pWrk is not needed and left untouched. */
 #include "api.h"
 
-#include "../src/coll_reduce.h"
+#include "coll/coll_reduce.h"
 #include "reduce_ops.h"
 
 static void to_all(const char *fn, void *dest, const void *source, int nreduce, int pe_start,

@@ -1,7 +1,7 @@
 /* host/team.c - Team Management Routines, and shmem_team_sync. */
 #include "api.h"
 
-#include "../src/sync.h"
+#include "coll/sync.h"
 
 /* SHMEM_TEAM_INVALID, or a team this PE does not belong to, is no team. */
 static int team_ok(shmem_team_t team)

@@ -1,7 +1,7 @@
 /* host/uid.c - start without a launcher, from a unique id (shmemx.h). */
 #include "api.h"
 
-#include "../bootstrap/uid.h"
+#include "bootstrap/uid.h"
 
 _Static_assert(sizeof(gshmemx_uniqueid_t) == sizeof(gsb_uid_t),
                "gshmemx_uniqueid_t holds the bootstrap's id");

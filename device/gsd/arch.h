@@ -3,7 +3,7 @@
  * (visible to the other PEs' processes, the proxy thread and the NIC), the
  * thread/warp/block queries and barriers, a clock and a polite pause.
  * CUDA intrinsics on the GPU; GCC atomics and the host-lane launcher's
- * per-thread record (src/lanes.c) on host lanes.
+ * per-thread record (src/gpu/lanes.c) on host lanes.
  */
 #ifndef GSD_ARCH_H
 #define GSD_ARCH_H
@@ -17,7 +17,7 @@
 #include <sched.h>
 
 GSD_BEGIN_C
-/* What a host lane knows of itself (set by the launcher, src/lanes.c).
+/* What a host lane knows of itself (set by the launcher, src/gpu/lanes.c).
  * A thread that no launcher started (main, or any other) is thread 0 of a
  * one-thread block of a one-block grid, so the thread-scope device
  * functions work from any host thread. */

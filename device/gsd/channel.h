@@ -1,6 +1,6 @@
 /*
  * gsd/channel.h - the proxy channel shared by device producers and the host
- * proxy thread (src/proxy.c): a ring of fixed-size descriptors, written by
+ * proxy thread (src/gpu/proxy.c): a ring of fixed-size descriptors, written by
  * any lane, drained in order by one proxy thread (DESIGN.md "Device → proxy
  * queue").  Structs only: the producer side is gsd/proxy.h.
  *

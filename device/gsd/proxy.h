@@ -1,6 +1,6 @@
 /*
  * gsd/proxy.h - the producer side of the proxy channels (gsd/channel.h has
- * the protocol).  Any lane may call these; the proxy thread (src/proxy.c)
+ * the protocol).  Any lane may call these; the proxy thread (src/gpu/proxy.c)
  * is the single consumer of each channel.
  */
 #ifndef GSD_PROXY_H

@@ -10,7 +10,7 @@
  *    stride), and the rows and columns of a 2-D split;
  *  - a driver that runs each case on each team this PE belongs to, in and
  *    out of place, at sizes on both sides of each algorithm's limits
- *    (src/coll_reduce.c): 0, 1 and 13 elements and 1 KiB (staged through
+ *    (src/coll/coll_reduce.c): 0, 1 and 13 elements and 1 KiB (staged through
  *    the team slot), 1.5 KiB (whole array per member, below the threshold
  *    the program sets), over 6 KiB (sliced) and, for some cases, 80 KiB
  *    (many chunks per slice).

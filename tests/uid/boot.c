@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bootstrap/uid.h"
+#include "bootstrap/uid.h"
 
 #define ROUNDS 200
 

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
-#include "../../src/alloc.h"
+#include "core/alloc.h"
 
 #define MiB (1024 * 1024)
 

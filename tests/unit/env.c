@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../../src/env.h"
+#include "base/env.h"
 
 Test(env, sizes_accept_suffixes)
 {

@@ -4,21 +4,27 @@ unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typ
 	tests/unit/ring
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
+unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
 unit_cflags = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PMIX_CFLAGS)
 unit_ldadd = libgshmem_core.la $(CRITERION_LIBS)
 tests_unit_alloc_SOURCES = tests/unit/alloc.c
+tests_unit_alloc_CPPFLAGS = $(unit_cppflags)
 tests_unit_alloc_CFLAGS = $(unit_cflags)
 tests_unit_alloc_LDADD = $(unit_ldadd)
 tests_unit_env_SOURCES = tests/unit/env.c
+tests_unit_env_CPPFLAGS = $(unit_cppflags)
 tests_unit_env_CFLAGS = $(unit_cflags)
 tests_unit_env_LDADD = $(unit_ldadd)
 tests_unit_translate_SOURCES = tests/unit/translate.c
+tests_unit_translate_CPPFLAGS = $(unit_cppflags)
 tests_unit_translate_CFLAGS = $(unit_cflags)
 tests_unit_translate_LDADD = $(unit_ldadd)
 tests_unit_typetable_SOURCES = tests/unit/typetable.c
+tests_unit_typetable_CPPFLAGS = $(unit_cppflags)
 tests_unit_typetable_CFLAGS = $(unit_cflags)
 tests_unit_typetable_LDADD = $(unit_ldadd)
 tests_unit_ring_SOURCES = tests/unit/ring.c
+tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
 tests_unit_ring_LDADD = $(unit_ldadd)
 endif

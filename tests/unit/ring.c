@@ -1,7 +1,7 @@
 /*
  * tests/unit/ring.c - the proxy channel protocol under load: the producer
  * side (device/gsd/proxy.h, the code device kernels run) against the real
- * consumer (src/proxy.c: its threads, its batching, its quiet), with a
+ * consumer (src/gpu/proxy.c: its threads, its batching, its quiet), with a
  * recording transport in place of the network.
  *
  * Every descriptor a producer pushes names the producer (pe) and its own
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/devmem.h"
-#include "../../src/proxy.h"
+#include "gpu/devmem.h"
+#include "gpu/proxy.h"
 #include "gsd/proxy.h"
 
 #define MAX_PRODUCERS 16

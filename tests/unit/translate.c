@@ -1,9 +1,9 @@
-/* Unit tests of symmetric address translation (src/pe.h, src/rma.h). */
+/* Unit tests of symmetric address translation (src/core/pe.h, src/core/rma.h). */
 #include <criterion/criterion.h>
 #include <stdint.h>
 
-#include "../../src/pe.h"
-#include "../../src/rma.h"
+#include "core/pe.h"
+#include "core/rma.h"
 
 static char heap[4096], data[1024];
 static char peer_heap[3][4096], peer_data[3][1024];

@@ -1,0 +1,11 @@
+#include "base/status.h"
+
+const char *gsi_status_str(gsi_status_t status)
+{
+    switch (status) {
+#define GSI_STATUS_CASE(name, value, msg) case GSI_##name: return msg;
+    GSI_STATUS_MAP(GSI_STATUS_CASE)
+#undef GSI_STATUS_CASE
+    }
+    return "unknown status";
+}

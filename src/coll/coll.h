@@ -1,0 +1,65 @@
+/* src/coll/coll.h - the collectives engine's view of the PEs taking part.
+ *
+ * A group is a team, or an active set of the deprecated routines
+ * (PE_start, logPE_stride, PE_size, with the caller's pSync as its
+ * synchronization words).  Algorithms see members 0..n-1, can synchronize
+ * them, and reach a member's copy of a symmetric object directly when it
+ * is mapped here (P2P) - or through gsi_put/gsi_get otherwise. */
+#ifndef GSI_COLL_H
+#define GSI_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coll/team.h"
+#include "core/pe.h"
+
+/* Longs of an active set's pSync (SHMEM_SYNC_SIZE and every
+ * SHMEM_*_SYNC_SIZE): the collectives' signal words live in it. */
+#define GSI_PSYNC_WORDS 64
+/* pSync[0..GSI_PSYNC_MAILBOX_WORDS-1] are the mailboxes of the small
+ * active-set reductions (src/coll/coll_reduce.c); the words above them are the
+ * data collectives' signals (src/coll/coll_sig.h). */
+#define GSI_PSYNC_MAILBOX_WORDS 32
+
+typedef struct gsi_group {
+    struct gshmem_team *team;  /* NULL for an active set */
+    int n, me;                 /* members, this PE's index (-1: not a member) */
+    int start, stride;         /* active set: member i is world PE start + i * stride */
+    long *psync;               /* active set: the caller's pSync */
+    int all_p2p;               /* every member's memory is mapped here */
+} gsi_group_t;
+
+/* The group of a team; NULL team or non-member: returns -1. */
+int gsi_group_team(gsi_group_t *g, struct gshmem_team *team);
+
+/* The group of an active set; checks the arguments (fatal on bad ones,
+ * naming `fn`) and that this PE is a member. */
+void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride, int pe_size,
+                    long *psync);
+
+/* The team whose barrier synchronizes the group: its own, the world for
+ * an active set of every PE (which can only be PE_start 0, stride 1),
+ * NULL for any other active set (src/coll/coll_sync.c). */
+static inline struct gshmem_team *gsi_group_sync_team(const gsi_group_t *g)
+{
+    return g->team ? g->team : g->n == gsi_pe.n_pes ? &gshmem_team_world : NULL;
+}
+
+static inline int gsi_group_pe(const gsi_group_t *g, int i)
+{
+    return g->team ? gsi_team_world_pe(g->team, i) : g->start + i * g->stride;
+}
+
+/* Member i's copy of the symmetric `addr` (len bytes), mapped in this
+ * process; NULL when the network must carry the access. */
+void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i);
+
+/* All members reach this point; with `complete`, this PE's operations are
+ * complete first.  On a team or an active set of every PE, the team
+ * barrier (the world's); on another active set, the central barrier of
+ * src/coll/coll_sync.c, whose pSync words return to SHMEM_SYNC_VALUE (0).  shmem_barrier, shmem_sync, the data collectives
+ * and the reductions all use this one. */
+void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete);
+
+#endif

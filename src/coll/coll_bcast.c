@@ -1,0 +1,159 @@
+/* src/coll/coll_bcast.c - broadcast.
+ *
+ * Load/store (every member mapped), two ways chosen by size:
+ *  - push, up to GSHMEM_BCAST_PUSH_MAX bytes: the root copies its source
+ *    into every member's dest, then adds 1 to each member's BCAST counter;
+ *    members wait for it, the root for nothing.  The root writes all the
+ *    data before any signal, so a member that the root of a later call has
+ *    already signalled (adds from different roots commute) has this call's
+ *    data too.
+ *  - pull, above: the root publishes READY (tagged with the call) and
+ *    waits for n-1 ACKs; each member copies from the root's source into
+ *    its own dest as soon as READY shows, then acks.  The copies run in
+ *    parallel, and no member waits for any other than the root.
+ * Network, up to GSHMEM_BCAST_TREE_MAX bytes: binomial tree over ranks
+ * relative to the root; a member forwards from its dest once its parent's
+ * put has arrived.  Larger: the root scatters one chunk to each other
+ * member, which pass the chunks around a ring of the non-root members, so
+ * the root sends the array once and no link carries it log2(n) times (the
+ * root's dest takes no part: broadcast32/64 leave it alone).  Either ends
+ * with a barrier: without it, a member of a later call (another root, so
+ * another parent or left neighbour) could signal a member still waiting
+ * for this one's data. */
+#include "coll/coll_engine.h"
+#include "coll/coll_sig.h"
+
+static const char from_root[] = "the broadcast's data from the root";
+
+static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
+                 int root_dest)
+{
+    gsi_group_t *g = c->g;
+    int n = g->n;
+
+    if (g->me != root) {
+        gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
+        return;
+    }
+    for (int i = 1; i < n; i++)
+        gsi_coll_put(c, dest, source, nbytes, (root + i) % n);
+    if (root_dest)
+        gsi_coll_put(c, dest, source, nbytes, root);
+    for (int i = 1; i < n; i++)
+        gsi_sig_add(c, GSI_SIG_BCAST, (root + i) % n);
+}
+
+static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
+                 int root_dest)
+{
+    gsi_group_t *g = c->g;
+
+    if (g->me == root) {
+        gsi_sig_put_tagged(c, GSI_SIG_READY, root, 0);
+        if (root_dest)
+            gsi_coll_put(c, dest, source, nbytes, root);
+        gsi_sig_wait(c, GSI_SIG_ACK, (uint64_t)g->n - 1, "the other PEs to read the root's data");
+        return;
+    }
+    gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");
+    gsi_coll_stream(c, (size_t)g->n * nbytes);
+    if (c->stream)
+        gsi_copy_stream(dest, gsi_group_ptr(c->fn, g, source, nbytes, root), nbytes);
+    else
+        memcpy(dest, gsi_group_ptr(c->fn, g, source, nbytes, root), nbytes);
+    gsi_sig_add(c, GSI_SIG_ACK, root);
+}
+
+static void tree(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
+                 int root_dest)
+{
+    gsi_group_t *g = c->g;
+    int n = g->n, rank = (g->me - root + n) % n, mask = 1;
+    const void *from = source;
+
+    for (; mask < n; mask <<= 1)
+        if (rank & mask) {
+            gsi_sig_wait(c, GSI_SIG_BCAST, 1, from_root);
+            from = dest;
+            break;
+        }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rank + mask < n) {
+            int child = (rank + mask + root) % n;
+
+            gsi_put(c->fn, dest, from, nbytes, gsi_group_pe(g, child));
+            gsi_sig_add(c, GSI_SIG_BCAST, child);
+        }
+    if (rank == 0 && root_dest)
+        gsi_coll_put(c, dest, source, nbytes, root);
+    gsi_coll_sync(c, 1);
+}
+
+/* Bytes of chunk k of nbytes cut in chunks of cs. */
+static size_t chunk_len(size_t nbytes, size_t cs, int k)
+{
+    size_t offset = (size_t)k * cs;
+
+    return offset >= nbytes ? 0 : nbytes - offset < cs ? nbytes - offset : cs;
+}
+
+static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t nbytes,
+                         int root, int root_dest)
+{
+    gsi_group_t *g = c->g;
+    int n = g->n, m = n - 1, q = (g->me - root + n) % n - 1; /* q: place in the ring, root -1 */
+    size_t cs = ((nbytes + (size_t)m - 1) / (size_t)m + 63) & ~(size_t)63;
+
+    if (q < 0) {
+        for (int k = 0; k < m; k++) {
+            int member = (root + 1 + k) % n;
+            size_t len = chunk_len(nbytes, cs, k);
+
+            if (len)
+                gsi_put(c->fn, (char *)dest + (size_t)k * cs, (const char *)source + (size_t)k * cs,
+                        len, gsi_group_pe(g, member));
+            gsi_sig_add(c, GSI_SIG_BCAST, member);
+        }
+        if (root_dest)
+            gsi_coll_put(c, dest, source, nbytes, root);
+    } else {
+        int right = (root + 1 + (q + 1) % m) % n;
+
+        gsi_sig_wait(c, GSI_SIG_BCAST, 1, from_root);
+        for (int s = 0; s < m - 1; s++) {
+            int k = (q - s + m) % m;
+            size_t len = chunk_len(nbytes, cs, k);
+
+            if (s > 0)
+                gsi_sig_wait(c, GSI_SIG_RING, 1, "the broadcast's chunk from the previous PE");
+            if (len)
+                gsi_put(c->fn, (char *)dest + (size_t)k * cs, (char *)dest + (size_t)k * cs, len,
+                        gsi_group_pe(g, right));
+            gsi_sig_add(c, GSI_SIG_RING, right);
+        }
+        if (m > 1)
+            gsi_sig_wait(c, GSI_SIG_RING, 1, "the broadcast's chunk from the previous PE");
+    }
+    gsi_coll_sync(c, 1);
+}
+
+void gsi_coll_broadcast(const char *fn, gsi_group_t *g, void *dest, const void *source,
+                        size_t nbytes, int root, int root_dest)
+{
+    gsi_coll_t c;
+
+    gsi_coll_begin(&c, fn, g);
+    if (g->n == 1) {
+        if (root_dest)
+            gsi_coll_put(&c, dest, source, nbytes, root);
+    } else if (!c.p2p && (nbytes <= gsi_pe.env.bcast_tree_max || g->n < 3)) {
+        tree(&c, dest, source, nbytes, root, root_dest);
+    } else if (!c.p2p) {
+        scatter_ring(&c, dest, source, nbytes, root, root_dest);
+    } else if (nbytes <= gsi_pe.env.bcast_push_max) {
+        push(&c, dest, source, nbytes, root, root_dest);
+    } else {
+        pull(&c, dest, source, nbytes, root, root_dest);
+    }
+    gsi_coll_end(&c);
+}

@@ -1,0 +1,111 @@
+/* src/coll/coll_collect.c - fcollect (every member nbytes) and collect (each
+ * member its own nbytes), concatenated in member order.
+ *
+ * Load/store: each member copies its source straight into its block of
+ * every member's dest (one copy per byte, no staging), then one barrier
+ * says every block has landed.  collect first needs its offset, the sum of
+ * the sizes of the members before it: each member publishes its size in
+ * its SIZE word (tagged with the call) and reads those of the members
+ * before it; nobody rewrites a SIZE word before the barrier that ends the
+ * call, which comes after every reader.
+ * Network: fcollect is a ring, n-1 steps; in step s each member forwards
+ * block me-s to its right neighbour and waits for block me-s-1 from its
+ * left.  Each member's RING counter has one sender, whose puts are
+ * ordered before its signals, so no barrier is needed.  collect passes
+ * the running offset down a chain (member i tells member i+1 where its
+ * block starts), puts its block to every member, then a barrier. */
+#include "coll/coll_engine.h"
+#include "coll/coll_sig.h"
+
+static void push_all(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
+{
+    gsi_group_t *g = c->g;
+
+    if (!nbytes)
+        return;
+    for (int i = 1; i <= g->n; i++)
+        gsi_coll_put(c, dest, source, nbytes, (g->me + i) % g->n);
+}
+
+static void ring(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
+{
+    gsi_group_t *g = c->g;
+    int n = g->n, me = g->me, right = (me + 1) % n;
+
+    for (int s = 0; s < n - 1; s++) {
+        int block = (me - s + n) % n;
+        const void *from = s == 0 ? source : dest + (size_t)block * nbytes;
+
+        gsi_put(c->fn, dest + (size_t)block * nbytes, from, nbytes, gsi_group_pe(g, right));
+        gsi_sig_add(c, GSI_SIG_RING, right);
+        gsi_sig_wait(c, GSI_SIG_RING, 1, "the fcollect block from the previous PE");
+    }
+    gsi_coll_put(c, dest + (size_t)me * nbytes, source, nbytes, me);
+    gsi_quiet(c->fn);
+}
+
+void gsi_coll_fcollect(const char *fn, gsi_group_t *g, void *dest, const void *source,
+                       size_t nbytes)
+{
+    gsi_coll_t c;
+
+    gsi_coll_begin(&c, fn, g);
+    if (g->n == 1) {
+        gsi_coll_put(&c, dest, source, nbytes, 0);
+    } else if (c.p2p) {
+        gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes);
+        push_all(&c, (char *)dest + (size_t)g->me * nbytes, source, nbytes);
+        gsi_coll_sync(&c, 0);
+    } else {
+        ring(&c, dest, source, nbytes);
+    }
+    gsi_coll_end(&c);
+}
+
+/* The sum of the sizes of the members before this one. */
+static size_t offset_read(gsi_coll_t *c, size_t nbytes)
+{
+    size_t offset = 0;
+
+    if (nbytes > GSI_SIG_PAYLOAD)
+        gsi_fatal(c->fn, "nelems of %zu bytes is too large", nbytes);
+    gsi_sig_put_tagged(c, GSI_SIG_SIZE, c->g->me, nbytes);
+    for (int i = 0; i < c->g->me; i++)
+        offset += gsi_sig_wait_tagged(c, GSI_SIG_SIZE, i, "the sizes of the other PEs' blocks");
+    return offset;
+}
+
+/* The same, passed from member to member over the network. */
+static size_t offset_chain(gsi_coll_t *c, size_t nbytes)
+{
+    gsi_group_t *g = c->g;
+    size_t offset = 0;
+
+    if (g->me > 0)
+        offset = gsi_sig_wait_tagged(c, GSI_SIG_OFFSET, g->me, "the previous PE's offset");
+    if (offset + nbytes > GSI_SIG_PAYLOAD || offset + nbytes < offset)
+        gsi_fatal(c->fn, "the collected array of more than %zu bytes is too large",
+                  offset + nbytes);
+    if (g->me < g->n - 1)
+        gsi_sig_put_tagged(c, GSI_SIG_OFFSET, g->me + 1, offset + nbytes);
+    return offset;
+}
+
+void gsi_coll_collect(const char *fn, gsi_group_t *g, void *dest, const void *source,
+                      size_t nbytes)
+{
+    gsi_coll_t c;
+    size_t offset;
+
+    gsi_coll_begin(&c, fn, g);
+    if (g->n == 1) {
+        if (nbytes)
+            gsi_coll_put(&c, dest, source, nbytes, 0);
+    } else {
+        offset = c.p2p ? offset_read(&c, nbytes) : offset_chain(&c, nbytes);
+        gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes); /* about: sizes may differ */
+        push_all(&c, (char *)dest + offset, source, nbytes);
+        gsi_coll_sync(&c, !c.p2p);
+    }
+    gsi_coll_end(&c);
+}

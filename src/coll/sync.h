@@ -1,0 +1,62 @@
+/* src/coll/sync.h - the library's own symmetric state, at the end of the heap
+ * (same offset on every PE): one slot of synchronization words per team.
+ * A team's barrier and collectives use its slot on its members only, so
+ * disjoint teams (the rows of a 2-D split) can share a slot index. */
+#ifndef GSI_SYNC_H
+#define GSI_SYNC_H
+
+#include <stdint.h>
+
+#include "gsd/state.h"
+
+#define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
+#define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
+#define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
+#define GSI_WHERE_MAX 64         /* members whose CPU the central barrier tracks */
+
+typedef struct gsi_flag {
+    _Alignas(64) uint64_t value;  /* one cache line per flag */
+} gsi_flag_t;
+
+typedef struct gsi_team_sync {
+    gsi_flag_t barrier[GSI_BARRIER_ROUNDS];  /* dissemination: the round's partner writes */
+    gsi_flag_t arrived;                        /* central, on the team's root: arrivals, ever */
+    gsi_flag_t released;                       /* central, on the root: last barrier completed */
+    gsi_flag_t agree;                          /* team creation: this PE's free slots */
+    gsi_flag_t coll[GSI_COLL_WORDS];           /* collectives' signals (src/coll/coll_*.c) */
+    uint64_t where[GSI_WHERE_MAX];             /* central, on the root: epoch << 16 | CPU of
+                                                  member i at its last arrival */
+} gsi_team_sync_t;
+
+typedef struct gsi_sync {
+    gsi_team_sync_t team[GSI_MAX_TEAMS];     /* slot 0: world, 1: shared */
+    uint64_t free_slots;                       /* this PE's view; published for agreement */
+} gsi_sync_t;
+
+/* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device
+ * code on host lanes addresses it in peers' heaps, src/gpu/devmem_host.c). */
+#define GSI_DEV_SYNC_OFFSET (((sizeof(gsi_sync_t) + 4095) / 4096) * 4096)
+#define GSI_SYNC_AREA_SIZE \
+    (GSI_DEV_SYNC_OFFSET + ((sizeof(gsd_sync_t) + 4095) / 4096) * 4096)
+
+struct gshmem_team;
+
+/* Barrier over the team's members; with `complete`, first completes this
+ * PE's outstanding operations (shmem_barrier_all) - without, only
+ * synchronizes (shmem_sync, shmem_sync_all). */
+void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete);
+
+/* The CPU member i of the team ran on when it last reached the team's
+ * barrier; -1 where the barrier does not track CPUs (fewer PEs than cores
+ * here, a member not mapped, or more members than GSI_WHERE_MAX). */
+int gsi_team_member_cpu(const struct gshmem_team *team, int i);
+
+/* The world barrier, as used by init, allocation and shmem_barrier_all. */
+void gsi_barrier_world(const char *fn, int complete);
+
+/* The barrier before symmetric memory is freed or moved: this PE's
+ * operations complete first, those device code queued for the proxy
+ * included, so that none lands in what a later allocation holds. */
+void gsi_barrier_release(const char *fn);
+
+#endif

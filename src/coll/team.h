@@ -1,0 +1,67 @@
+/* src/coll/team.h - teams: an ordered set of world PEs with a slot of symmetric
+ * synchronization state (src/coll/sync.h).  SHMEM_TEAM_WORLD (slot 0) and
+ * SHMEM_TEAM_SHARED (slot 1, the PEs whose memory is mapped here) and
+ * SHMEMX_TEAM_NODE (slot 2, the PEs of this host, mapped or not) exist from init; others
+ * are split from a parent, collectively over the parent only. */
+#ifndef GSI_TEAM_H
+#define GSI_TEAM_H
+
+#include <stdint.h>
+
+#include "base/status.h"
+
+struct gsi_team_sync;
+
+struct gshmem_team {
+    int my_pe;          /* this PE's index in the team */
+    int n_pes;
+    int start, stride;  /* member i is world PE start + i * stride, when strided */
+    int strided;
+    int *pes;           /* [n_pes] world PE of each member (NULL when strided) */
+    int slot;           /* index of the team's gsi_team_sync_t */
+    int n_contexts;     /* contexts the team was configured for */
+    int all_p2p;        /* every member's memory is mapped here */
+    uint64_t epoch;     /* barriers this PE has entered on the team */
+    uint64_t coll_epoch;/* collectives this PE has entered on the team */
+};
+
+extern struct gshmem_team gshmem_team_world, gshmem_team_shared, gshmem_team_node;
+
+/* Told of every team made (team) and destroyed (NULL) in slot `slot`, after
+ * the predefined ones: the device API mirrors teams for device code
+ * (src/gpu/device.c sets it; teams never call up into the GPU layer). */
+extern void (*gsi_team_observer)(int slot, const struct gshmem_team *team);
+
+/* World PE of member `index` of `team`. */
+static inline int gsi_team_world_pe(const struct gshmem_team *team, int index)
+{
+    return team->strided ? team->start + index * team->stride : team->pes[index];
+}
+
+/* Index in `team` of world PE `pe`, -1 if it is no member. */
+int gsi_team_index(const struct gshmem_team *team, int pe);
+
+/* The team's slot of synchronization words on this PE. */
+struct gsi_team_sync *gsi_team_sync(const struct gshmem_team *team);
+
+/* Set up world and shared after the PE state is up; clear them at finalize. */
+void gsi_team_init_predefined(void);
+void gsi_team_fini_predefined(void);
+
+/* Collective over `parent`: members of the parent with index
+ * start + i * stride, i < size, form *team; on the others *team is NULL.
+ * A second team from the same call is returned through team2 for 2-D
+ * splits (NULL: none).  Fails with GSI_ERR_NOMEM, identically on every
+ * parent member, when no team slot is free. */
+gsi_status_t gsi_team_split(const char *fn, struct gshmem_team *parent, int start, int stride,
+                            int size, int n_contexts, struct gshmem_team **team);
+
+/* The 2-D split: rows of xrange parent members, and the columns. */
+gsi_status_t gsi_team_split_2d(const char *fn, struct gshmem_team *parent, int xrange,
+                               int x_contexts, int y_contexts, struct gshmem_team **xteam,
+                               struct gshmem_team **yteam);
+
+/* Collective over the team: free its slot and memory. */
+void gsi_team_destroy(const char *fn, struct gshmem_team *team);
+
+#endif

@@ -1,0 +1,95 @@
+/* src/core/pe.h - the state of this PE and the fast address translation.
+ *
+ * A symmetric address lies in one of this PE's symmetric regions (the heap,
+ * the program's static data).  Its image on PE `pe` is at the same offset in
+ * that PE's region, which this process has mapped when `pe` shares the node
+ * (P2P) or reaches through the network transport otherwise. */
+#ifndef GSI_PE_H
+#define GSI_PE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/env.h"
+
+/* The OpenSHMEM thread levels, as the core keeps them (shmem.h's values). */
+enum { SHMEM_THREAD_LEVEL_SINGLE = 0, SHMEM_THREAD_LEVEL_MULTIPLE = 3 };
+#include "base/status.h"
+
+struct gsb_ops;
+struct gst_ops;
+
+enum { GSI_REGION_HEAP = 0, GSI_REGION_DATA = 1, GSI_REGION_MAX = 2 };
+
+typedef struct gsi_region {
+    uintptr_t base;   /* this PE's copy */
+    size_t size;
+    uintptr_t *peer;  /* [n_pes]: peer's copy mapped in this process; 0: not P2P */
+    int fd;           /* the memfd behind it (shared with node peers) */
+} gsi_region_t;
+
+typedef struct gsi_pe_state {
+    int init_count;          /* shmem_init calls not yet matched by shmem_finalize */
+    int my_pe;               /* -1 before the bootstrap is up */
+    int n_pes;
+    int thread_level;
+    unsigned spin;           /* polls before a wait yields */
+    int n_regions;
+    gsi_region_t region[GSI_REGION_MAX];
+    int n_local;             /* PEs sharing this node (P2P), this one included */
+    int n_cores;             /* CPUs online on this node */
+    int *local_pes;          /* [n_local] world PEs of the node, ascending */
+    int n_node;              /* PEs on this host, mapped or not (GSHMEM_DISABLE_P2P) */
+    int *node_pes;           /* [n_node] their world PEs, ascending */
+    const struct gsb_ops *boot;
+    const struct gst_ops *net;
+    unsigned (*net_progress)(void); /* drives the network from waits; NULL: none */
+    /* completes what device code queued in the proxy channels so far
+     * (src/gpu/proxy.c); NULL: no proxy */
+    void (*device_drain)(const char *fn);
+    struct gsi_sync *sync;   /* library-internal symmetric area at the heap start */
+    gsi_env_t env;
+} gsi_pe_t;
+
+extern gsi_pe_t gsi_pe;
+
+/* Where a symmetric address lives: region index and offset; -1 if nowhere. */
+static inline int gsi_region_of(const void *addr, size_t len, size_t *offset)
+{
+    uintptr_t a = (uintptr_t)addr;
+
+    for (int r = 0; r < gsi_pe.n_regions; r++) {
+        uintptr_t off = a - gsi_pe.region[r].base;
+
+        if (off < gsi_pe.region[r].size) {
+            if (len > gsi_pe.region[r].size - off)
+                return -1;
+            *offset = off;
+            return r;
+        }
+    }
+    return -1;
+}
+
+/* End the job with `status` on every PE. */
+_Noreturn void gsi_global_exit(int status);
+
+/* Cold paths of the argument checks: one line, then the job ends. */
+_Noreturn void gsi_fatal_uninit(const char *fn) __attribute__((cold));
+_Noreturn void gsi_fatal_pe(const char *fn, int pe) __attribute__((cold));
+_Noreturn void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int pe)
+    __attribute__((cold));
+
+static inline void gsi_check_init(const char *fn)
+{
+    if (__builtin_expect(gsi_pe.init_count <= 0, 0))
+        gsi_fatal_uninit(fn);
+}
+
+static inline void gsi_check_pe(const char *fn, int pe)
+{
+    if (__builtin_expect((unsigned)pe >= (unsigned)gsi_pe.n_pes, 0))
+        gsi_fatal_pe(fn, pe);
+}
+
+#endif

@@ -1,0 +1,127 @@
+/* src/core/rma.h - the core's one-sided primitives, used by host/ and by the
+ * collectives: P2P load/store when the peer's region is mapped here,
+ * the network transport otherwise.  Callers have checked initialization. */
+#ifndef GSI_RMA_H
+#define GSI_RMA_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "base/copy.h"
+#include "core/pe.h"
+#include "net/transport.h"
+
+typedef struct gsi_target {
+    int region;
+    size_t offset;
+} gsi_target_t;
+
+_Noreturn void gsi_fatal_net(const char *fn, gsi_status_t status, int pe) __attribute__((cold));
+
+/* The address of `len` bytes at symmetric `addr` on `pe`, mapped in this
+ * process, or NULL when the network must carry the access (*t says where). */
+static inline void *gsi_target(const char *fn, const void *addr, size_t len, int pe,
+                               gsi_target_t *t)
+{
+    size_t offset = 0;
+    int r;
+    uintptr_t base;
+
+    gsi_check_pe(fn, pe);
+    r = gsi_region_of(addr, len, &offset);
+    if (__builtin_expect(r < 0, 0))
+        gsi_fatal_addr(fn, addr, len, pe);
+    base = gsi_pe.region[r].peer[pe];
+    t->region = r;
+    t->offset = offset;
+    return base ? (void *)(base + offset) : NULL;
+}
+
+static inline void gsi_put(const char *fn, void *dest, const void *src, size_t len, int pe)
+{
+    gsi_target_t t;
+    void *p = gsi_target(fn, dest, len, pe, &t);
+    gsi_status_t status;
+
+    if (__builtin_expect(p != NULL, 1)) {
+        gsi_copy(p, src, len);
+        return;
+    }
+    status = gsi_pe.net->put(pe, t.region, t.offset, src, len);
+    if (status != GSI_OK)
+        gsi_fatal_net(fn, status, pe);
+}
+
+static inline void gsi_get(const char *fn, void *dest, const void *src, size_t len, int pe)
+{
+    gsi_target_t t;
+    const void *p = gsi_target(fn, src, len, pe, &t);
+    gsi_status_t status;
+
+    if (__builtin_expect(p != NULL, 1)) {
+        gsi_copy(dest, p, len);
+        return;
+    }
+    status = gsi_pe.net->get(dest, pe, t.region, t.offset, len);
+    if (status != GSI_OK)
+        gsi_fatal_net(fn, status, pe);
+}
+
+/* A remote atomic on a 4- or 8-byte location through the network. */
+static inline void gsi_net_amo(const char *fn, const gsi_target_t *t, int pe, gst_amo_op_t op,
+                               size_t size, const void *operand, const void *compare,
+                               void *fetched)
+{
+    gsi_status_t status = gsi_pe.net->amo(pe, t->region, t->offset, op, size, operand, compare,
+                                          fetched);
+
+    if (status != GSI_OK)
+        gsi_fatal_net(fn, status, pe);
+}
+
+/* Store a 64-bit word on `pe` with release order (signals, barrier flags). */
+static inline void gsi_store64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+{
+    gsi_target_t t;
+    uint64_t *p = gsi_target(fn, addr, sizeof(*p), pe, &t);
+
+    if (__builtin_expect(p != NULL, 1))
+        __atomic_store_n(p, value, __ATOMIC_RELEASE);
+    else
+        gsi_net_amo(fn, &t, pe, GST_AMO_SET, sizeof(value), &value, NULL, NULL);
+}
+
+static inline void gsi_add64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+{
+    gsi_target_t t;
+    uint64_t *p = gsi_target(fn, addr, sizeof(*p), pe, &t);
+
+    if (__builtin_expect(p != NULL, 1))
+        __atomic_fetch_add(p, value, __ATOMIC_RELEASE);
+    else
+        gsi_net_amo(fn, &t, pe, GST_AMO_FADD, sizeof(value), &value, NULL, NULL);
+}
+
+/* Order puts to each PE before later puts to it. */
+static inline void gsi_fence(const char *fn)
+{
+    gsi_status_t status;
+
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    status = gsi_pe.net->fence();
+    if (status != GSI_OK)
+        gsi_fatal_net(fn, status, -1);
+}
+
+/* Complete every put, AMO and get issued so far by this PE. */
+static inline void gsi_quiet(const char *fn)
+{
+    gsi_status_t status;
+
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    status = gsi_pe.net->quiet();
+    if (status != GSI_OK)
+        gsi_fatal_net(fn, status, -1);
+}
+
+#endif

@@ -1,0 +1,18 @@
+/* src/core/static_data.h - the program's global and static variables as a
+ * symmetric region. */
+#ifndef GSI_STATIC_DATA_H
+#define GSI_STATIC_DATA_H
+
+#include "core/pe.h"
+
+/* Move the main program's writable segment (.data, .bss) onto a memfd, in
+ * place, so node peers can map it.  Must run before any other thread exists
+ * (so before the bootstrap).  Done once per process; later calls return the
+ * same region. */
+gsi_status_t gsi_static_data_share(gsi_region_t *region);
+
+/* Make the segment's RELRO part read-only (again, after the segment was
+ * mapped anew; nothing when there is none or it is not shared). */
+void gsi_static_data_protect(void);
+
+#endif

@@ -1,6 +1,0 @@
-/* src/ctx.c - the default context. */
-#include "ctx.h"
-#include "team.h"
-
-/* Exported: SHMEM_CTX_DEFAULT is its address. */
-__attribute__((visibility("default"))) struct gshmem_ctx gshmem_ctx_default = {.options = 0, .team = &gshmem_team_world};

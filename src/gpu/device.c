@@ -1,0 +1,206 @@
+/* src/gpu/device.c - this PE's device state (device/gsd/state.h): built at
+ * init from the core's state, kept in step with the teams, published where
+ * device code reads it (gsd_state on host lanes, the GPU's constant copy
+ * with CUDA), torn down at finalize.
+ *
+ * The device sync area (gsd_sync_t, the device collectives' words) comes
+ * from the memory backend (sync_area): at the same offset on every PE,
+ * inside the heap range device code may address on peers. */
+#include "config.h"
+#include "gpu/device.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "coll/sync.h"
+#include "coll/team.h"
+#include "core/pe.h"
+#include "gpu/lanes.h"
+#include "gpu/proxy.h"
+
+static struct {
+    pthread_mutex_t lock;         /* teams may be made by several threads at once */
+    const gsi_devmem_ops_t *mem;  /* NULL: not up */
+    gsd_state_t state;            /* what is published */
+    int32_t *team_pes[GSD_MAX_TEAMS]; /* device copies of non-strided teams' members */
+} dev = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+#define ZERO_CHUNK (4u << 20)  /* bytes of zeros per copy */
+
+_Static_assert(GSD_MAX_TEAMS == GSI_MAX_TEAMS, "a device team id is a host team slot");
+
+const gsi_devmem_ops_t *gsi_device_mem(void)
+{
+    return dev.mem;
+}
+
+static const gsi_devmem_ops_t *choose_mem(void)
+{
+#ifdef GSHMEM_HAVE_CUDA
+    if (gsi_cuda_usable())
+        return &gsi_devmem_cuda;
+#endif
+    return &gsi_devmem_host;
+}
+
+/* The backends copy, they do not set: zeros come from a zeroed buffer, as
+ * large as can be had (few copies on a GPU). */
+void gsi_device_memzero(void *ptr, size_t n)
+{
+    static const char small[16384];
+    static const char *big;
+    const char *zero;
+    size_t chunk;
+
+    if (!__atomic_load_n(&big, __ATOMIC_ACQUIRE) && n > sizeof(small)) {
+        const char *fresh = calloc(1, ZERO_CHUNK), *none = NULL;
+
+        if (fresh && !__atomic_compare_exchange_n(&big, &none, fresh, 0, __ATOMIC_ACQ_REL,
+                                                  __ATOMIC_ACQUIRE))
+            free((void *)fresh);
+    }
+    zero = __atomic_load_n(&big, __ATOMIC_ACQUIRE);
+    chunk = zero ? ZERO_CHUNK : sizeof(small);
+    if (!zero)
+        zero = small;
+    for (size_t off = 0; off < n; off += chunk)
+        dev.mem->copy_to_device((char *)ptr + off, zero, n - off < chunk ? n - off : chunk);
+}
+
+static void publish(const char *fn)
+{
+    gsi_status_t status = dev.mem->publish(&dev.state);
+
+    if (status != GSI_OK)
+        gsi_fatal(fn, "cannot publish the device state (%s memory): %s", dev.mem->name,
+                  gsi_status_str(status));
+}
+
+/* ---- teams ------------------------------------------------------------------ */
+
+static void clear_team(int slot)
+{
+    if (dev.team_pes[slot])
+        dev.mem->free_device(dev.team_pes[slot]);
+    dev.team_pes[slot] = NULL;
+    memset(&dev.state.team[slot], 0, sizeof(dev.state.team[slot]));
+}
+
+static void set_team(const char *fn, int slot, const struct gshmem_team *team)
+{
+    gsd_team_t *t = &dev.state.team[slot];
+
+    clear_team(slot);
+    t->my_pe = team->my_pe;
+    t->n_pes = team->n_pes;
+    t->start = team->strided ? team->start : 0;
+    t->stride = team->strided ? team->stride : 0;
+    t->pes = NULL;
+    if (!team->strided && team->n_pes > 0) {
+        size_t bytes = (size_t)team->n_pes * sizeof(int32_t);
+        int32_t *pes = malloc(bytes);
+
+        dev.team_pes[slot] = dev.mem->alloc_device(bytes);
+        if (!pes || !dev.team_pes[slot])
+            gsi_fatal(fn, "out of memory for a team of %d PEs", team->n_pes);
+        for (int i = 0; i < team->n_pes; i++)
+            pes[i] = team->pes[i];
+        dev.mem->copy_to_device(dev.team_pes[slot], pes, bytes);
+        free(pes);
+        t->pes = dev.team_pes[slot];
+    }
+}
+
+void gsi_device_team_update(int slot, const struct gshmem_team *team)
+{
+    const char *fn = "gshmem team";
+
+    if (!dev.mem || slot < 0 || slot >= GSD_MAX_TEAMS)
+        return;
+    pthread_mutex_lock(&dev.lock);
+    if (team) {
+        set_team(fn, slot, team);
+    } else {
+        clear_team(slot);
+        /* The next team in this slot starts its device counters at zero
+         * (the host destroy's barrier has ended every use of them). */
+        if (dev.state.sync)
+            gsi_device_memzero(&dev.state.sync->team[slot], sizeof(gsd_team_sync_t));
+    }
+    publish(fn);
+    pthread_mutex_unlock(&dev.lock);
+}
+
+/* ---- the device heap -------------------------------------------------------- */
+
+void *gsi_device_heap_alloc(const char *fn, size_t size, size_t align)
+{
+    return dev.mem ? dev.mem->heap_alloc(fn, size, align) : NULL;
+}
+
+gsi_status_t gsi_device_heap_free(void *ptr)
+{
+    return dev.mem ? dev.mem->heap_free(ptr) : GSI_ERR_INVALID;
+}
+
+long long gsi_device_heap_offset(const void *ptr)
+{
+    uint64_t off = (uint64_t)(uintptr_t)ptr - dev.state.heap_base;
+
+    return dev.mem && off < dev.state.heap_size ? (long long)off : -1;
+}
+
+/* ---- init and finalize ------------------------------------------------------ */
+
+void gsi_device_init(const char *fn)
+{
+    const gsi_devmem_ops_t *mem = choose_mem();
+    gsd_state_t *s = &dev.state;
+    gsi_status_t status;
+
+    memset(s, 0, sizeof(*s));
+    status = mem->init(fn);
+    if (status != GSI_OK)
+        gsi_fatal(fn, "device memory (%s): %s", mem->name, gsi_status_str(status));
+    dev.mem = mem;
+    s->my_pe = gsi_pe.my_pe;
+    s->n_pes = gsi_pe.n_pes;
+    status = mem->heap_info(s);
+    if (status != GSI_OK)
+        gsi_fatal(fn, "device heap (%s): %s", mem->name, gsi_status_str(status));
+    s->wait_timeout_ns = (uint64_t)gsi_pe.env.device_wait_timeout * 1000000000ull;
+    gsi_proxy_init(fn, mem, s);
+    s->sync = mem->sync_area(fn);
+    if (!s->sync)
+        gsi_fatal(fn, "no room for the device collectives' %zu-byte sync area in the %s heap "
+                  "of %llu bytes (GSHMEM_DEVICE_HEAP_SIZE)", sizeof(gsd_sync_t), mem->name,
+                  (unsigned long long)s->heap_size);
+    set_team(fn, gshmem_team_world.slot, &gshmem_team_world);
+    set_team(fn, gshmem_team_shared.slot, &gshmem_team_shared);
+    set_team(fn, gshmem_team_node.slot, &gshmem_team_node);
+    publish(fn);
+    gsi_team_observer = gsi_device_team_update;  /* teams made from now on */
+    /* No peer writes into this PE's sync area before it is zeroed. */
+    gsi_barrier_world(fn, 0);
+    GSI_DEBUG("device API: %s memory, heap %llu bytes at %#llx, %d proxy channels", mem->name,
+              (unsigned long long)s->heap_size, (unsigned long long)s->heap_base, s->n_chan);
+}
+
+void gsi_device_fini(const char *fn)
+{
+    (void)fn;
+    if (!dev.mem)
+        return;
+    gsi_team_observer = NULL;
+    gsi_lanes_fini();
+    /* Executes and completes what device code left in the channels. */
+    gsi_proxy_fini();
+    for (int slot = 0; slot < GSD_MAX_TEAMS; slot++)
+        clear_team(slot);
+    memset(&dev.state, 0, sizeof(dev.state));
+    dev.mem->publish(&dev.state);
+    dev.mem->fini();
+    dev.mem = NULL;
+}

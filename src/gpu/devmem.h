@@ -1,0 +1,46 @@
+/* src/gpu/devmem.h - where the device API's memory comes from: host memory (host lanes, devmem_host.c)
+ * or a GPU (src/gpu/cuda/cuda_devmem.c, built with CUDA).  Chosen once at init by src/gpu/device.c. */
+#ifndef GSI_DEVMEM_H
+#define GSI_DEVMEM_H
+
+#include <stddef.h>
+
+#include "gsd/state.h"
+#include "base/status.h"
+
+typedef struct gsi_devmem_ops {
+    const char *name;                                   /* "host" or "cuda" */
+    gsi_status_t (*init)(const char *fn);               /* after the core is up (heap, peers, net) */
+    void (*fini)(void);
+    /* Zeroed memory both the host (proxy) and device code reach; *dev = device code's address. */
+    void *(*alloc_mapped)(size_t size, void **dev);
+    void (*free_mapped)(void *host);
+    /* Zeroed memory only device code touches often (channel heads): device memory on a GPU. */
+    void *(*alloc_device)(size_t size);
+    void (*free_device)(void *dev);
+    void (*copy_to_device)(void *dev, const void *host, size_t size);
+    /* The device heap: collective, deterministic (same offsets on every PE). */
+    void *(*heap_alloc)(const char *fn, size_t size, size_t align);
+    gsi_status_t (*heap_free)(void *ptr);
+    /* Make *s what device code reads as GSD_STATE. */
+    gsi_status_t (*publish)(const gsd_state_t *s);
+    /* Fill the heap fields of *s: base, size, region, peer_base (device-visible array). */
+    gsi_status_t (*heap_info)(gsd_state_t *s);
+    /* The device collectives' words: a zeroed gsd_sync_t inside the device
+     * heap, at the same offset on every PE, kept until fini; NULL: none. */
+    gsd_sync_t *(*sync_area)(const char *fn);
+} gsi_devmem_ops_t;
+extern const gsi_devmem_ops_t gsi_devmem_host;
+#ifdef GSHMEM_HAVE_CUDA
+extern const gsi_devmem_ops_t gsi_devmem_cuda;   /* usable only when a GPU and libgshmem_device are present */
+int gsi_cuda_usable(void);                         /* C provides */
+/* Make this PE's GPU context current on the calling thread (the proxy
+ * threads: the transport copies device memory); a no-op on host lanes. */
+void gsi_cuda_bind_thread(void);
+#else
+static inline void gsi_cuda_bind_thread(void)
+{
+}
+#endif
+
+#endif

@@ -1,0 +1,489 @@
+/* src/gpu/proxy.c - the proxy: host threads that drain the device API's
+ * channels (device/gsd/channel.h) and carry each descriptor out through
+ * the network transport.
+ *
+ * Each channel has one consumer, so descriptors of a channel are executed
+ * in ticket order.  The transport's operations complete before they return
+ * (fetches included), so a fetched value is written to its return slot at
+ * once; `quiet` still calls the transport's quiet, which is what makes
+ * puts remotely complete.
+ *
+ * Idle policy: the proxy shares the node's cores with the PEs and their
+ * lanes, and device code cannot wake it, so it polls: a few tight polls,
+ * then sched_yield for IDLE_YIELD_NS, then sleeps of idle_time / 256
+ * (10 us to 200 us).  While traffic flows it answers within about 10-60 us;
+ * a proxy idle for long costs about 5000 wake-ups a second. */
+#define _GNU_SOURCE
+#include "config.h"
+#include "gpu/proxy.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "base/log.h"
+#include "core/pe.h"
+#include "core/wait.h"
+#include "gpu/devmem.h"
+
+#define LINE 64                      /* each counter on its own cache line */
+#define IDLE_SPIN 64                 /* tight polls before yielding */
+#define IDLE_YIELD_NS 50000ull       /* then yield this long */
+#define IDLE_SLEEP_MIN_NS 10000ull   /* then sleep idle/256, within these */
+#define IDLE_SLEEP_MAX_NS 200000ull
+#define BATCH 256                    /* descriptors per channel per pass */
+
+static const char proxy_fn[] = "gshmem proxy";
+
+/* ---- channels ----------------------------------------------------------- */
+
+static size_t mapped_size(uint32_t size, uint32_t n_ret)
+{
+    return (size_t)size * sizeof(gsd_desc_t) + 3 * LINE + (size_t)n_ret * sizeof(gsd_ret_t);
+}
+
+/* Point c's words into the mapped block m and the device block d. */
+static void lay_out(gsd_channel_t *c, char *m, char *d, uint32_t size, uint32_t n_ret)
+{
+    char *counters = m + (size_t)size * sizeof(gsd_desc_t);
+
+    c->ring = (gsd_desc_t *)(void *)m;
+    c->tail = (uint64_t *)(void *)counters;
+    c->done = (uint64_t *)(void *)(counters + LINE);
+    c->quiet_req = (uint64_t *)(void *)(counters + 2 * LINE);
+    c->ret = (gsd_ret_t *)(void *)(counters + 3 * LINE);
+    c->head = (uint64_t *)(void *)d;
+    c->tail_cache = (uint64_t *)(void *)(d + LINE);
+    c->ret_head = (uint64_t *)(void *)(d + 2 * LINE);
+    c->size = size;
+    c->n_ret = n_ret;
+}
+
+gsi_status_t gsi_proxy_chan_create(const gsi_devmem_ops_t *mem, uint32_t size, uint32_t n_ret,
+                                   int index, gsi_proxy_chan_t *ch)
+{
+    gsi_proxy_chan_t made = {.index = index};
+    void *mapped_dev = NULL;
+
+    if (size < 2 || (size & (size - 1)) || n_ret < 1 || (n_ret & (n_ret - 1)))
+        return GSI_ERR_INVALID;
+    made.mapped = mem->alloc_mapped(mapped_size(size, n_ret), &mapped_dev);
+    if (!made.mapped)
+        return GSI_ERR_NOMEM;
+    made.device = mem->alloc_device(3 * LINE);
+    if (!made.device)
+        goto err_free_mapped;
+    /* The proxy never touches the device words; the host view keeps their
+     * device addresses too, for the tests that produce from host threads. */
+    lay_out(&made.host, made.mapped, made.device, size, n_ret);
+    lay_out(&made.dev, mapped_dev, made.device, size, n_ret);
+    /* Return slot i is free for ticket i. */
+    for (uint32_t i = 0; i < n_ret; i++)
+        made.host.ret[i].seq = 2 * (uint64_t)i;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    *ch = made;
+    return GSI_OK;
+
+err_free_mapped:
+    mem->free_mapped(made.mapped);
+    return GSI_ERR_NOMEM;
+}
+
+void gsi_proxy_chan_destroy(const gsi_devmem_ops_t *mem, gsi_proxy_chan_t *ch)
+{
+    if (ch->mapped)
+        mem->free_mapped(ch->mapped);
+    if (ch->device)
+        mem->free_device(ch->device);
+    memset(ch, 0, sizeof(*ch));
+}
+
+/* ---- executing one descriptor -------------------------------------------- */
+
+static const char *op_name(unsigned kind)
+{
+    switch (kind) {
+    case GSD_OP_PUT: return "put";
+    case GSD_OP_GET: return "get";
+    case GSD_OP_P: return "p";
+    case GSD_OP_AMO: return "atomic";
+    case GSD_OP_PUT_SIGNAL: return "put-with-signal";
+    case GSD_OP_FENCE: return "fence";
+    }
+    return "?";
+}
+
+static _Noreturn __attribute__((cold)) void bad_desc(const gsi_proxy_chan_t *ch, uint64_t t,
+                                                     const gsd_desc_t *d, const char *what)
+{
+    gsi_fatal(proxy_fn, "channel %d, descriptor %llu (op word %#x, PE %d, %llu bytes): %s",
+              ch->index, (unsigned long long)t, (unsigned)d->op, (int)d->pe,
+              (unsigned long long)d->len, what);
+}
+
+static _Noreturn __attribute__((cold)) void net_failed(const gst_ops_t *net, unsigned kind,
+                                                       const gsd_desc_t *d, gsi_status_t status)
+{
+    gsi_fatal(proxy_fn, "transport %s: %s of %llu bytes to PE %d failed: %s", net->name,
+              op_name(kind), (unsigned long long)d->len, (int)d->pe, gsi_status_str(status));
+}
+
+static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t *d, uint64_t t)
+{
+    unsigned kind = GSD_DESC_KIND(d->op), region = GSD_DESC_REGION(d->op);
+    unsigned aux2 = GSD_DESC_AUX2(d->op);
+    int fetch = d->ret != GSD_NO_RET;
+    uint64_t fetched = 0;
+    gsi_status_t status = GSI_OK;
+
+    switch (kind) {
+    case GSD_OP_PUT:
+        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local,
+                          d->len);
+        break;
+    case GSD_OP_P:
+        if (d->len != 1 && d->len != 2 && d->len != 4 && d->len != 8)
+            bad_desc(ch, t, d, "a p of other than 1, 2, 4 or 8 bytes");
+        /* The low-order bytes of value (little-endian hosts). */
+        status = net->put(d->pe, (int)region, d->offset, &d->value, d->len);
+        break;
+    case GSD_OP_GET:
+        if (fetch && d->len > sizeof(fetched))
+            bad_desc(ch, t, d, "a get into a return slot of more than 8 bytes");
+        status = net->get(fetch ? (void *)&fetched : (void *)(uintptr_t)d->local, d->pe,
+                          (int)region, d->offset, d->len);
+        break;
+    case GSD_OP_AMO:
+        if (d->len != 4 && d->len != 8)
+            bad_desc(ch, t, d, "an atomic of other than 4 or 8 bytes");
+        if (aux2 > GSD_AMO_FXOR)
+            bad_desc(ch, t, d, "an unknown atomic operation");
+        status = net->amo(d->pe, (int)region, d->offset, (gst_amo_op_t)aux2, d->len, &d->value,
+                          &d->aux, fetch ? &fetched : NULL);
+        break;
+    case GSD_OP_PUT_SIGNAL: {
+        uint64_t signal = d->value;
+
+        if (aux2 != GSD_SIGNAL_SET && aux2 != GSD_SIGNAL_ADD)
+            bad_desc(ch, t, d, "a signal operation other than SET or ADD");
+        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local,
+                          d->len);
+        if (status == GSI_OK)
+            status = net->fence();
+        if (status == GSI_OK)
+            status = net->amo(d->pe, (int)GSD_DESC_SIG_REGION(d->op), d->aux,
+                              aux2 == GSD_SIGNAL_SET ? GST_AMO_SET : GST_AMO_FADD,
+                              sizeof(signal), &signal, NULL, NULL);
+        break;
+    }
+    case GSD_OP_FENCE:
+        status = net->fence();
+        break;
+    default:
+        bad_desc(ch, t, d, "unknown operation");
+    }
+    if (status != GSI_OK)
+        net_failed(net, kind, d, status);
+    if (fetch && (kind == GSD_OP_GET || kind == GSD_OP_AMO)) {
+        gsd_ret_t *r = &ch->host.ret[d->ret & (ch->host.n_ret - 1)];
+
+        r->value = fetched;
+        __atomic_store_n(&r->seq, 2 * d->ret + 1, __ATOMIC_RELEASE);
+    }
+}
+
+size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
+{
+    gsd_channel_t *c = &ch->host;
+    uint64_t mask = c->size - 1, t = ch->tail, q;
+    /* Credit flows back at least twice per lap of the ring. */
+    size_t publish = c->size / 2 < BATCH ? c->size / 2 : BATCH, n = 0;
+
+    while (n < max) {
+        gsd_desc_t *slot = &c->ring[t & mask];
+        gsd_desc_t d;
+
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != t + 1)
+            break;
+        d = *slot;
+        execute(ch, net, &d, t);
+        t++;
+        if (++n % publish == 0)
+            __atomic_store_n(c->tail, t, __ATOMIC_RELEASE);
+    }
+    if (n) {
+        ch->tail = t;
+        ch->executed += n;
+        __atomic_store_n(c->tail, t, __ATOMIC_RELEASE);
+    }
+    q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
+    if (q > ch->done && t >= q) {
+        gsi_status_t status = net->quiet();
+
+        if (status != GSI_OK)
+            gsi_fatal(proxy_fn, "transport %s: quiet failed: %s", net->name,
+                      gsi_status_str(status));
+        ch->done = t;
+        __atomic_store_n(c->done, t, __ATOMIC_RELEASE);
+    }
+    return n;
+}
+
+void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn)
+{
+    gsd_channel_t *c = &ch->host;
+    uint64_t mask = c->size - 1, from = __atomic_load_n(c->tail, __ATOMIC_ACQUIRE), end = from;
+    uint64_t q;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    while (end - from < c->size && __atomic_load_n(&c->ring[end & mask].seq, __ATOMIC_ACQUIRE) ==
+                                       end + 1)
+        end++;
+    if (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) >= end)
+        return;
+    q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
+    while (q < end &&
+           !__atomic_compare_exchange_n(c->quiet_req, &q, end, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE))
+        ;
+    while (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) < end)
+        gsi_wait_step(&w, fn, "the proxy to complete what device code queued");
+}
+
+/* ---- consumer threads ---------------------------------------------------- */
+
+typedef struct gsi_proxy_worker {
+    pthread_t thread;
+    struct gsi_proxy_group *group;
+    int k;
+    int started;
+} gsi_proxy_worker_t;
+
+struct gsi_proxy_group {
+    gsi_proxy_chan_t *chans;
+    int n_chan, n_threads;
+    const gst_ops_t *net;
+    int stop;
+    gsi_proxy_worker_t *workers;
+};
+
+/* One idle pass (nothing was ready on any of the worker's channels). */
+static void idle_step(unsigned *idle, uint64_t *idle_since)
+{
+    uint64_t idle_ns, sleep_ns;
+    struct timespec ts;
+
+    if (++*idle <= IDLE_SPIN) {
+        gsi_cpu_relax();
+        return;
+    }
+    if (*idle == IDLE_SPIN + 1)
+        *idle_since = gsi_now_ns();
+    idle_ns = gsi_now_ns() - *idle_since;
+    if (idle_ns < IDLE_YIELD_NS) {
+        sched_yield();
+        return;
+    }
+    sleep_ns = idle_ns / 256;
+    if (sleep_ns < IDLE_SLEEP_MIN_NS)
+        sleep_ns = IDLE_SLEEP_MIN_NS;
+    if (sleep_ns > IDLE_SLEEP_MAX_NS)
+        sleep_ns = IDLE_SLEEP_MAX_NS;
+    ts.tv_sec = 0;
+    ts.tv_nsec = (long)sleep_ns;
+    nanosleep(&ts, NULL);
+}
+
+/* Execute everything published, then complete it. */
+static void drain(gsi_proxy_group_t *g, int k)
+{
+    size_t n;
+    int pending = 0;
+
+    do {
+        n = 0;
+        for (int c = k; c < g->n_chan; c += g->n_threads)
+            n += gsi_proxy_poll(&g->chans[c], g->net, (size_t)-1);
+    } while (n);
+    for (int c = k; c < g->n_chan; c += g->n_threads)
+        pending |= g->chans[c].done < g->chans[c].tail;
+    if (!pending)
+        return;
+    if (g->net->quiet() != GSI_OK)
+        GSI_WARN("%s: transport %s: quiet at finalize failed", proxy_fn, g->net->name);
+    for (int c = k; c < g->n_chan; c += g->n_threads) {
+        gsi_proxy_chan_t *ch = &g->chans[c];
+
+        ch->done = ch->tail;
+        __atomic_store_n(ch->host.done, ch->tail, __ATOMIC_RELEASE);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    gsi_proxy_worker_t *w = arg;
+    gsi_proxy_group_t *g = w->group;
+    unsigned idle = 0;
+    uint64_t idle_since = 0;
+
+    /* Short sleeps must be short: no timer slack. */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    /* With a GPU, the transport copies device memory: the context must be current. */
+    gsi_cuda_bind_thread();
+    while (!__atomic_load_n(&g->stop, __ATOMIC_ACQUIRE)) {
+        size_t n = 0;
+
+        for (int c = w->k; c < g->n_chan; c += g->n_threads)
+            n += gsi_proxy_poll(&g->chans[c], g->net, BATCH);
+        if (n) {
+            idle = 0;
+        } else {
+            /* Software transports (shared memory, TCP) need this side to
+             * progress for peers' operations on this PE to land. */
+            if (w->k == 0 && g->net->progress && idle >= IDLE_SPIN)
+                g->net->progress();
+            idle_step(&idle, &idle_since);
+        }
+    }
+    drain(g, w->k);
+    return NULL;
+}
+
+gsi_status_t gsi_proxy_group_start(gsi_proxy_chan_t *chans, int n_chan, int n_threads,
+                                   const gst_ops_t *net, gsi_proxy_group_t **out)
+{
+    gsi_proxy_group_t *g;
+
+    if (n_chan < 1 || n_threads < 1)
+        return GSI_ERR_INVALID;
+    if (n_threads > n_chan)
+        n_threads = n_chan;
+    g = calloc(1, sizeof(*g));
+    if (!g)
+        return GSI_ERR_NOMEM;
+    g->workers = calloc((size_t)n_threads, sizeof(*g->workers));
+    if (!g->workers) {
+        free(g);
+        return GSI_ERR_NOMEM;
+    }
+    g->chans = chans;
+    g->n_chan = n_chan;
+    g->n_threads = n_threads;
+    g->net = net;
+    for (int k = 0; k < n_threads; k++) {
+        gsi_proxy_worker_t *w = &g->workers[k];
+        int rc;
+
+        w->group = g;
+        w->k = k;
+        rc = pthread_create(&w->thread, NULL, worker_main, w);
+        if (rc != 0) {
+            GSI_WARN("%s: cannot start proxy thread %d: %s", proxy_fn, k, strerror(rc));
+            gsi_proxy_group_stop(g);
+            return GSI_ERR_SYSTEM;
+        }
+        w->started = 1;
+        pthread_setname_np(w->thread, "gshmem-proxy");
+    }
+    *out = g;
+    return GSI_OK;
+}
+
+void gsi_proxy_group_stop(gsi_proxy_group_t *g)
+{
+    if (!g)
+        return;
+    __atomic_store_n(&g->stop, 1, __ATOMIC_RELEASE);
+    for (int k = 0; k < g->n_threads; k++)
+        if (g->workers[k].started)
+            pthread_join(g->workers[k].thread, NULL);
+    free(g->workers);
+    free(g);
+}
+
+/* ---- the runtime's channels ---------------------------------------------- */
+
+static struct {
+    const gsi_devmem_ops_t *mem;
+    gsi_proxy_chan_t *chans;
+    int n_chan;
+    gsd_channel_t *dev;          /* [n_chan] device views, in device memory */
+    gsi_proxy_group_t *group;
+} proxy;
+
+static void proxy_release(void)
+{
+    for (int i = 0; i < proxy.n_chan; i++)
+        gsi_proxy_chan_destroy(proxy.mem, &proxy.chans[i]);
+    if (proxy.dev)
+        proxy.mem->free_device(proxy.dev);
+    free(proxy.chans);
+    memset(&proxy, 0, sizeof(proxy));
+}
+
+/* gsi_pe.device_drain while the runtime's channels exist. */
+static void drain_runtime(const char *fn)
+{
+    for (int i = 0; i < proxy.n_chan; i++)
+        gsi_proxy_chan_drain(&proxy.chans[i], fn);
+}
+
+void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
+{
+    long long ring = gsi_pe.env.proxy_ring;
+    int n = (int)gsi_pe.env.proxy_channels;
+    gsi_status_t status;
+
+    /* The table checks the range; the power of two is checked here, on
+     * every run, so a bad value fails alike with and without a network. */
+    if (ring & (ring - 1))
+        gsi_fatal(fn, "GSHMEM_PROXY_RING=%lld is not a power of two (accepted: 16, 32, ... "
+                  "1048576)", ring);
+    s->chan = NULL;
+    s->n_chan = 0;
+    s->flags &= ~GSD_HAVE_PROXY;
+    if (gsi_pe.net == &gst_none_ops)
+        return;  /* every peer is P2P: device code never needs the proxy */
+    proxy.mem = mem;
+    proxy.chans = calloc((size_t)n, sizeof(*proxy.chans));
+    if (!proxy.chans)
+        gsi_fatal(fn, "out of memory for %d proxy channels", n);
+    for (int i = 0; i < n; i++) {
+        status = gsi_proxy_chan_create(mem, (uint32_t)ring, (uint32_t)ring, i, &proxy.chans[i]);
+        if (status != GSI_OK)
+            gsi_fatal(fn, "cannot allocate proxy channel %d of %lld descriptors (%s memory): %s "
+                      "(lower GSHMEM_PROXY_CHANNELS or GSHMEM_PROXY_RING)", i, ring, mem->name,
+                      gsi_status_str(status));
+        proxy.n_chan = i + 1;
+    }
+    proxy.dev = mem->alloc_device((size_t)n * sizeof(gsd_channel_t));
+    if (!proxy.dev)
+        gsi_fatal(fn, "out of %s memory for %d proxy channels", mem->name, n);
+    for (int i = 0; i < n; i++)
+        mem->copy_to_device(&proxy.dev[i], &proxy.chans[i].dev, sizeof(gsd_channel_t));
+    status = gsi_proxy_group_start(proxy.chans, n, (int)gsi_pe.env.proxy_threads, gsi_pe.net,
+                                   &proxy.group);
+    if (status != GSI_OK)
+        gsi_fatal(fn, "cannot start the proxy threads (GSHMEM_PROXY_THREADS=%lld): %s",
+                  gsi_pe.env.proxy_threads, gsi_status_str(status));
+    s->chan = proxy.dev;
+    s->n_chan = n;
+    s->flags |= GSD_HAVE_PROXY;
+    gsi_pe.device_drain = drain_runtime;
+    GSI_DEBUG("proxy: %d channels of %lld descriptors, %d threads, over %s", n, ring,
+              (int)(gsi_pe.env.proxy_threads < n ? gsi_pe.env.proxy_threads : n),
+              gsi_pe.net->name);
+}
+
+void gsi_proxy_fini(void)
+{
+    gsi_pe.device_drain = NULL;
+    gsi_proxy_group_stop(proxy.group);
+    proxy.group = NULL;
+    if (proxy.mem)
+        proxy_release();
+}

@@ -1,0 +1,94 @@
+/* src/net/transport.h - the network transport, an ops table chosen at init.
+ *
+ * Peers on this node are reached by load/store through their mapped regions
+ * (p2p.c); every other peer through these ops.  A symmetric location is named
+ * by (region, offset), which the transport turns into its own remote key. */
+#ifndef GST_TRANSPORT_H
+#define GST_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/status.h"
+
+typedef enum gst_amo_op {
+    GST_AMO_FETCH, GST_AMO_SET, GST_AMO_SWAP, GST_AMO_CSWAP,
+    GST_AMO_FADD, GST_AMO_FAND, GST_AMO_FOR, GST_AMO_FXOR
+} gst_amo_op_t;
+
+typedef gsi_status_t (*gst_put_fn_t)(int pe, int region, size_t offset, const void *src, size_t len);
+typedef gsi_status_t (*gst_get_fn_t)(void *dst, int pe, int region, size_t offset, size_t len);
+/* size is 4 or 8; operand/compare/fetched point at values of that size. */
+typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_op_t op,
+                                     size_t size, const void *operand, const void *compare,
+                                     void *fetched);
+typedef gsi_status_t (*gst_order_fn_t)(void);
+/* Returns nonzero when it found work (a peer's operation, a completion). */
+typedef unsigned (*gst_progress_fn_t)(void);
+
+/* What memory a region added after init is (the transport registers it
+ * accordingly: UCX takes CUDA device memory as UCS_MEMORY_TYPE_CUDA). */
+typedef enum gst_mem_type { GST_MEM_HOST, GST_MEM_CUDA } gst_mem_type_t;
+
+/* A symmetric region added after init: the GPU device heap (src/gpu/cuda/cuda_heap.c),
+ * whose memory is committed in chunks as it grows.  The region's registered
+ * extent becomes [base, base + size) of this PE:
+ *   - the first call for `region` registers it and learns every PE's base;
+ *   - a later call with a larger size registers the bytes added only (those
+ *     registered before keep their keys, so operations in flight on them
+ *     are unaffected); base must be the same as before;
+ * both collective: every PE calls with the same region and size, in the same
+ * order (keys are exchanged through the bootstrap's allgather).
+ *   - size 0 unregisters the region (local, not collective).
+ * region is at least init's n_regions and below GST_MAX_REGIONS.  After it,
+ * put/get/amo may name any offset below size; a put or get that crosses the
+ * bytes of two calls is split. */
+#define GST_MAX_REGIONS 4
+typedef gsi_status_t (*gst_map_region_fn_t)(int region, void *base, size_t size,
+                                            gst_mem_type_t mem_type, char *err, size_t errlen);
+
+/* What a transport is told at init.  It must not call back into the core:
+ * exchanges go through `allgather` (the bootstrap's). */
+typedef struct gst_init_args {
+    int my_pe, n_pes;
+    int n_regions;
+    void *const *base;         /* [n_regions] this PE's symmetric regions */
+    const size_t *size;        /* [n_regions] */
+    const uint64_t *peer_base; /* [n_pes * n_regions] every PE's region bases */
+    const char *net_peer;      /* [n_pes] 1: reached through this transport */
+    /* 1: no PE maps these regions by load/store and some PE of this host is
+     * reached through the transport, so the transport may move them onto
+     * shared memory of its own, mapped at the same addresses here */
+    int private_regions;
+    int thread_multiple;       /* calls may come from several threads at once */
+    int progress_thread;       /* -1 auto, 0 off, 1 on */
+    int am_rma;                /* small operations as active messages: -1 where the
+                                  transport has no RMA, 0 never, 1 always */
+    int (*allgather)(const void *in, void *out, size_t len);
+} gst_init_args_t;
+
+typedef gsi_status_t (*gst_init_fn_t)(const gst_init_args_t *args, char *err, size_t errlen);
+typedef void (*gst_finalize_fn_t)(void);
+
+typedef struct gst_ops {
+    const char *name;
+    gst_init_fn_t init;
+    gst_finalize_fn_t finalize;
+    /* Drive communication from a waiting caller (NULL: nothing to drive). */
+    gst_progress_fn_t progress;
+    gst_put_fn_t put;
+    gst_get_fn_t get;
+    gst_amo_fn_t amo;
+    gst_order_fn_t fence;
+    gst_order_fn_t quiet;
+    /* Add or grow a region after init (see gst_map_region_fn_t); NULL: the
+     * transport cannot (callers treat it as unsupported). */
+    gst_map_region_fn_t map_region;
+} gst_ops_t;
+
+/* No network transport: every remote operation is unsupported. */
+extern const gst_ops_t gst_none_ops;
+
+/* UCX (built when configure finds it): RDMA, shared memory or TCP. */
+extern const gst_ops_t gst_ucx_ops;
+
+#endif

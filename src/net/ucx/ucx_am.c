@@ -1,0 +1,410 @@
+/* src/net/ucx/ucx_am.c - small puts, gets and atomics as UCX active messages (see
+ * ucx_am.h). */
+#include "config.h"
+#include "net/ucx/ucx_am.h"
+#include "net/ucx/ucx_state.h"
+
+#ifdef GSHMEM_HAVE_UCX
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Handler ids. */
+enum { AM_PUT, AM_GET, AM_AMO, AM_FLUSH, AM_REPLY, AM_COUNT };
+
+typedef struct am_put_hdr {
+    uint64_t offset;
+    uint32_t region;
+} am_put_hdr_t;
+
+typedef struct am_get_hdr {
+    uint64_t offset, len, id;
+    uint32_t region;
+} am_get_hdr_t;
+
+typedef struct am_amo_hdr {
+    uint64_t offset, operand, compare, id;
+    uint32_t region;
+    uint8_t op, size, reply;
+} am_amo_hdr_t;
+
+typedef struct am_flush_hdr {
+    uint64_t id;
+} am_flush_hdr_t;
+
+typedef struct am_reply_hdr {
+    uint64_t id;
+} am_reply_hdr_t;
+
+static struct {
+    gst_ucx_am_args_t a;
+    void *base[GST_MAX_REGIONS];
+    size_t size[GST_MAX_REGIONS];
+    unsigned char *unflushed;  /* [n_pes] 1: sent something since its last flush */
+    int any_unflushed;
+    /* The one call waiting for replies (calls are serialized): replies
+     * carrying another id are stale and dropped. */
+    uint64_t id;
+    void *dst;
+    size_t len;
+    int remaining;
+    volatile int done;
+} am;
+
+/* ---- target side ------------------------------------------------------------ */
+
+/* Where (region, offset) of len bytes is here, or NULL (and a line on
+ * stderr) when a peer names bytes outside the region. */
+static void *local(uint32_t region, uint64_t offset, uint64_t len, const char *what)
+{
+    if (region < (uint32_t)am.a.n_regions && offset <= am.size[region] &&
+        len <= am.size[region] - offset)
+        return (char *)am.base[region] + offset;
+    fprintf(stderr, "gshmem: PE %d: a peer's %s of %llu bytes at offset %llu of region %u is "
+            "outside it; ignored\n", am.a.my_pe, what, (unsigned long long)len,
+            (unsigned long long)offset, region);
+    return NULL;
+}
+
+static void free_sent(void *request, ucs_status_t status, void *user_data)
+{
+    (void)status;
+    free(user_data);
+    ucp_request_free(request);
+}
+
+/* Answers request id through reply_ep from inside a handler, where nothing
+ * may wait: from data itself if UCX sends it at once, else from a copy
+ * that is freed once it is sent. */
+static void reply(ucp_ep_h reply_ep, uint64_t id, const void *data, size_t len)
+{
+    am_reply_hdr_t h = {.id = id};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS |
+                                             UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
+                             .flags = UCP_AM_SEND_FLAG_EAGER};
+    ucs_status_ptr_t req = ucp_am_send_nbx(reply_ep, AM_REPLY, &h, sizeof(h), data, len, &p);
+    char *copy;
+
+    if (req == NULL)
+        return;
+    if (UCS_PTR_STATUS(req) == UCS_ERR_NO_RESOURCE && (copy = malloc(sizeof(h) + len)) != NULL) {
+        memcpy(copy, &h, sizeof(h));
+        memcpy(copy + sizeof(h), data, len);
+        p.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                         UCP_OP_ATTR_FIELD_USER_DATA;
+        p.cb.send = free_sent;
+        p.user_data = copy;
+        req = ucp_am_send_nbx(reply_ep, AM_REPLY, copy, sizeof(h), copy + sizeof(h), len, &p);
+        if (!UCS_PTR_IS_PTR(req))
+            free(copy);
+        if (!UCS_PTR_IS_ERR(req))
+            return;
+    }
+    fprintf(stderr, "gshmem: PE %d: cannot answer a peer's request: %s\n", am.a.my_pe,
+            ucs_status_string(UCS_PTR_STATUS(req)));
+}
+
+static ucp_ep_h reply_ep_of(const ucp_am_recv_param_t *param)
+{
+    return (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? param->reply_ep : NULL;
+}
+
+void gst_ucx_store(void *at, const void *data, size_t len)
+{
+    if (len == 8 && ((uintptr_t)at & 7) == 0)
+        __atomic_store_n((uint64_t *)at, *(const uint64_t *)data, __ATOMIC_RELAXED);
+    else if (len == 4 && ((uintptr_t)at & 3) == 0)
+        __atomic_store_n((uint32_t *)at, *(const uint32_t *)data, __ATOMIC_RELAXED);
+    else
+        memcpy(at, data, len);
+}
+
+static ucs_status_t on_put(void *arg, const void *header, size_t header_length, void *data,
+                           size_t length, const ucp_am_recv_param_t *param)
+{
+    const am_put_hdr_t *h = header;
+    void *at = local(h->region, h->offset, length, "put");
+
+    (void)arg, (void)header_length, (void)param;
+    if (at)
+        gst_ucx_store(at, data, length);
+    /* Whoever reads these bytes next, on any thread, sees them before any
+     * later message's. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return UCS_OK;
+}
+
+static ucs_status_t on_get(void *arg, const void *header, size_t header_length, void *data,
+                           size_t length, const ucp_am_recv_param_t *param)
+{
+    const am_get_hdr_t *h = header;
+    const void *at = local(h->region, h->offset, h->len, "get");
+    static const char zeros[GST_UCX_AM_MAX];
+
+    (void)arg, (void)header_length, (void)data, (void)length;
+    if (reply_ep_of(param))
+        reply(param->reply_ep, h->id, at ? at : zeros, at || h->len <= sizeof(zeros) ? h->len : 0);
+    return UCS_OK;
+}
+
+/* One atomic of type T at `at` (see gst_ucx_amo_apply). */
+#define AMO_APPLY(T, at, op, v, c)                                                    \
+    do {                                                                              \
+        T *p_ = (T *)(at), v_ = (T)(v), c_ = (T)(c);                                  \
+        switch (op) {                                                                 \
+        case GST_AMO_FETCH: return __atomic_load_n(p_, __ATOMIC_SEQ_CST);             \
+        case GST_AMO_SET: __atomic_store_n(p_, v_, __ATOMIC_SEQ_CST); return 0;       \
+        case GST_AMO_SWAP: return __atomic_exchange_n(p_, v_, __ATOMIC_SEQ_CST);      \
+        case GST_AMO_CSWAP:                                                           \
+            __atomic_compare_exchange_n(p_, &c_, v_, 0, __ATOMIC_SEQ_CST,             \
+                                        __ATOMIC_SEQ_CST);                            \
+            return c_;                                                                \
+        case GST_AMO_FADD: return __atomic_fetch_add(p_, v_, __ATOMIC_SEQ_CST);       \
+        case GST_AMO_FAND: return __atomic_fetch_and(p_, v_, __ATOMIC_SEQ_CST);       \
+        case GST_AMO_FOR: return __atomic_fetch_or(p_, v_, __ATOMIC_SEQ_CST);         \
+        case GST_AMO_FXOR: return __atomic_fetch_xor(p_, v_, __ATOMIC_SEQ_CST);       \
+        default: return 0;                                                            \
+        }                                                                             \
+    } while (0)
+
+uint64_t gst_ucx_amo_apply(void *at, unsigned op, unsigned size, uint64_t v, uint64_t c)
+{
+    if (size == 4)
+        AMO_APPLY(uint32_t, at, op, v, c);
+    AMO_APPLY(uint64_t, at, op, v, c);
+}
+
+#undef AMO_APPLY
+
+static ucs_status_t on_amo(void *arg, const void *header, size_t header_length, void *data,
+                           size_t length, const ucp_am_recv_param_t *param)
+{
+    const am_amo_hdr_t *h = header;
+    void *at = (h->size == 4 || h->size == 8) ? local(h->region, h->offset, h->size, "atomic")
+                                              : NULL;
+    uint64_t old = 0;
+    unsigned char bytes[8];
+
+    (void)arg, (void)header_length, (void)data, (void)length;
+    if (at && ((uintptr_t)at & (h->size - 1)) == 0)
+        old = gst_ucx_amo_apply(at, h->op, h->size, h->operand, h->compare);
+    if (h->reply && reply_ep_of(param)) {
+        gst_ucx_bits_to(bytes, old, h->size);
+        reply(param->reply_ep, h->id, bytes, h->size);
+    }
+    return UCS_OK;
+}
+
+/* Every message this peer sent before it has been applied: handlers run in
+ * arrival order. */
+static ucs_status_t on_flush(void *arg, const void *header, size_t header_length, void *data,
+                             size_t length, const ucp_am_recv_param_t *param)
+{
+    const am_flush_hdr_t *h = header;
+
+    (void)arg, (void)header_length, (void)data, (void)length;
+    if (reply_ep_of(param))
+        reply(param->reply_ep, h->id, NULL, 0);
+    return UCS_OK;
+}
+
+/* ---- initiator side --------------------------------------------------------- */
+
+static ucs_status_t on_reply(void *arg, const void *header, size_t header_length, void *data,
+                             size_t length, const ucp_am_recv_param_t *param)
+{
+    const am_reply_hdr_t *h = header;
+
+    (void)arg, (void)header_length, (void)param;
+    if (h->id != am.id || am.remaining == 0)
+        return UCS_OK;
+    if (am.dst)
+        memcpy(am.dst, data, length < am.len ? length : am.len);
+    if (--am.remaining == 0)
+        am.done = 1;
+    return UCS_OK;
+}
+
+/* The next call's wait: `replies` answers, the data of the first into dst. */
+static uint64_t expect(void *dst, size_t len, int replies)
+{
+    am.id++;
+    am.dst = dst;
+    am.len = len;
+    am.remaining = replies;
+    am.done = replies == 0;
+    return am.id;
+}
+
+/* Sends one message and returns once header and data may be reused;
+ * `answered`: the target gets an endpoint to reply through. */
+static gsi_status_t send_am(int pe, unsigned id, const void *header, size_t header_length,
+                            const void *data, size_t length, int answered)
+{
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+        .flags = UCP_AM_SEND_FLAG_EAGER | (answered ? UCP_AM_SEND_FLAG_REPLY : 0),
+    };
+
+    if (pe < 0 || pe >= am.a.n_pes || !am.a.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    return gst_ucx_wait_request(
+        ucp_am_send_nbx(am.a.ep[pe], id, header, header_length, data, length, &p));
+}
+
+static void mark_unflushed(int pe)
+{
+    am.unflushed[pe] = 1;
+    am.any_unflushed = 1;
+}
+
+gsi_status_t gst_ucx_am_put(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    am_put_hdr_t h = {.offset = offset, .region = (uint32_t)region};
+
+    if (len > GST_UCX_AM_MAX)
+        return GSI_ERR_INVALID;
+    mark_unflushed(pe);
+    return send_am(pe, AM_PUT, &h, sizeof(h), src, len, 0);
+}
+
+gsi_status_t gst_ucx_am_get(void *dst, int pe, int region, size_t offset, size_t len)
+{
+    am_get_hdr_t h = {.offset = offset, .len = len, .region = (uint32_t)region};
+    gsi_status_t status;
+
+    if (len > GST_UCX_AM_MAX)
+        return GSI_ERR_INVALID;
+    h.id = expect(dst, len, 1);
+    status = send_am(pe, AM_GET, &h, sizeof(h), NULL, 0, 1);
+    if (status == GSI_OK)
+        gst_ucx_wait_done(&am.done);
+    return status;
+}
+
+gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                            const void *operand, const void *compare, void *fetched)
+{
+    am_amo_hdr_t h = {.offset = offset, .operand = gst_ucx_bits_of(operand, size),
+                      .compare = gst_ucx_bits_of(compare, size), .region = (uint32_t)region,
+                      .op = (uint8_t)op, .size = (uint8_t)size, .reply = fetched != NULL};
+    gsi_status_t status;
+
+    if (size != 4 && size != 8)
+        return GSI_ERR_UNSUPPORTED;
+    if (!fetched) {
+        mark_unflushed(pe);
+        return send_am(pe, AM_AMO, &h, sizeof(h), NULL, 0, 0);
+    }
+    h.id = expect(fetched, size, 1);
+    status = send_am(pe, AM_AMO, &h, sizeof(h), NULL, 0, 1);
+    if (status == GSI_OK)
+        gst_ucx_wait_done(&am.done);
+    return status;
+}
+
+int gst_ucx_am_unflushed(int pe)
+{
+    return pe < 0 ? am.any_unflushed : am.unflushed && am.unflushed[pe];
+}
+
+gsi_status_t gst_ucx_am_flush(int pe)
+{
+    am_flush_hdr_t h;
+    gsi_status_t status = GSI_OK;
+    int n = 0;
+
+    if (!gst_ucx_am_unflushed(pe))
+        return GSI_OK;
+    for (int p = 0; p < am.a.n_pes; p++)
+        n += am.unflushed[p] && (pe < 0 || p == pe);
+    h.id = expect(NULL, 0, n);
+    for (int p = 0; p < am.a.n_pes; p++) {
+        if (!am.unflushed[p] || (pe >= 0 && p != pe))
+            continue;
+        am.unflushed[p] = 0;
+        if (send_am(p, AM_FLUSH, &h, sizeof(h), NULL, 0, 1) != GSI_OK) {
+            status = GSI_ERR_SYSTEM;
+            am.remaining--;
+        }
+    }
+    if (am.remaining)
+        gst_ucx_wait_done(&am.done);
+    am.any_unflushed = 0;
+    for (int p = 0; p < am.a.n_pes; p++)
+        am.any_unflushed |= am.unflushed[p];
+    return status;
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+int gst_ucx_am_wanted(ucp_ep_h ep)
+{
+    char *info = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&info, &len);
+    int wanted = 0;
+
+    if (!f)
+        return 0;
+    ucp_ep_print_info(ep, f);
+    fclose(f);
+    /* UCX lists each RMA lane's put and get protocols ("put[0]: ...") and
+     * marks lanes it uses for RMA ("rma#0"); with neither, it emulates
+     * RMA over its active-message lane. */
+    wanted = info && strstr(info, "lane[") && !strstr(info, "put[") && !strstr(info, " rma#");
+    free(info);
+    return wanted;
+}
+
+gsi_status_t gst_ucx_am_init(const gst_ucx_am_args_t *args, char *err, size_t errlen)
+{
+    static const ucp_am_recv_callback_t handlers[AM_COUNT] = {
+        [AM_PUT] = on_put, [AM_GET] = on_get, [AM_AMO] = on_amo,
+        [AM_FLUSH] = on_flush, [AM_REPLY] = on_reply,
+    };
+
+    memset(&am, 0, sizeof(am));
+    if (args->n_regions > GST_MAX_REGIONS) {
+        snprintf(err, errlen, "%d regions, at most %d", args->n_regions, GST_MAX_REGIONS);
+        return GSI_ERR_INVALID;
+    }
+    am.a = *args;
+    memcpy(am.base, args->base, (size_t)args->n_regions * sizeof(*am.base));
+    memcpy(am.size, args->size, (size_t)args->n_regions * sizeof(*am.size));
+    am.a.base = am.base;
+    am.a.size = am.size;
+    am.unflushed = calloc((size_t)args->n_pes, 1);
+    if (!am.unflushed) {
+        snprintf(err, errlen, "out of memory for %d PEs", args->n_pes);
+        return GSI_ERR_NOMEM;
+    }
+    for (unsigned id = 0; id < AM_COUNT; id++) {
+        ucp_am_handler_param_t hp = {
+            .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                          UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+            .id = id,
+            .cb = handlers[id],
+            .flags = UCP_AM_FLAG_WHOLE_MSG,
+        };
+        ucs_status_t status = ucp_worker_set_am_recv_handler(args->worker, &hp);
+
+        if (status != UCS_OK) {
+            snprintf(err, errlen, "UCX ucp_worker_set_am_recv_handler: %s",
+                     ucs_status_string(status));
+            gst_ucx_am_finalize();
+            return GSI_ERR_SYSTEM;
+        }
+    }
+    return GSI_OK;
+}
+
+void gst_ucx_am_finalize(void)
+{
+    free(am.unflushed);
+    memset(&am, 0, sizeof(am));
+}
+
+#endif /* GSHMEM_HAVE_UCX */
