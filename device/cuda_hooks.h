@@ -50,8 +50,8 @@ extern "C" {
 /* Exported by libgshmem.so (built with CUDA support); called by the
  * archive's constructor and destructor.  hooks must stay valid until it is
  * unregistered. */
-void gsd_cuda_register(const gsd_cuda_hooks_t *hooks);
-void gsd_cuda_unregister(const gsd_cuda_hooks_t *hooks);
+void gshmemi_cuda_register(const gsd_cuda_hooks_t *hooks);
+void gshmemi_cuda_unregister(const gsd_cuda_hooks_t *hooks);
 #if defined(__cplusplus)
 }
 #endif

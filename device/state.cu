@@ -71,10 +71,10 @@ static const gsd_cuda_hooks_t hooks = {
  * only hand a pointer over: no CUDA call runs in a constructor. */
 __attribute__((constructor)) static void gsd_cuda_module_load(void)
 {
-    gsd_cuda_register(&hooks);
+    gshmemi_cuda_register(&hooks);
 }
 
 __attribute__((destructor)) static void gsd_cuda_module_unload(void)
 {
-    gsd_cuda_unregister(&hooks);
+    gshmemi_cuda_unregister(&hooks);
 }

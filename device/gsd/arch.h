@@ -29,16 +29,16 @@ typedef struct gsd_lane {
     struct gsd_lane_block *block;
 } gsd_lane_t;
 
-extern __thread gsd_lane_t *gsd_lane_self;
+extern __thread gsd_lane_t *gshmemi_lane_self;
 /* Barriers of the calling lane's block and warp (lanes.c). */
-void gsd_lane_syncthreads(void);
-void gsd_lane_syncwarp(void);
+void gshmemi_lane_syncthreads(void);
+void gshmemi_lane_syncwarp(void);
 /* CLOCK_MONOTONIC in ns (a call: strict ISO C modes hide clock_gettime). */
-uint64_t gsd_lane_clock_ns(void);
+uint64_t gshmemi_lane_clock_ns(void);
 /* Sleep a few microseconds: a wait that has yielded long enough. */
-void gsd_lane_nap(void);
+void gshmemi_lane_nap(void);
 /* Drive the network for operations aimed at this PE (a waiting lane). */
-void gsd_lane_progress(void);
+void gshmemi_lane_progress(void);
 GSD_END_C
 #endif
 
@@ -67,21 +67,21 @@ GSD_FN void gsd_syncwarp(void)
     __syncwarp(n >= 32 ? 0xffffffffu : (1u << n) - 1);
 }
 #else
-GSD_FN unsigned gsd_thread_id(void) { return gsd_lane_self ? gsd_lane_self->tid : 0; }
-GSD_FN unsigned gsd_block_threads(void) { return gsd_lane_self ? gsd_lane_self->ntid : 1; }
-GSD_FN unsigned gsd_block_id(void) { return gsd_lane_self ? gsd_lane_self->bid : 0; }
-GSD_FN unsigned gsd_grid_blocks(void) { return gsd_lane_self ? gsd_lane_self->nbid : 1; }
+GSD_FN unsigned gsd_thread_id(void) { return gshmemi_lane_self ? gshmemi_lane_self->tid : 0; }
+GSD_FN unsigned gsd_block_threads(void) { return gshmemi_lane_self ? gshmemi_lane_self->ntid : 1; }
+GSD_FN unsigned gsd_block_id(void) { return gshmemi_lane_self ? gshmemi_lane_self->bid : 0; }
+GSD_FN unsigned gsd_grid_blocks(void) { return gshmemi_lane_self ? gshmemi_lane_self->nbid : 1; }
 GSD_FN void gsd_syncthreads(void)
 {
-    if (gsd_lane_self)
-        gsd_lane_syncthreads();
+    if (gshmemi_lane_self)
+        gshmemi_lane_syncthreads();
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 GSD_FN void gsd_syncwarp(void)
 {
-    if (gsd_lane_self)
-        gsd_lane_syncwarp();
+    if (gshmemi_lane_self)
+        gshmemi_lane_syncwarp();
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
@@ -223,18 +223,18 @@ GSD_FN uint64_t gsd_amo64(gsd_amo_op_t op, uint64_t *p, uint64_t v, uint64_t cmp
 }
 #undef GSD_AMO_BODY
 
-GSD_FN uint64_t gsd_clock_ns(void) { return gsd_lane_clock_ns(); }
+GSD_FN uint64_t gsd_clock_ns(void) { return gshmemi_lane_clock_ns(); }
 /* One poll of a wait loop: spin briefly, then yield, so that more lanes
  * and PEs than cores still make progress; a wait that has yielded for long
  * naps, so hundreds of waiting lanes do not keep every core busy. */
 GSD_FN void gsd_pause(unsigned *polls)
 {
     if (++*polls > 64 + 1024) {
-        gsd_lane_progress();
-        gsd_lane_nap();
+        gshmemi_lane_progress();
+        gshmemi_lane_nap();
     } else if (*polls > 64) {
         if ((*polls & 15) == 0)
-            gsd_lane_progress();
+            gshmemi_lane_progress();
         sched_yield();
     }
 #if defined(__x86_64__) || defined(__i386__)

@@ -18,7 +18,7 @@
 #else
 #define GSD_HOSTLANE 1
 #define GSD_FN static inline
-#define GSD_STATE gsd_state
+#define GSD_STATE gshmemi_state
 #endif
 
 #if defined(__cplusplus)

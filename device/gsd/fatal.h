@@ -16,10 +16,10 @@
 #if defined(GSD_HOSTLANE)
 GSD_BEGIN_C
 /* Prints "gshmem: PE <n>: fn: <formatted>" and ends the job (lanes.c). */
-void gsd_lane_fatal(const char *fn, const char *fmt, ...)
+void gshmemi_lane_fatal(const char *fn, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3), cold));
 GSD_END_C
-#define GSD_FATAL(fn, fmt, ...) gsd_lane_fatal(fn, fmt, __VA_ARGS__)
+#define GSD_FATAL(fn, fmt, ...) gshmemi_lane_fatal(fn, fmt, __VA_ARGS__)
 #else
 #include <stdio.h>
 #define GSD_FATAL(fn, fmt, ...)                                                \

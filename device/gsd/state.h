@@ -77,7 +77,7 @@ extern __constant__ gsd_state_t gsd_state_d;
 #endif
 #else
 GSD_BEGIN_C
-extern gsd_state_t gsd_state;
+extern gsd_state_t gshmemi_state;
 GSD_END_C
 #endif
 

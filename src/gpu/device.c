@@ -1,6 +1,6 @@
 /* src/gpu/device.c - this PE's device state (device/gsd/state.h): built at
  * init from the core's state, kept in step with the teams, published where
- * device code reads it (gsd_state on host lanes, the GPU's constant copy
+ * device code reads it (gshmemi_state on host lanes, the GPU's constant copy
  * with CUDA), torn down at finalize.
  *
  * The device sync area (gsd_sync_t, the device collectives' words) comes

@@ -1,6 +1,6 @@
 /* src/gpu/devmem_host.c - the device API's memory on host lanes: plain host
  * memory for the channels, the host symmetric heap (region 0) as the device
- * heap, and the exported gsd_state as what device code reads. */
+ * heap, and the exported gshmemi_state as what device code reads. */
 #include "gpu/devmem.h"
 
 #include <stdint.h>
@@ -12,9 +12,9 @@
 #include "core/pe.h"
 
 /* What device code compiled for host lanes reads as GSD_STATE. */
-__attribute__((visibility("default"))) gsd_state_t gsd_state;
+__attribute__((visibility("default"))) gsd_state_t gshmemi_state;
 
-static uint64_t *peer_base;  /* [n_pes] gsd_state.peer_base */
+static uint64_t *peer_base;  /* [n_pes] gshmemi_state.peer_base */
 
 static gsi_status_t host_init(const char *fn)
 {
@@ -84,7 +84,7 @@ static gsi_status_t host_heap_free(void *ptr)
 static gsi_status_t host_publish(const gsd_state_t *s)
 {
     const uint64_t *from = (const uint64_t *)(const void *)s;
-    uint64_t *to = (uint64_t *)(void *)&gsd_state;
+    uint64_t *to = (uint64_t *)(void *)&gshmemi_state;
 
     _Static_assert(sizeof(gsd_state_t) % sizeof(uint64_t) == 0, "gsd_state_t is whole words");
     for (size_t i = 0; i < sizeof(gsd_state_t) / sizeof(uint64_t); i++)

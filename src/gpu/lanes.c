@@ -1,7 +1,7 @@
 /* src/gpu/lanes.c - the host-lane launcher: a "kernel" of grid x block lanes
  * runs as that many host threads of this PE, all at once (they may wait for
  * each other), each knowing its thread and block indices through
- * gsd_lane_self (device/gsd/arch.h).
+ * gshmemi_lane_self (device/gsd/arch.h).
  *
  * Threads are pooled: a launch wakes the first n pooled threads (creating
  * more when the pool is smaller) and waits until each has run the kernel.
@@ -47,7 +47,7 @@
 
 static const char launch_fn[] = "gshmemx_hostlane_launch";
 
-__attribute__((visibility("default"))) __thread gsd_lane_t *gsd_lane_self;
+__attribute__((visibility("default"))) __thread gsd_lane_t *gshmemi_lane_self;
 
 /* ---- barriers ------------------------------------------------------------- */
 
@@ -93,9 +93,9 @@ static void bar_wait(lane_bar_t *b)
     }
 }
 
-void gsd_lane_syncthreads(void)
+void gshmemi_lane_syncthreads(void)
 {
-    gsd_lane_t *l = gsd_lane_self;
+    gsd_lane_t *l = gshmemi_lane_self;
 
     if (!l || !l->block) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -104,9 +104,9 @@ void gsd_lane_syncthreads(void)
     bar_wait(&l->block->bar);
 }
 
-void gsd_lane_syncwarp(void)
+void gshmemi_lane_syncwarp(void)
 {
-    gsd_lane_t *l = gsd_lane_self;
+    gsd_lane_t *l = gshmemi_lane_self;
 
     if (!l || !l->block) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -115,25 +115,25 @@ void gsd_lane_syncwarp(void)
     bar_wait(&l->block->warp[l->tid / GSD_WARP_SIZE]);
 }
 
-uint64_t gsd_lane_clock_ns(void)
+uint64_t gshmemi_lane_clock_ns(void)
 {
     return gsi_now_ns();
 }
 
-void gsd_lane_progress(void)
+void gshmemi_lane_progress(void)
 {
     if (gsi_pe.net_progress)
         gsi_pe.net_progress();
 }
 
-void gsd_lane_nap(void)
+void gshmemi_lane_nap(void)
 {
     struct timespec ts = {0, 10000};
 
     nanosleep(&ts, NULL);
 }
 
-void gsd_lane_fatal(const char *fn, const char *fmt, ...)
+void gshmemi_lane_fatal(const char *fn, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -165,9 +165,9 @@ static void run_lane(lane_worker_t *w)
 {
     launch_t *job = w->job;
 
-    gsd_lane_self = &w->lane;
+    gshmemi_lane_self = &w->lane;
     job->fn(job->args);
-    gsd_lane_self = NULL;
+    gshmemi_lane_self = NULL;
     if (__atomic_sub_fetch(&job->remaining, 1, __ATOMIC_ACQ_REL) == 0)
         sem_post(&job->done);
 }

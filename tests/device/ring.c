@@ -189,8 +189,8 @@ int main(void)
     setenv("GSHMEM_DEVICE_WAIT_TIMEOUT", "40", 0);
     dt_start();
 #if defined(RING_TINY) && !defined(__CUDACC__)
-    if (gsd_state.n_chan > 0)
-        PT_CHECK_EQ("GSHMEM_PROXY_RING", 16, gsd_state.chan[0].size);
+    if (gshmemi_state.n_chan > 0)
+        PT_CHECK_EQ("GSHMEM_PROXY_RING", 16, gshmemi_state.chan[0].size);
 #endif
     threads = dt_npes <= 2 ? 32 : 16;
     a.fails = dt_fails;

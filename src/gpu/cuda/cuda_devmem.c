@@ -61,7 +61,7 @@ static int publish_one(const gsd_cuda_hooks_t *h, const gsd_state_t *s)
     return err;
 }
 
-GSI_EXPORT void gsd_cuda_register(const gsd_cuda_hooks_t *hooks)
+GSI_EXPORT void gshmemi_cuda_register(const gsd_cuda_hooks_t *hooks)
 {
     pthread_mutex_lock(&reg.lock);
     if (hooks->version != GSD_CUDA_HOOKS_VERSION || hooks->state_size != sizeof(gsd_state_t)) {
@@ -81,7 +81,7 @@ GSI_EXPORT void gsd_cuda_register(const gsd_cuda_hooks_t *hooks)
     pthread_mutex_unlock(&reg.lock);
 }
 
-GSI_EXPORT void gsd_cuda_unregister(const gsd_cuda_hooks_t *hooks)
+GSI_EXPORT void gshmemi_cuda_unregister(const gsd_cuda_hooks_t *hooks)
 {
     pthread_mutex_lock(&reg.lock);
     for (int i = 0; i < reg.n; i++)
