@@ -35,3 +35,8 @@ cmake/gshmemConfig.cmake: $(srcdir)/cmake/gshmemConfig.cmake.in Makefile
 cmake/gshmemConfigVersion.cmake: $(srcdir)/cmake/gshmemConfigVersion.cmake.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) cmake && $(gshmem_cmake_edit) $(srcdir)/cmake/gshmemConfigVersion.cmake.in > $@.tmp && mv $@.tmp $@
 
+# The test: install into a staging folder, build a C program (and, with
+# CUDA, a .cu one) against the package with CMake, run the C one on 2 PEs.
+TESTS += tests/cmake/run.sh
+EXTRA_DIST += tests/cmake/run.sh tests/cmake/project/CMakeLists.txt tests/cmake/project/hello.c \
+	tests/cmake/cuda/CMakeLists.txt tests/cmake/cuda/ring.cu
