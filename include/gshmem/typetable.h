@@ -5,7 +5,7 @@
  * shmem.h declares the typed routines from these lists, host/ defines them,
  * and tests/ generate their checks from them, so a type is added in one
  * place.  Names generated from these rows (shmem_long_put, ...) are listed
- * by tests/header/symbols.sh against ../shared/openshmem-1.6-symbols.txt.
+ * by tests/header/symbols.sh against tests/header/openshmem-1.6-symbols.txt.
  */
 #ifndef GSHMEM_TYPETABLE_H
 #define GSHMEM_TYPETABLE_H
