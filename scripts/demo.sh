@@ -38,19 +38,23 @@ on_path() {
     case ":$2:" in *":$1:"*) return 0 ;; esac
     return 1
 }
+# DIR as ~/.profile would write it: $HOME/... under the home folder.
+home_rel() {
+    case $1 in "$HOME"/*) echo "\$HOME/${1#"$HOME"/}" ;; *) echo "$1" ;; esac
+}
 lines=
 if ! on_path "$bindir" "$PATH"; then
     lines="$lines
-    export PATH=\"$bindir:\$PATH\""
+    export PATH=\"$(home_rel "$bindir"):\$PATH\""
 fi
 pcdir=$libdir/pkgconfig
 if ! on_path "$pcdir" "$(pkg-config --variable pc_path pkg-config 2>/dev/null)" &&
     ! on_path "$pcdir" "${PKG_CONFIG_PATH:-}"; then
     lines="$lines
-    export PKG_CONFIG_PATH=\"$pcdir\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""
+    export PKG_CONFIG_PATH=\"$(home_rel "$pcdir")\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""
 fi
 if [ -n "$lines" ]; then
-    echo "gshmem: installed in $prefix; add to ~/.profile (and run it in this shell):$lines"
+    echo "gshmem: installed in $prefix; add these lines to ~/.profile (and run them in this shell):$lines"
 else
     echo "gshmem: installed in $prefix: gshmemcc, gshmemrun, gshmem-info and pkg-config gshmem are found"
 fi
