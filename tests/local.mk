@@ -2,6 +2,8 @@
 # overloads, constants), of the exported symbols, and of the README.
 TESTS += tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh tests/header/generic.sh \
 	tests/header/symbols.sh tests/readme_env.sh
+EXTRA_DIST += tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh \
+	tests/header/generic.sh tests/header/symbols.sh tests/readme_env.sh
 EXTRA_DIST += tests/header/names.sh tests/header/openshmem-1.6-symbols.txt \
 	tests/header/legacy-symbols.txt tests/header/generic.c tests/header/overload.cpp \
 	tests/header/stubs.cpp tests/header/spec_types.h tests/header/constants.c
