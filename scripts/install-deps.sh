@@ -1,10 +1,12 @@
 #!/bin/sh
 # Install the Debian 12 packages gshmem needs to build and test, when missing.
-# Runs as root (or through sudo when present).
+# Runs as root (or through sudo when present).  Prints one line per package
+# apt sets up (those asked for and what they pull in); on a failure, the end
+# of apt's output.
 set -e
 pkgs="build-essential autoconf automake libtool pkg-config libpmix-dev libucx-dev
       libhwloc-dev libcriterion-dev openmpi-bin libopenmpi-dev rdma-core libibverbs-dev
-      python3 ucx-utils iproute2"
+      python3 ucx-utils iproute2 cmake clang-format"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -15,6 +17,22 @@ echo "gshmem: installing$missing"
 sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+log=$(mktemp "${TMPDIR:-/tmp}/gshmem-apt.XXXXXX")
+trap 'rm -f "$log" "$log.status"' EXIT
+echo "gshmem: apt-get update"
+if ! $sudo apt-get update -q >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    echo "gshmem: apt-get update failed" >&2
+    exit 1
+fi
+# apt's whole output goes to $log; "Setting up PKG (VERSION) ..." (dpkg's
+# line, one per package) is shown as "gshmem:   PKG VERSION" as it happens.
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+{ s=0; $sudo apt-get install -y -q --no-install-recommends $missing 2>&1 || s=$?; echo $s >"$log.status"; } |
+    tee "$log" | sed -u -n 's/^Setting up \([^ ]*\) (\([^)]*\)).*/gshmem:   \1 \2/p'
+status=$(cat "$log.status" 2>/dev/null || echo 1)
+if [ "$status" -ne 0 ]; then
+    tail -n 20 "$log" >&2
+    echo "gshmem: apt-get install failed (status $status)" >&2
+    exit 1
+fi

@@ -12,8 +12,7 @@
 set -u
 . "$(dirname "$0")/names.sh"
 
-# No symbol list beside the tree (e.g. a release tarball): skip.
-symbols=${1:-$(gshmem_find_symbols)} || exit 77
+symbols=${1:-$(gshmem_find_symbols)} || exit 1
 [ -r "$symbols" ] || { echo "decls.sh: cannot read $symbols" >&2; exit 1; }
 
 work=$(mktemp -d)

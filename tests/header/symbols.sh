@@ -9,7 +9,7 @@
 #
 # Without arguments (as in `make check`), the library is
 # $GSHMEM_TOP_BUILDDIR/.libs/libgshmem.so; exit status 77 (skip) when there
-# is none (a static-only build) or the symbol list is not beside the tree.
+# is none (a static-only build).
 set -u
 . "$(dirname "$0")/names.sh"
 
@@ -22,7 +22,7 @@ if [ -z "$lib" ] || [ ! -r "$lib" ]; then
     echo "usage: $0 LIBGSHMEM_SO [SYMBOLS_FILE]" >&2
     exit 2
 fi
-symbols=${2:-$(gshmem_find_symbols)} || exit 77
+symbols=${2:-$(gshmem_find_symbols)} || exit 1
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

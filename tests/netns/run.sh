@@ -49,6 +49,7 @@ limit=${GSHMEM_TEST_TIMEOUT:-180}
 # memory (posix, sysv); TCP makes the traffic cross the veth interfaces.
 ucx_tls=${UCX_TLS:-tcp,self}
 
+# skip_all REASON: one SKIP line with the reason (scripts/test.sh shows it).
 skip_all() {
     echo "SKIP: $*"
     echo "run.sh: 0 passed, 0 failed, 1 skipped"
@@ -76,16 +77,22 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
+# What the failed ip command said, on one line.
+ip_said() {
+    _said=$(tr -s '\n\t' '  ' <"$work/err" | sed 's/^ *//; s/ *$//')
+    echo "${_said:-ip printed no error}"
+}
+
 add_ns() {
     ip netns add "$1" 2>"$work/err" || return 1
     made="$made $1"
-    ip -n "$1" link set lo up
+    ip -n "$1" link set lo up 2>>"$work/err"
 }
 
-add_ns "$hub" || skip_all "cannot make network namespaces here: $(cat "$work/err")"
+add_ns "$hub" || skip_all "cannot make network namespaces here: $(ip_said)"
 if ! ip -n "$hub" link add br0 type bridge 2>"$work/err" ||
     ! ip -n "$hub" link set br0 up 2>>"$work/err"; then
-    skip_all "cannot make a bridge in a namespace: $(cat "$work/err")"
+    skip_all "cannot make a bridge in a namespace: $(ip_said)"
 fi
 i=0
 while [ $i -lt "$k" ]; do
@@ -95,7 +102,7 @@ while [ $i -lt "$k" ]; do
         ! ip -n "$hub" link set "v$i" master br0 up 2>>"$work/err" ||
         ! ip -n "$ns" addr add "10.77.0.$((i + 1))/24" dev eth0 2>>"$work/err" ||
         ! ip -n "$ns" link set eth0 up 2>>"$work/err"; then
-        skip_all "cannot join namespaces by veth pairs here: $(cat "$work/err")"
+        skip_all "cannot join namespaces by veth pairs here: $(ip_said)"
     fi
     i=$((i + 1))
 done
