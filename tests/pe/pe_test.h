@@ -152,11 +152,15 @@ PT_UNUSED static int pt_finish(void)
     return status;
 }
 
-/* Collective: every PE calls it with the same reason. */
+/* Collective: every PE calls it with the same reason.  PE 0 prints
+ * "PROG: SKIP: REASON", the line scripts/test.sh shows beside the skip
+ * (flushed at once, so it survives a finalize that hangs or crashes). */
 PT_UNUSED static int pt_skip(const char *reason)
 {
-    if (pt_me == 0)
+    if (pt_me == 0) {
         printf("%s: SKIP: %s\n", pt_prog, reason);
+        fflush(stdout);
+    }
     shmem_barrier_all();
     shmem_free(pt_total);
     shmem_finalize();
