@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 typedef struct gsb_info {
-    int rank;       /* this process, 0..size-1 */
-    int size;       /* processes in the job */
+    int rank; /* this process, 0..size-1 */
+    int size; /* processes in the job */
 } gsb_info_t;
 
 /* args: what the bootstrap needs from the caller (the unique-id bootstrap's
@@ -34,7 +34,7 @@ typedef struct gsb_ops {
 
 extern const gsb_ops_t gsb_pmix_ops;
 extern const gsb_ops_t gsb_single_ops;
-extern const gsb_ops_t gsb_uid_ops;   /* uid.h: its args and ids */
+extern const gsb_ops_t gsb_uid_ops; /* uid.h: its args and ids */
 
 /* Bootstraps compiled in, NULL-terminated ("auto" picks pmix or single). */
 extern const gsb_ops_t *const gsb_all[];

@@ -19,9 +19,9 @@ typedef struct gsb_uid {
 
 /* What gsb_uid_ops.init takes as args. */
 typedef struct gsb_uid_args {
-    int rank;       /* 0..size-1 */
+    int rank; /* 0..size-1 */
     int size;
-    int timeout_s;  /* how long to wait for the other ranks (or for rank 0) */
+    int timeout_s; /* how long to wait for the other ranks (or for rank 0) */
     gsb_uid_t uid;
 } gsb_uid_args_t;
 
@@ -35,7 +35,7 @@ int gsb_uid_check(const gsb_uid_t *uid);
 
 /* The environment mode: the args from GSHMEM_UID ("ip:port"), GSHMEM_UID_RANK
  * and GSHMEM_UID_SIZE as read by the caller ("none", -1 and 0 when unset). */
-int gsb_uid_args_from_env(const char *text, long long rank, long long size,
-                          long long timeout_s, gsb_uid_args_t *out);
+int gsb_uid_args_from_env(const char *text, long long rank, long long size, long long timeout_s,
+                          gsb_uid_args_t *out);
 
 #endif

@@ -57,8 +57,7 @@ static void close_peers(void)
 
 /* Rank 0: the job cannot start.  Tell `fd` (when >= 0) and every rank that
  * arrived why, and leave the same sentence for the caller. */
-static int root_refuse(int fd, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int root_refuse(int fd, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int root_refuse(int fd, int err, const char *fmt, ...)
 {
     char text[GSB_TEXT_MAX];
@@ -112,32 +111,36 @@ static int root_greet(int fd, int64_t deadline)
     if (limit > deadline)
         limit = deadline;
     if (gsb_sock_wait(fd, limit) <= 0 || gsb_msg_recv(fd, &m) != 0 || m.type != GSB_MSG_HELLO ||
-        m.len != sizeof(h) || gsb_sock_recv(fd, &h, sizeof(h)) != 0 ||
-        h.magic != GSB_HELLO_MAGIC) {
-        close(fd);  /* a stray connection, or another program */
+        m.len != sizeof(h) || gsb_sock_recv(fd, &h, sizeof(h)) != 0 || h.magic != GSB_HELLO_MAGIC) {
+        close(fd); /* a stray connection, or another program */
         return 0;
     }
     h.host[sizeof(h.host) - 1] = '\0';
     if (memcmp(h.nonce, g->id.nonce, GSB_UID_NONCE) != 0) {
         char text[256];
 
-        snprintf(text, sizeof(text), "rank 0 at %s belongs to another job: this process's "
-                 "unique id is from another gshmemx_get_uniqueid call", g->where);
+        snprintf(text, sizeof(text),
+                 "rank 0 at %s belongs to another job: this process's "
+                 "unique id is from another gshmemx_get_uniqueid call",
+                 g->where);
         gsb_msg_send(fd, GSB_MSG_REJECT, 0, 0, 0, text, strlen(text) + 1);
         close(fd);
         return 0;
     }
     if (h.size != g->size)
-        return root_refuse(fd, EINVAL, "rank %d (pid %d on %s) was started with nranks %d, "
+        return root_refuse(fd, EINVAL,
+                           "rank %d (pid %d on %s) was started with nranks %d, "
                            "rank 0 with nranks %d: every process must pass the same nranks",
                            h.rank, h.pid, h.host, h.size, g->size);
     if (h.rank <= 0 || h.rank >= g->size)
-        return root_refuse(fd, EINVAL, "pid %d on %s claims rank %d, outside 1..%d", h.pid,
-                           h.host, h.rank, g->size - 1);
+        return root_refuse(fd, EINVAL, "pid %d on %s claims rank %d, outside 1..%d", h.pid, h.host,
+                           h.rank, g->size - 1);
     p = &g->peer[h.rank];
     if (p->fd >= 0)
-        return root_refuse(fd, EINVAL, "rank %d was claimed twice: by pid %d on %s and by "
-                           "pid %d on %s", h.rank, p->pid, p->host, h.pid, h.host);
+        return root_refuse(fd, EINVAL,
+                           "rank %d was claimed twice: by pid %d on %s and by "
+                           "pid %d on %s",
+                           h.rank, p->pid, p->host, h.pid, h.host);
     gsb_sock_tune(fd);
     p->fd = fd;
     p->open = 1;
@@ -157,15 +160,16 @@ static int root_accept(int lfd)
 
         if (rc == 0) {
             missing_ranks(missing, sizeof(missing));
-            return root_refuse(-1, ETIMEDOUT, "rank 0 waited %d s (GSHMEM_UID_TIMEOUT) at %s; "
-                               "rank%s %s never arrived", g->timeout_s, g->where,
-                               strpbrk(missing, ",-") ? "s" : "", missing);
+            return root_refuse(-1, ETIMEDOUT,
+                               "rank 0 waited %d s (GSHMEM_UID_TIMEOUT) at %s; "
+                               "rank%s %s never arrived",
+                               g->timeout_s, g->where, strpbrk(missing, ",-") ? "s" : "", missing);
         }
         if (rc < 0)
             return root_refuse(-1, -rc, "rank 0: poll on %s: %s", g->where, strerror(-rc));
         fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
-            continue;  /* the client gave up, or a signal */
+            continue; /* the client gave up, or a signal */
         rc = root_greet(fd, deadline);
         if (rc < 0)
             return rc;
@@ -189,7 +193,7 @@ static int root_rendezvous(void)
     int lfd, rc;
 
     if (gsb_uid_pending.fd >= 0 && same_id(&gsb_uid_pending.id, &g->id)) {
-        lfd = gsb_uid_pending.fd;  /* made by gshmemx_get_uniqueid in this process */
+        lfd = gsb_uid_pending.fd; /* made by gshmemx_get_uniqueid in this process */
         gsb_uid_pending.fd = -1;
     } else {
         if (gsb_uid_pending.fd >= 0) {
@@ -216,13 +220,14 @@ static int member_join(void)
     int fd, rc;
 
     if (gsb_uid_pending.fd >= 0) {
-        close(gsb_uid_pending.fd);  /* a fork of the process that made the id */
+        close(gsb_uid_pending.fd); /* a fork of the process that made the id */
         gsb_uid_pending.fd = -1;
     }
     rc = gsb_sock_connect(g->id.addr, g->id.port, deadline, &fd);
     if (rc) {
         gsb_set_error("rank %d: rank 0 was unreachable at %s for %d s "
-                      "(GSHMEM_UID_TIMEOUT): %s", g->rank, g->where, g->timeout_s, strerror(-rc));
+                      "(GSHMEM_UID_TIMEOUT): %s",
+                      g->rank, g->where, g->timeout_s, strerror(-rc));
         return rc;
     }
     gsb_sock_tune(fd);
@@ -237,7 +242,8 @@ static int member_join(void)
     rc = gsb_sock_wait(fd, gsb_now_ms() + ((int64_t)g->timeout_s + 15) * 1000);
     if (rc <= 0) {
         gsb_set_error("rank %d: rank 0 at %s took this rank in but did not start the job "
-                      "within %d s", g->rank, g->where, g->timeout_s + 15);
+                      "within %d s",
+                      g->rank, g->where, g->timeout_s + 15);
         rc = -ETIMEDOUT;
         goto err_close;
     }
@@ -245,20 +251,22 @@ static int member_join(void)
     if (!rc && m.type == GSB_MSG_REJECT && m.len > 0 && m.len <= sizeof(text) &&
         gsb_sock_recv(fd, text, m.len) == 0) {
         text[m.len - 1] = '\0';
-        gsb_set_error("rank %d: rank 0 at %s refused to start the job: %s", g->rank,
-                      g->where, text);
+        gsb_set_error("rank %d: rank 0 at %s refused to start the job: %s", g->rank, g->where,
+                      text);
         rc = -ECONNREFUSED;
         goto err_close;
     }
     if (rc == -EPIPE) {
         gsb_set_error("rank %d: rank 0 at %s closed the connection before the job started "
-                      "(it failed, or was killed)", g->rank, g->where);
+                      "(it failed, or was killed)",
+                      g->rank, g->where);
         goto err_close;
     }
     if (rc || m.type != GSB_MSG_WELCOME || m.len != sizeof(h) ||
         gsb_sock_recv(fd, &h, sizeof(h)) != 0 || h.magic != GSB_HELLO_MAGIC) {
         gsb_set_error("rank %d: %s closed the connection or answered something else than "
-                      "gshmem's rank 0 (is another program listening there?)", g->rank, g->where);
+                      "gshmem's rank 0 (is another program listening there?)",
+                      g->rank, g->where);
         rc = -EPROTO;
         goto err_close;
     }
@@ -353,7 +361,8 @@ static int root_allgather(const void *in, void *out, size_t len)
     pthread_mutex_unlock(&g->lock);
     if (bad >= 0) {
         gsb_set_error("allgather %llu: rank %d gave %zu bytes, rank 0 %zu (the PEs do not "
-                      "make the same collective calls)", (unsigned long long)r, bad, bad_len, len);
+                      "make the same collective calls)",
+                      (unsigned long long)r, bad, bad_len, len);
         return -EPROTO;
     }
     for (int k = 1; k < g->size && !rc; k++) {
@@ -475,12 +484,12 @@ static int uid_finalize(void)
             rc = pthread_cond_timedwait(&g->cond, &g->lock, &until);
         for (int k = 1; k < g->size; k++)
             if (!g->peer[k].said_bye)
-                snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
-                         "%s%d", missing[0] ? ", " : "", k);
+                snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%d",
+                         missing[0] ? ", " : "", k);
         pthread_mutex_unlock(&g->lock);
         if (rc)
-            gsb_set_error("ranks %s did not say goodbye within %d s of rank 0's finalize",
-                          missing, g->timeout_s);
+            gsb_set_error("ranks %s did not say goodbye within %d s of rank 0's finalize", missing,
+                          g->timeout_s);
         for (int k = 1; k < g->size; k++)
             if (g->peer[k].open)
                 gsb_uid_send_to(k, GSB_MSG_BYE, 0, 0, 0, NULL, 0);

@@ -17,11 +17,16 @@ gsb_uid_pending_t gsb_uid_pending = {.fd = -1};
 
 /* The id's layout, big-endian: magic, version, family, address, port,
  * nonce; the last 8 bytes are an FNV-1a checksum of the rest. */
-#define UID_MAGIC 0x4753555au  /* "GSUZ" */
+#define UID_MAGIC 0x4753555au /* "GSUZ" */
 #define UID_VERSION 1
 enum {
-    OFF_MAGIC = 0, OFF_VERSION = 4, OFF_FAMILY = 6, OFF_ADDR = 8, OFF_PORT = 12,
-    OFF_NONCE = 16, OFF_SUM = GSB_UID_BYTES - 8,
+    OFF_MAGIC = 0,
+    OFF_VERSION = 4,
+    OFF_FAMILY = 6,
+    OFF_ADDR = 8,
+    OFF_PORT = 12,
+    OFF_NONCE = 16,
+    OFF_SUM = GSB_UID_BYTES - 8,
 };
 _Static_assert(OFF_NONCE + GSB_UID_NONCE <= OFF_SUM, "the id's fields fit");
 
@@ -57,7 +62,7 @@ void gsb_uid_encode(const gsb_uid_body_t *body, gsb_uid_t *out)
     put_be(p + OFF_MAGIC, UID_MAGIC, 4);
     put_be(p + OFF_VERSION, UID_VERSION, 2);
     put_be(p + OFF_FAMILY, AF_INET, 2);
-    memcpy(p + OFF_ADDR, &body->addr.s_addr, 4);  /* already network order */
+    memcpy(p + OFF_ADDR, &body->addr.s_addr, 4); /* already network order */
     put_be(p + OFF_PORT, body->port, 2);
     memcpy(p + OFF_NONCE, body->nonce, GSB_UID_NONCE);
     put_be(p + OFF_SUM, checksum(p, OFF_SUM), 8);
@@ -70,17 +75,20 @@ int gsb_uid_decode(const gsb_uid_t *uid, gsb_uid_body_t *out)
 
     if (get_be(p + OFF_MAGIC, 4) != UID_MAGIC) {
         gsb_set_error("the unique id is not one (its first bytes are wrong): pass the %d bytes "
-                      "that gshmemx_get_uniqueid wrote, unchanged", GSB_UID_BYTES);
+                      "that gshmemx_get_uniqueid wrote, unchanged",
+                      GSB_UID_BYTES);
         return -EINVAL;
     }
     if (get_be(p + OFF_VERSION, 2) != UID_VERSION) {
         gsb_set_error("the unique id has version %u, this library reads version %d (mixed "
-                      "gshmem versions?)", (unsigned)get_be(p + OFF_VERSION, 2), UID_VERSION);
+                      "gshmem versions?)",
+                      (unsigned)get_be(p + OFF_VERSION, 2), UID_VERSION);
         return -EINVAL;
     }
     if (get_be(p + OFF_SUM, 8) != checksum(p, OFF_SUM) || get_be(p + OFF_FAMILY, 2) != AF_INET) {
         gsb_set_error("the unique id is corrupt (checksum mismatch): pass the %d bytes that "
-                      "gshmemx_get_uniqueid wrote, unchanged", GSB_UID_BYTES);
+                      "gshmemx_get_uniqueid wrote, unchanged",
+                      GSB_UID_BYTES);
         return -EINVAL;
     }
     memcpy(&body.addr.s_addr, p + OFF_ADDR, 4);
@@ -119,7 +127,7 @@ int gsb_uid_create(const char *ifname, gsb_uid_t *out)
         return rc;
     body.port = port;
     if (gsb_uid_pending.fd >= 0)
-        close(gsb_uid_pending.fd);  /* a newer id replaces it */
+        close(gsb_uid_pending.fd); /* a newer id replaces it */
     gsb_uid_pending.fd = fd;
     gsb_uid_pending.id = body;
     gsb_uid_encode(&body, out);
@@ -133,8 +141,8 @@ int gsb_uid_check(const gsb_uid_t *uid)
     return gsb_uid_decode(uid, &body);
 }
 
-int gsb_uid_args_from_env(const char *text, long long rank, long long size,
-                          long long timeout_s, gsb_uid_args_t *out)
+int gsb_uid_args_from_env(const char *text, long long rank, long long size, long long timeout_s,
+                          gsb_uid_args_t *out)
 {
     static const char marker[GSB_UID_NONCE] = "gshmem-env-uid";
     gsb_uid_body_t body = {0};
@@ -158,7 +166,8 @@ int gsb_uid_args_from_env(const char *text, long long rank, long long size,
     if (inet_pton(AF_INET, host, &body.addr) != 1 || *end || end == colon + 1 || port < 1 ||
         port > 65535) {
         gsb_set_error("GSHMEM_UID=\"%s\" is not <IPv4 address>:<port> with a port from 1 to "
-                      "65535", text);
+                      "65535",
+                      text);
         return -EINVAL;
     }
     if (size < 1) {
@@ -168,10 +177,12 @@ int gsb_uid_args_from_env(const char *text, long long rank, long long size,
     if (rank < 0 || rank >= size) {
         if (rank == -1)
             gsb_set_error("GSHMEM_BOOTSTRAP=uid needs GSHMEM_UID_RANK, this process's rank "
-                          "from 0 to %lld", size - 1);
+                          "from 0 to %lld",
+                          size - 1);
         else
             gsb_set_error("GSHMEM_UID_RANK=%lld is out of range for GSHMEM_UID_SIZE=%lld "
-                          "(0 to %lld)", rank, size, size - 1);
+                          "(0 to %lld)",
+                          rank, size, size - 1);
         return -EINVAL;
     }
     body.port = (uint16_t)port;

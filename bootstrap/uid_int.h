@@ -21,7 +21,7 @@
 /* An id, decoded. */
 typedef struct gsb_uid_body {
     struct in_addr addr;
-    uint16_t port;                   /* host order */
+    uint16_t port; /* host order */
     uint8_t nonce[GSB_UID_NONCE];
 } gsb_uid_body_t;
 
@@ -52,14 +52,14 @@ int gsb_sock_recv(int fd, void *buf, size_t len);
 
 /* Messages: a fixed header, then `len` bytes. */
 enum {
-    GSB_MSG_HELLO = 1,   /* rank k -> 0: gsb_hello_t */
-    GSB_MSG_WELCOME,     /* 0 -> k: gsb_hello_t of rank 0; every rank arrived */
-    GSB_MSG_REJECT,      /* 0 -> k: why, as text; the job does not start */
-    GSB_MSG_GATHER,      /* k -> 0: a contribution to allgather `round` */
-    GSB_MSG_RESULT,      /* 0 -> k: the gathered bytes of `round` */
-    GSB_MSG_ABORT,       /* k -> 0 -> all: `rank` ended the job with `value` */
-    GSB_MSG_DEAD,        /* 0 -> all: `rank` died; text says how */
-    GSB_MSG_BYE,         /* finalize: k -> 0, then 0 -> k */
+    GSB_MSG_HELLO = 1, /* rank k -> 0: gsb_hello_t */
+    GSB_MSG_WELCOME,   /* 0 -> k: gsb_hello_t of rank 0; every rank arrived */
+    GSB_MSG_REJECT,    /* 0 -> k: why, as text; the job does not start */
+    GSB_MSG_GATHER,    /* k -> 0: a contribution to allgather `round` */
+    GSB_MSG_RESULT,    /* 0 -> k: the gathered bytes of `round` */
+    GSB_MSG_ABORT,     /* k -> 0 -> all: `rank` ended the job with `value` */
+    GSB_MSG_DEAD,      /* 0 -> all: `rank` died; text says how */
+    GSB_MSG_BYE,       /* finalize: k -> 0, then 0 -> k */
 };
 
 typedef struct gsb_msg {
@@ -83,8 +83,8 @@ typedef struct gsb_hello {
     char host[GSB_HOST_MAX];
 } gsb_hello_t;
 
-int gsb_msg_send(int fd, uint32_t type, int rank, int value, uint64_t round,
-                 const void *payload, size_t len);
+int gsb_msg_send(int fd, uint32_t type, int rank, int value, uint64_t round, const void *payload,
+                 size_t len);
 int gsb_msg_recv(int fd, gsb_msg_t *msg);
 
 /* ---- the state of this process (uid_boot.c) ---- */
@@ -96,12 +96,12 @@ int gsb_msg_recv(int fd, gsb_msg_t *msg);
 #define GSB_TEXT_MAX 1024
 
 typedef struct gsb_peer {
-    int fd;             /* -1: none */
-    int open;           /* no end of file seen yet */
+    int fd;   /* -1: none */
+    int open; /* no end of file seen yet */
     int pid;
     char host[GSB_HOST_MAX];
-    int said_bye;       /* rank 0: this rank is in finalize */
-    void *stage;        /* rank 0: its part of allgather stage_round */
+    int said_bye; /* rank 0: this rank is in finalize */
+    void *stage;  /* rank 0: its part of allgather stage_round */
     size_t stage_len;
     uint64_t stage_round;
     int staged;
@@ -111,27 +111,27 @@ typedef struct gsb_uid_state {
     int up;
     int rank, size, timeout_s;
     gsb_uid_body_t id;
-    char where[48];     /* rank 0's ip:port, for messages */
-    gsb_peer_t *peer;   /* rank 0: [size] (its own entry unused); others: [1], rank 0 */
-    int wake[2];        /* a byte stops the monitor */
+    char where[48];   /* rank 0's ip:port, for messages */
+    gsb_peer_t *peer; /* rank 0: [size] (its own entry unused); others: [1], rank 0 */
+    int wake[2];      /* a byte stops the monitor */
     pthread_t monitor;
     int monitor_on;
-    pthread_mutex_t lock;       /* everything below, and peer[].open/staged/said_bye */
+    pthread_mutex_t lock; /* everything below, and peer[].open/staged/said_bye */
     pthread_cond_t cond;
-    pthread_mutex_t send_lock;  /* one message at a time per process */
-    pthread_mutex_t coll_lock;  /* one allgather at a time */
+    pthread_mutex_t send_lock; /* one message at a time per process */
+    pthread_mutex_t coll_lock; /* one allgather at a time */
     uint64_t round;
-    int want_result;    /* others: the allgather that waits for rank 0's answer */
+    int want_result; /* others: the allgather that waits for rank 0's answer */
     void *result;
     size_t result_len;
     uint64_t result_round;
     int result_done;
-    int n_bye;          /* rank 0: ranks that said goodbye */
-    int zero_bye;       /* others: rank 0 said goodbye (or closed) after ours */
-    int leaving;        /* in finalize */
-    int ending;         /* the job ends with end_status once the notices are out */
+    int n_bye;    /* rank 0: ranks that said goodbye */
+    int zero_bye; /* others: rank 0 said goodbye (or closed) after ours */
+    int leaving;  /* in finalize */
+    int ending;   /* the job ends with end_status once the notices are out */
     int end_status;
-    int end_skip;       /* the rank not waited for (it caused the end) */
+    int end_skip; /* the rank not waited for (it caused the end) */
     int64_t end_deadline;
 } gsb_uid_state_t;
 
@@ -154,8 +154,8 @@ _Noreturn void gsb_uid_leave(int status);
 /* "PE 3 (pid 1234 on host)" */
 const char *gsb_uid_describe(int r, char *buf, size_t len);
 /* One message to peer r (rank 0: rank r; others: 0), under the send lock. */
-int gsb_uid_send_to(int r, uint32_t type, int rank, int value, uint64_t round,
-                    const void *payload, size_t len);
+int gsb_uid_send_to(int r, uint32_t type, int rank, int value, uint64_t round, const void *payload,
+                    size_t len);
 /* After a failed send: wait until the monitor has reported why. */
 void gsb_uid_settle(void);
 /* Rank 0: tell every rank but `skip` that the job ends (type ABORT or DEAD). */

@@ -65,8 +65,8 @@ const char *gsb_uid_describe(int r, char *buf, size_t len)
     return buf;
 }
 
-int gsb_uid_send_to(int r, uint32_t type, int rank, int value, uint64_t round,
-                    const void *payload, size_t len)
+int gsb_uid_send_to(int r, uint32_t type, int rank, int value, uint64_t round, const void *payload,
+                    size_t len)
 {
     int rc;
 
@@ -150,9 +150,10 @@ static void root_from(int k)
                         (unsigned long long)m.len, k);
             gsb_uid_root_end(GSB_MSG_ABORT, 0, 1, NULL, -1);
         } else if (!gone) {
-            root_peer_died(k, rc == -EPROTO ? "it sent a malformed message to rank 0"
-                              : "its connection to rank 0 closed before shmem_finalize "
-                                "(killed, or crashed)");
+            root_peer_died(k, rc == -EPROTO
+                                  ? "it sent a malformed message to rank 0"
+                                  : "its connection to rank 0 closed before shmem_finalize "
+                                    "(killed, or crashed)");
         }
         return;
     }
@@ -226,7 +227,7 @@ static void *root_monitor(void *unused)
         if (poll(p, (nfds_t)n, timeout) < 0)
             continue;
         if (p[0].revents)
-            break;  /* finalize */
+            break; /* finalize */
         for (int i = 1; i < n; i++)
             if (p[i].revents)
                 root_from(who[i]);
@@ -253,7 +254,7 @@ static int member_lost_root(int rc)
     g->peer[0].open = 0;
     pthread_mutex_unlock(&g->lock);
     if (ending)
-        gsb_uid_leave(status);  /* our shmem_global_exit went through */
+        gsb_uid_leave(status); /* our shmem_global_exit went through */
     if (leaving)
         return 1;
     gsb_uid_say("%s died: %s; ending this PE", gsb_uid_describe(0, who, sizeof(who)),
@@ -293,7 +294,7 @@ static int member_from_root(void)
         return 0;
     case GSB_MSG_ABORT:
         pthread_mutex_lock(&g->lock);
-        ok = g->ending;  /* this PE is ending the job itself */
+        ok = g->ending; /* this PE is ending the job itself */
         pthread_mutex_unlock(&g->lock);
         if (ok)
             gsb_uid_leave(g->end_status);
@@ -311,8 +312,7 @@ static int member_from_root(void)
         pthread_cond_broadcast(&g->cond);
         pthread_mutex_unlock(&g->lock);
         return 1;
-    default:
-        return member_lost_root(-EPROTO);
+    default: return member_lost_root(-EPROTO);
     }
 }
 

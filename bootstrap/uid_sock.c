@@ -50,7 +50,7 @@ int gsb_sock_pick_addr(const char *ifname, struct in_addr *out)
         gsb_set_error("GSHMEM_UID_IFNAME=%s names no interface with an IPv4 address", ifname);
         return -ENODEV;
     }
-    *out = found;  /* automatic and none up: loopback, for one-host jobs */
+    *out = found; /* automatic and none up: loopback, for one-host jobs */
     return 0;
 }
 
@@ -213,8 +213,8 @@ int gsb_sock_recv(int fd, void *buf, size_t len)
     return 0;
 }
 
-int gsb_msg_send(int fd, uint32_t type, int rank, int value, uint64_t round,
-                 const void *payload, size_t len)
+int gsb_msg_send(int fd, uint32_t type, int rank, int value, uint64_t round, const void *payload,
+                 size_t len)
 {
     gsb_msg_t m = {.type = type, .rank = rank, .value = value, .round = round, .len = len};
     struct iovec iov[2] = {{&m, sizeof(m)}, {(void *)payload, len}};

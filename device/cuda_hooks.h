@@ -35,8 +35,8 @@
 #define GSD_CUDA_HOOKS_VERSION 1u
 
 typedef struct gsd_cuda_hooks {
-    uint32_t version;              /* GSD_CUDA_HOOKS_VERSION */
-    uint32_t state_size;           /* sizeof(gsd_state_t) the module was built with */
+    uint32_t version;    /* GSD_CUDA_HOOKS_VERSION */
+    uint32_t state_size; /* sizeof(gsd_state_t) the module was built with */
     /* Copy *s into the module's gsd_state_d, on the current context, and
      * wait for the copy.  0, or a cudaError_t. */
     int (*publish)(const gsd_state_t *s);

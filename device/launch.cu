@@ -91,16 +91,19 @@ extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block
         return (int)err;
     }
     if (most == 0) {
-        gsd_cuda_report(fn, "a block of %u threads with %zu bytes of dynamic shared memory does "
-                        "not fit on one SM of GPU %d", threads_of(block), shared_mem, dev);
+        gsd_cuda_report(fn,
+                        "a block of %u threads with %zu bytes of dynamic shared memory does "
+                        "not fit on one SM of GPU %d",
+                        threads_of(block), shared_mem, dev);
         return (int)cudaErrorCooperativeLaunchTooLarge;
     }
     if (blocks == 0) {
         grid = dim3((unsigned)most, 1, 1);
     } else if (blocks > (unsigned long long)most) {
-        gsd_cuda_report(fn, "a grid of %llu blocks of %u threads cannot be resident at once on "
-                        "GPU %d: at most %d fit (a grid of 0 blocks takes that many)", blocks,
-                        threads_of(block), dev, most);
+        gsd_cuda_report(fn,
+                        "a grid of %llu blocks of %u threads cannot be resident at once on "
+                        "GPU %d: at most %d fit (a grid of 0 blocks takes that many)",
+                        blocks, threads_of(block), dev, most);
         return (int)cudaErrorCooperativeLaunchTooLarge;
     }
     err = cudaLaunchCooperativeKernel(func, grid, block, args, shared_mem, stream);

@@ -22,7 +22,7 @@
 
 #define STREAM_THREADS 512u
 #define STREAM_MAX_BLOCKS 32u
-#define STREAM_SLICE_MIN ((size_t)64 << 10)   /* bytes a block moves at least */
+#define STREAM_SLICE_MIN ((size_t)64 << 10) /* bytes a block moves at least */
 #define STREAM_SLICE_ALIGN ((size_t)16)
 
 /* Blocks for n bytes, and the slice each moves. */
@@ -86,8 +86,8 @@ static void rma_on_stream(int get, void *dest, const void *source, size_t nelems
     if (nelems == 0)
         return;
     blocks = split(nelems, &slice);
-    rma_k<<<blocks, STREAM_THREADS, 0, stream>>>(get, (char *)dest, (const char *)source,
-                                                 nelems, slice, pe);
+    rma_k<<<blocks, STREAM_THREADS, 0, stream>>>(get, (char *)dest, (const char *)source, nelems,
+                                                 slice, pe);
     gsd_cuda_check_launch(fn);
 }
 
@@ -103,8 +103,8 @@ extern "C" void gshmemx_getmem_on_stream(void *dest, const void *source, size_t 
     rma_on_stream(1, dest, source, nelems, pe, stream, "gshmemx_getmem_on_stream");
 }
 
-extern "C" void gshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
-                                            int pe, cudaStream_t stream)
+extern "C" void gshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                            cudaStream_t stream)
 {
     signal_op_k<<<1, 1, 0, stream>>>(sig_addr, signal, sig_op, pe);
     gsd_cuda_check_launch("gshmemx_signal_op_on_stream");
@@ -128,24 +128,24 @@ extern "C" void gshmemx_sync_all_on_stream(cudaStream_t stream)
     gsd_cuda_check_launch("gshmemx_sync_all_on_stream");
 }
 
-extern "C" void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
-                                                    uint64_t cmp_value, cudaStream_t stream)
+extern "C" void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                                    cudaStream_t stream)
 {
     signal_wait_until_k<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
     gsd_cuda_check_launch("gshmemx_signal_wait_until_on_stream");
 }
 
 /* One kernel and one host routine per point-to-point synchronization type. */
-#define WAIT_ON_STREAM(T, N)                                                     \
-    static __global__ void N##_wait_until_k(T *ivar, int cmp, T cmp_value)       \
-    {                                                                            \
-        gshmem_##N##_wait_until(ivar, cmp, cmp_value);                           \
-    }                                                                            \
+#define WAIT_ON_STREAM(T, N)                                                          \
+    static __global__ void N##_wait_until_k(T *ivar, int cmp, T cmp_value)            \
+    {                                                                                 \
+        gshmem_##N##_wait_until(ivar, cmp, cmp_value);                                \
+    }                                                                                 \
     extern "C" void gshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, \
-                                                       cudaStream_t stream)      \
-    {                                                                            \
-        N##_wait_until_k<<<1, 1, 0, stream>>>(ivar, cmp, cmp_value);             \
-        gsd_cuda_check_launch("gshmemx_" #N "_wait_until_on_stream");            \
+                                                       cudaStream_t stream)           \
+    {                                                                                 \
+        N##_wait_until_k<<<1, 1, 0, stream>>>(ivar, cmp, cmp_value);                  \
+        gsd_cuda_check_launch("gshmemx_" #N "_wait_until_on_stream");                 \
     }
 GSHMEM_P2P_TYPES(WAIT_ON_STREAM)
 #undef WAIT_ON_STREAM

@@ -4,8 +4,8 @@
 #include <shmem.h>
 #include <stdio.h>
 
-static long token[2];        /* global: symmetric on every PE */
-static uint64_t arrived;     /* signal word */
+static long token[2];    /* global: symmetric on every PE */
+static uint64_t arrived; /* signal word */
 static long total;
 
 int main(void)
@@ -31,8 +31,8 @@ int main(void)
 
     if (me == 0) {
         shmem_info_get_name(name);
-        printf("%s: %d PEs passed the ring; sum of squares = %ld (expected %ld)\n", name, n,
-               total, (long)(n - 1) * n * (2 * n - 1) / 6);
+        printf("%s: %d PEs passed the ring; sum of squares = %ld (expected %ld)\n", name, n, total,
+               (long)(n - 1) * n * (2 * n - 1) / 6);
     }
     shmem_finalize();
     return 0;

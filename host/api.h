@@ -37,7 +37,7 @@ static inline int gsi_ctx_pe(const char *fn, shmem_ctx_t ctx, int pe)
     return gsi_team_world_pe(team, pe);
 }
 
-#define GSI_ALIAS(name) \
+#define GSI_ALIAS(name)                                                                      \
     extern __typeof__(p##name) name __attribute__((weak, alias("p" #name)));
 
 #define GSI_STR_(x) #x

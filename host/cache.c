@@ -3,15 +3,30 @@
  * legacy programs still link. */
 #include "api.h"
 
-void pshmem_clear_cache_inv(void) {}
+void pshmem_clear_cache_inv(void)
+{
+}
 GSI_ALIAS(shmem_clear_cache_inv)
-void pshmem_set_cache_inv(void) {}
+void pshmem_set_cache_inv(void)
+{
+}
 GSI_ALIAS(shmem_set_cache_inv)
-void pshmem_set_cache_line_inv(void *target) { (void)target; }
+void pshmem_set_cache_line_inv(void *target)
+{
+    (void)target;
+}
 GSI_ALIAS(shmem_set_cache_line_inv)
-void pshmem_clear_cache_line_inv(void *target) { (void)target; }
+void pshmem_clear_cache_line_inv(void *target)
+{
+    (void)target;
+}
 GSI_ALIAS(shmem_clear_cache_line_inv)
-void pshmem_udcflush(void) {}
+void pshmem_udcflush(void)
+{
+}
 GSI_ALIAS(shmem_udcflush)
-void pshmem_udcflush_line(void *target) { (void)target; }
+void pshmem_udcflush_line(void *target)
+{
+    (void)target;
+}
 GSI_ALIAS(shmem_udcflush_line)

@@ -88,9 +88,9 @@ static int team_copy(const char *fn, copy_fn_t op, int always, shmem_team_t team
     return 0;
 }
 
-static void aset_copy(const char *fn, copy_fn_t op, int always, void *dest, const void *source,
-                      size_t nelems, size_t size, int pe_start, int log_stride, int pe_size,
-                      long *psync)
+static void aset_copy(const char *fn, copy_fn_t op, int always, void *dest,
+                      const void *source, size_t nelems, size_t size, int pe_start,
+                      int log_stride, int pe_size, long *psync)
 {
     gsi_group_t g;
     size_t nbytes = bytes_of(fn, nelems, size);
@@ -182,13 +182,15 @@ GSI_ALIAS(shmem_collectmem)
 
 int pshmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return team_copy("shmem_fcollectmem", gsi_coll_fcollect, 0, team, dest, source, nelems, 1);
+    return team_copy("shmem_fcollectmem", gsi_coll_fcollect, 0, team, dest, source, nelems,
+                     1);
 }
 GSI_ALIAS(shmem_fcollectmem)
 
 int pshmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return team_copy("shmem_alltoallmem", gsi_coll_alltoall, 0, team, dest, source, nelems, 1);
+    return team_copy("shmem_alltoallmem", gsi_coll_alltoall, 0, team, dest, source, nelems,
+                     1);
 }
 GSI_ALIAS(shmem_alltoallmem)
 
@@ -225,9 +227,9 @@ GSI_ALIAS(shmem_alltoallsmem)
         aset_copy("shmem_alltoall" #BITS, gsi_coll_alltoall, 0, dest, source, nelems,        \
                   (BITS) / 8, PE_start, logPE_stride, PE_size, pSync);                       \
     }                                                                                        \
-    void pshmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                size_t nelems, int PE_start, int logPE_stride, int PE_size,  \
-                                long *pSync)                                                 \
+    void pshmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,               \
+                                ptrdiff_t sst, size_t nelems, int PE_start,                  \
+                                int logPE_stride, int PE_size, long *pSync)                  \
     {                                                                                        \
         aset_alltoalls("shmem_alltoalls" #BITS, dest, source, dst, sst, nelems, (BITS) / 8,  \
                        PE_start, logPE_stride, PE_size, pSync);                              \

@@ -14,13 +14,14 @@ static int create_ctx(const char *fn, shmem_team_t team, long options, shmem_ctx
         gsi_fatal(fn, "ctx is NULL");
     *ctx = SHMEM_CTX_INVALID;
     if (team == SHMEM_TEAM_INVALID || team->my_pe < 0)
-        return 1;  /* not a member: no context, and not an error */
+        return 1; /* not a member: no context, and not an error */
     if (options & ~(long)GSI_CTX_OPTIONS)
-        gsi_fatal(fn, "unknown options %#lx (expected SHMEM_CTX_SERIALIZED, _PRIVATE, _NOSTORE)",
+        gsi_fatal(fn,
+                  "unknown options %#lx (expected SHMEM_CTX_SERIALIZED, _PRIVATE, _NOSTORE)",
                   options);
     c = calloc(1, sizeof(*c));
     if (!c)
-        return 1;  /* out of resources: a nonzero return, as the spec allows */
+        return 1; /* out of resources: a nonzero return, as the spec allows */
     c->options = options;
     c->team = team;
     *ctx = c;

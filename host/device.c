@@ -27,8 +27,10 @@ static void check_symmetric(const char *fn, const void *ptr)
         gsi_fatal(fn, "cannot check the allocation's symmetry");
     for (int pe = 0; pe < gsi_pe.n_pes; pe++)
         if (all[pe] != mine)
-            gsi_fatal(fn, "PE %d got device heap offset %lld, this PE %lld: every PE must make "
-                      "the same allocation calls in the same order", pe, all[pe], mine);
+            gsi_fatal(fn,
+                      "PE %d got device heap offset %lld, this PE %lld: every PE must make "
+                      "the same allocation calls in the same order",
+                      pe, all[pe], mine);
     free(all);
 }
 

@@ -13,8 +13,8 @@ int pgshmemx_info_print(void)
     gsi_env_t env;
     char err[512];
 
-    printf("gshmem %s (OpenSHMEM %d.%d, vendor \"%s\")\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION,
-           SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
+    printf("gshmem %s (OpenSHMEM %d.%d, vendor \"%s\")\n", PACKAGE_VERSION,
+           SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION, SHMEM_VENDOR_STRING);
     printf("build: %s\n", GSHMEM_CONFIG);
     printf("bootstraps:");
     for (int i = 0; gsb_all[i]; i++)
@@ -22,7 +22,8 @@ int pgshmemx_info_print(void)
     printf(" (GSHMEM_BOOTSTRAP=auto picks pmix under mpirun/srun, else single)\n");
 #ifdef GSHMEM_HAVE_UCX
     printf("transports: p2p (same host: load/store on memfd mappings), %s (other hosts, "
-           "or all peers with GSHMEM_DISABLE_P2P=1)\n", gst_ucx_ops.name);
+           "or all peers with GSHMEM_DISABLE_P2P=1)\n",
+           gst_ucx_ops.name);
 #else
     printf("transports: p2p (same host: load/store on memfd mappings); no network transport "
            "(build with libucx-dev for UCX)\n");

@@ -25,13 +25,11 @@ static uint64_t lock_amo(const char *fn, uint64_t *word, gst_amo_op_t op, uint64
         return r;
     }
     switch (op) {
-    case GST_AMO_FADD:
-        return __atomic_fetch_add(p, operand, __ATOMIC_ACQ_REL);
+    case GST_AMO_FADD: return __atomic_fetch_add(p, operand, __ATOMIC_ACQ_REL);
     case GST_AMO_CSWAP:
         __atomic_compare_exchange_n(p, &r, operand, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
         return r;
-    default:
-        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    default: return __atomic_load_n(p, __ATOMIC_ACQUIRE);
     }
 }
 
@@ -42,7 +40,8 @@ void pshmem_set_lock(long *lock)
     uint64_t ticket = lock_amo(fn, word, GST_AMO_FADD, TICKET_ONE, 0) >> 32;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
-    while ((lock_amo(fn, word, GST_AMO_FETCH, 0, 0) & SERVING_MASK) != (ticket & SERVING_MASK))
+    while ((lock_amo(fn, word, GST_AMO_FETCH, 0, 0) & SERVING_MASK) !=
+           (ticket & SERVING_MASK))
         gsi_wait_step(&w, fn, "a distributed lock held by another PE");
 }
 GSI_ALIAS(shmem_set_lock)
@@ -63,7 +62,7 @@ void pshmem_clear_lock(long *lock)
         seen = lock_amo(fn, word, GST_AMO_CSWAP, next, old);
         if (seen == old)
             return;
-        old = seen;  /* a new waiter took a ticket meanwhile */
+        old = seen; /* a new waiter took a ticket meanwhile */
     }
 }
 GSI_ALIAS(shmem_clear_lock)
@@ -78,7 +77,7 @@ int pshmem_test_lock(long *lock)
         uint64_t seen;
 
         if ((old >> 32) != (old & SERVING_MASK))
-            return 1;  /* held (or waited for) by someone */
+            return 1; /* held (or waited for) by someone */
         seen = lock_amo(fn, word, GST_AMO_CSWAP, old + TICKET_ONE, old);
         if (seen == old)
             return 0;

@@ -24,7 +24,8 @@ static void check_symmetric(const char *fn, const void *ptr)
         gsi_fatal(fn, "cannot check the allocation's symmetry: %s", gsb_error());
     for (int pe = 0; pe < gsi_pe.n_pes; pe++)
         if (all[pe] != mine)
-            gsi_fatal(fn, "PE %d got heap offset %#lx, this PE %#lx: every PE must make the "
+            gsi_fatal(fn,
+                      "PE %d got heap offset %#lx, this PE %#lx: every PE must make the "
                       "same allocation calls in the same order",
                       pe, (unsigned long)all[pe], (unsigned long)mine);
     free(all);

@@ -47,14 +47,15 @@ static inline int included(const int *status, size_t i)
     {                                                                                        \
         return cmp_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, ref);               \
     }                                                                                        \
-    /* One scan: store matching indices (if `indices`), return their count, or */           \
+    /* One scan: store matching indices (if `indices`), return their count, or */            \
     /* with `first`, stop at the first match and return its index + 1. */                    \
-    static inline size_t scan_##N(const char *fn, T *ivars, size_t nelems, const int *status,\
-                                  int cmp, T ref, const T *refs, size_t *indices, int first) \
+    static inline size_t scan_##N(const char *fn, T *ivars, size_t nelems,                   \
+                                  const int *status, int cmp, T ref, const T *refs,          \
+                                  size_t *indices, int first)                                \
     {                                                                                        \
         size_t found = 0;                                                                    \
         for (size_t i = 0; i < nelems; i++) {                                                \
-            if (!included(status, i) || !hit_##N(fn, &ivars[i], cmp, refs ? refs[i] : ref)) \
+            if (!included(status, i) || !hit_##N(fn, &ivars[i], cmp, refs ? refs[i] : ref))  \
                 continue;                                                                    \
             if (first)                                                                       \
                 return i + 1;                                                                \
@@ -96,7 +97,8 @@ static inline int included(const int *status, size_t i)
         size_t want = eligible_##N(nelems, status);                                          \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
         while (scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 0) < want)          \
-            gsi_wait_step(&w, fn, "all of the symmetric variables to satisfy the comparison");\
+            gsi_wait_step(&w, fn,                                                            \
+                          "all of the symmetric variables to satisfy the comparison");       \
     }                                                                                        \
     static size_t wait_any_##N(const char *fn, T *ivars, size_t nelems, const int *status,   \
                                int cmp, T ref, const T *refs)                                \
@@ -107,7 +109,8 @@ static inline int included(const int *status, size_t i)
         if (!eligible_##N(nelems, status))                                                   \
             return SIZE_MAX;                                                                 \
         while (!(hit = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 1)))        \
-            gsi_wait_step(&w, fn, "any of the symmetric variables to satisfy the comparison");\
+            gsi_wait_step(&w, fn,                                                            \
+                          "any of the symmetric variables to satisfy the comparison");       \
         return hit - 1;                                                                      \
     }                                                                                        \
     static size_t wait_some_##N(const char *fn, T *ivars, size_t nelems, size_t *indices,    \
@@ -119,7 +122,8 @@ static inline int included(const int *status, size_t i)
         if (!eligible_##N(nelems, status))                                                   \
             return 0;                                                                        \
         while (!(found = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, indices, 0)))   \
-            gsi_wait_step(&w, fn, "some of the symmetric variables to satisfy the comparison");\
+            gsi_wait_step(&w, fn,                                                            \
+                          "some of the symmetric variables to satisfy the comparison");      \
         return found;                                                                        \
     }                                                                                        \
     void pshmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,    \
@@ -257,7 +261,8 @@ uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
     uint64_t value;
 
     check_ivars(fn, sig_addr, sizeof(*sig_addr));
-    while (!cmp_uint64(fn, value = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), cmp, cmp_value))
+    while (
+        !cmp_uint64(fn, value = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE), cmp, cmp_value))
         gsi_wait_step(&w, fn, "a signal to satisfy the comparison");
     return value;
 }

@@ -16,7 +16,8 @@
 /* 0 on success; nonzero, doing nothing, for an invalid team or one this PE
  * does not belong to. */
 static int team_reduce(const char *fn, shmem_team_t team, gsi_reduce_kind_t kind, void *dest,
-                       const void *source, size_t nelems, size_t size, gsi_combine_fn_t combine)
+                       const void *source, size_t nelems, size_t size,
+                       gsi_combine_fn_t combine)
 {
     gsi_group_t g;
 
@@ -28,38 +29,38 @@ static int team_reduce(const char *fn, shmem_team_t team, gsi_reduce_kind_t kind
 }
 
 /* shmem_<N>_<NAME>(team, dest, source, n), combining with combine_<OP>_<N>. */
-#define GSI_TEAM_REDUCE(NAME, KIND, OP, T, N)                                               \
-    int pshmem_##N##_##NAME(shmem_team_t team, T *dest, const T *source, size_t n)          \
-    {                                                                                       \
-        return team_reduce("shmem_" #N "_" #NAME, team, KIND, dest, source, n, sizeof(T),   \
-                           combine_##OP##_##N);                                             \
-    }                                                                                       \
+#define GSI_TEAM_REDUCE(NAME, KIND, OP, T, N)                                                \
+    int pshmem_##N##_##NAME(shmem_team_t team, T *dest, const T *source, size_t n)           \
+    {                                                                                        \
+        return team_reduce("shmem_" #N "_" #NAME, team, KIND, dest, source, n, sizeof(T),    \
+                           combine_##OP##_##N);                                              \
+    }                                                                                        \
     GSI_ALIAS(shmem_##N##_##NAME)
 
-#define GSI_REDUCE_BIT(T, N)                                                                \
-    GSI_COMBINE(and, T, N)                                                                  \
-    GSI_COMBINE(or, T, N)                                                                   \
-    GSI_COMBINE(xor, T, N)                                                                  \
-    GSI_TEAM_REDUCE(and_reduce, GSI_REDUCE_ALL, and, T, N)                                  \
-    GSI_TEAM_REDUCE(or_reduce, GSI_REDUCE_ALL, or, T, N)                                    \
+#define GSI_REDUCE_BIT(T, N)                                                                 \
+    GSI_COMBINE(and, T, N)                                                                   \
+    GSI_COMBINE(or, T, N)                                                                    \
+    GSI_COMBINE(xor, T, N)                                                                   \
+    GSI_TEAM_REDUCE(and_reduce, GSI_REDUCE_ALL, and, T, N)                                   \
+    GSI_TEAM_REDUCE(or_reduce, GSI_REDUCE_ALL, or, T, N)                                     \
     GSI_TEAM_REDUCE(xor_reduce, GSI_REDUCE_ALL, xor, T, N)
 GSHMEM_REDUCE_BIT_TYPES(GSI_REDUCE_BIT)
 #undef GSI_REDUCE_BIT
 
-#define GSI_REDUCE_MINMAX(T, N)                                                             \
-    GSI_COMBINE(max, T, N)                                                                  \
-    GSI_COMBINE(min, T, N)                                                                  \
-    GSI_TEAM_REDUCE(max_reduce, GSI_REDUCE_ALL, max, T, N)                                  \
+#define GSI_REDUCE_MINMAX(T, N)                                                              \
+    GSI_COMBINE(max, T, N)                                                                   \
+    GSI_COMBINE(min, T, N)                                                                   \
+    GSI_TEAM_REDUCE(max_reduce, GSI_REDUCE_ALL, max, T, N)                                   \
     GSI_TEAM_REDUCE(min_reduce, GSI_REDUCE_ALL, min, T, N)
 GSHMEM_REDUCE_MINMAX_TYPES(GSI_REDUCE_MINMAX)
 #undef GSI_REDUCE_MINMAX
 
-#define GSI_REDUCE_ARITH(T, N)                                                              \
-    GSI_COMBINE(sum, T, N)                                                                  \
-    GSI_COMBINE(prod, T, N)                                                                 \
-    GSI_TEAM_REDUCE(sum_reduce, GSI_REDUCE_ALL, sum, T, N)                                  \
-    GSI_TEAM_REDUCE(prod_reduce, GSI_REDUCE_ALL, prod, T, N)                                \
-    GSI_TEAM_REDUCE(sum_inscan, GSI_SCAN_INCL, sum, T, N)                                   \
+#define GSI_REDUCE_ARITH(T, N)                                                               \
+    GSI_COMBINE(sum, T, N)                                                                   \
+    GSI_COMBINE(prod, T, N)                                                                  \
+    GSI_TEAM_REDUCE(sum_reduce, GSI_REDUCE_ALL, sum, T, N)                                   \
+    GSI_TEAM_REDUCE(prod_reduce, GSI_REDUCE_ALL, prod, T, N)                                 \
+    GSI_TEAM_REDUCE(sum_inscan, GSI_SCAN_INCL, sum, T, N)                                    \
     GSI_TEAM_REDUCE(sum_exscan, GSI_SCAN_EXCL, sum, T, N)
 GSHMEM_REDUCE_ARITH_TYPES(GSI_REDUCE_ARITH)
 #undef GSI_REDUCE_ARITH

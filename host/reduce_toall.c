@@ -25,15 +25,15 @@ static void to_all(const char *fn, void *dest, const void *source, int nreduce, 
     gsi_reduce(fn, &g, GSI_REDUCE_ALL, dest, source, (size_t)nreduce, size, combine);
 }
 
-#define GSI_TO_ALL(OP, T, N)                                                                \
-    GSI_COMBINE(OP, T, N)                                                                   \
-    void pshmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,    \
-                                    int logPE_stride, int PE_size, T *pWrk, long *pSync)    \
-    {                                                                                       \
-        (void)pWrk;                                                                         \
-        to_all("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, PE_start,              \
-               logPE_stride, PE_size, pSync, sizeof(T), combine_##OP##_##N);                \
-    }                                                                                       \
+#define GSI_TO_ALL(OP, T, N)                                                                 \
+    GSI_COMBINE(OP, T, N)                                                                    \
+    void pshmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,     \
+                                    int logPE_stride, int PE_size, T *pWrk, long *pSync)     \
+    {                                                                                        \
+        (void)pWrk;                                                                          \
+        to_all("shmem_" #N "_" #OP "_to_all", dest, source, nreduce, PE_start, logPE_stride, \
+               PE_size, pSync, sizeof(T), combine_##OP##_##N);                               \
+    }                                                                                        \
     GSI_ALIAS(shmem_##N##_##OP##_to_all)
 
 #define GSI_TO_ALL_BIT(T, N) GSI_TO_ALL(and, T, N) GSI_TO_ALL(or, T, N) GSI_TO_ALL(xor, T, N)

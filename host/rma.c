@@ -7,7 +7,8 @@
  * code; the network transport keeps them apart. */
 #include "api.h"
 
-static inline void put_bytes(const char *fn, void *dest, const void *source, size_t nbytes, int pe)
+static inline void put_bytes(const char *fn, void *dest, const void *source, size_t nbytes,
+                             int pe)
 {
     gsi_check_init(fn);
     if (nbytes)
@@ -16,7 +17,8 @@ static inline void put_bytes(const char *fn, void *dest, const void *source, siz
         gsi_check_pe(fn, pe);
 }
 
-static inline void get_bytes(const char *fn, void *dest, const void *source, size_t nbytes, int pe)
+static inline void get_bytes(const char *fn, void *dest, const void *source, size_t nbytes,
+                             int pe)
 {
     gsi_check_init(fn);
     if (nbytes)
@@ -30,12 +32,12 @@ static inline void get_bytes(const char *fn, void *dest, const void *source, siz
     void pshmem_ctx_##N##_##OP##SUFFIX(shmem_ctx_t ctx, DCONST T *dest, SCONST T *source,    \
                                        size_t nelems, int pe)                                \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
-        OP##_bytes("shmem_ctx_" #N "_" #OP #SUFFIX, dest, source, nelems * sizeof(T), pe);  \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
+        OP##_bytes("shmem_ctx_" #N "_" #OP #SUFFIX, dest, source, nelems * sizeof(T), pe);   \
     }                                                                                        \
     void pshmem_##N##_##OP##SUFFIX(DCONST T *dest, SCONST T *source, size_t nelems, int pe)  \
     {                                                                                        \
-        OP##_bytes("shmem_" #N "_" #OP #SUFFIX, dest, source, nelems * sizeof(T), pe);      \
+        OP##_bytes("shmem_" #N "_" #OP #SUFFIX, dest, source, nelems * sizeof(T), pe);       \
     }                                                                                        \
     GSI_ALIAS(shmem_ctx_##N##_##OP##SUFFIX)                                                  \
     GSI_ALIAS(shmem_##N##_##OP##SUFFIX)
@@ -54,12 +56,12 @@ GSHMEM_RMA_TYPES(GSI_GET_NBI_TYPED)
     void pshmem_ctx_##OP##BITS##SUFFIX(shmem_ctx_t ctx, void *dest, const void *source,      \
                                        size_t nelems, int pe)                                \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
-        OP##_bytes("shmem_ctx_" #OP #BITS #SUFFIX, dest, source, nelems * (BYTES), pe);     \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
+        OP##_bytes("shmem_ctx_" #OP #BITS #SUFFIX, dest, source, nelems *(BYTES), pe);       \
     }                                                                                        \
     void pshmem_##OP##BITS##SUFFIX(void *dest, const void *source, size_t nelems, int pe)    \
     {                                                                                        \
-        OP##_bytes("shmem_" #OP #BITS #SUFFIX, dest, source, nelems * (BYTES), pe);         \
+        OP##_bytes("shmem_" #OP #BITS #SUFFIX, dest, source, nelems *(BYTES), pe);           \
     }                                                                                        \
     GSI_ALIAS(shmem_ctx_##OP##BITS##SUFFIX)                                                  \
     GSI_ALIAS(shmem_##OP##BITS##SUFFIX)
@@ -93,9 +95,9 @@ GSI_RMA_SIZED(get, mem_nbi, , 1)
         else                                                                                 \
             gsi_put(fn, dest, &value, sizeof(T), pe);                                        \
     }                                                                                        \
-    void pshmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe)                      \
+    void pshmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe)                       \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         p_##N("shmem_ctx_" #N "_p", dest, value, pe);                                        \
     }                                                                                        \
     void pshmem_##N##_p(T *dest, T value, int pe)                                            \
@@ -121,9 +123,9 @@ GSHMEM_RMA_TYPES(GSI_P_TYPED)
         gsi_get(fn, &value, source, sizeof(T), pe);                                          \
         return value;                                                                        \
     }                                                                                        \
-    T pshmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe)                          \
+    T pshmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe)                           \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         return g_##N("shmem_ctx_" #N "_g", source, pe);                                      \
     }                                                                                        \
     T pshmem_##N##_g(const T *source, int pe)                                                \

@@ -29,7 +29,7 @@ static void get_blocks(const char *fn, char *dest, const char *source, ptrdiff_t
     void pshmem_ctx_##N##_i##OP(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,    \
                                 ptrdiff_t sst, size_t nelems, int pe)                        \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         OP##_blocks("shmem_ctx_" #N "_i" #OP, (char *)dest, (const char *)source, dst, sst,  \
                     1, nelems, sizeof(T), pe);                                               \
     }                                                                                        \
@@ -47,7 +47,7 @@ static void get_blocks(const char *fn, char *dest, const char *source, ptrdiff_t
     void pshmem_ctx_##N##_ib##OP(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,   \
                                  ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)        \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         OP##_blocks("shmem_ctx_" #N "_ib" #OP, (char *)dest, (const char *)source, dst, sst, \
                     bsize, nblocks, sizeof(T), pe);                                          \
     }                                                                                        \
@@ -74,7 +74,7 @@ GSHMEM_RMA_TYPES(GSI_IBGET_TYPED)
     void pshmem_ctx_i##OP##BITS(shmem_ctx_t ctx, void *dest, const void *source,             \
                                 ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe)         \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         OP##_blocks("shmem_ctx_i" #OP #BITS, dest, source, dst, sst, 1, nelems, BYTES, pe);  \
     }                                                                                        \
     void pshmem_i##OP##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,    \
@@ -86,14 +86,15 @@ GSHMEM_RMA_TYPES(GSI_IBGET_TYPED)
                                  ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
                                  int pe)                                                     \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         OP##_blocks("shmem_ctx_ib" #OP #BITS, dest, source, dst, sst, bsize, nblocks, BYTES, \
                     pe);                                                                     \
     }                                                                                        \
     void pshmem_ib##OP##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,   \
                              size_t bsize, size_t nblocks, int pe)                           \
     {                                                                                        \
-        OP##_blocks("shmem_ib" #OP #BITS, dest, source, dst, sst, bsize, nblocks, BYTES, pe);\
+        OP##_blocks("shmem_ib" #OP #BITS, dest, source, dst, sst, bsize, nblocks, BYTES,     \
+                    pe);                                                                     \
     }                                                                                        \
     GSI_ALIAS(shmem_ctx_i##OP##BITS)                                                         \
     GSI_ALIAS(shmem_i##OP##BITS)                                                             \

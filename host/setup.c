@@ -13,8 +13,10 @@ GSI_ALIAS(shmem_init)
 int pshmem_init_thread(int requested, int *provided)
 {
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
-        gsi_fatal("shmem_init_thread", "requested thread level %d is not one of "
-                  "SHMEM_THREAD_SINGLE..SHMEM_THREAD_MULTIPLE", requested);
+        gsi_fatal("shmem_init_thread",
+                  "requested thread level %d is not one of "
+                  "SHMEM_THREAD_SINGLE..SHMEM_THREAD_MULTIPLE",
+                  requested);
     gsi_init("shmem_init_thread", requested, NULL, NULL);
     /* Every level is supported: the P2P path takes no lock and shares no
      * state between threads but the allocator, which has its own. */
@@ -33,7 +35,7 @@ GSI_ALIAS(shmem_query_thread)
 
 void pstart_pes(int npes)
 {
-    (void)npes;  /* ignored, as the specification says */
+    (void)npes; /* ignored, as the specification says */
     /* start_pes may be called again with no effect, and has an implicit
      * finalize at exit: the only init the job ever matches. */
     if (gsi_pe.init_count == 0)

@@ -3,8 +3,8 @@
  * the signal (acquire) also sees the data. */
 #include "api.h"
 
-static inline void signal_update(const char *fn, uint64_t *sig_addr, uint64_t signal, int sig_op,
-                                 int pe)
+static inline void signal_update(const char *fn, uint64_t *sig_addr, uint64_t signal,
+                                 int sig_op, int pe)
 {
     if (sig_op == SHMEM_SIGNAL_SET)
         gsi_store64(fn, sig_addr, signal, pe);
@@ -28,7 +28,7 @@ static inline void put_signal(const char *fn, void *dest, const void *source, si
                                              size_t nelems, uint64_t *sig_addr,              \
                                              uint64_t signal, int sig_op, int pe)            \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
         put_signal("shmem_ctx_" #N "_put_signal" #SUFFIX, dest, source, nelems * sizeof(T),  \
                    sig_addr, signal, sig_op, pe);                                            \
     }                                                                                        \
@@ -53,15 +53,15 @@ GSHMEM_RMA_TYPES(GSI_PUT_SIGNAL_NBI_TYPED)
                                                uint64_t *sig_addr, uint64_t signal,          \
                                                int sig_op, int pe)                           \
     {                                                                                        \
-        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                                                           \
-        put_signal("shmem_ctx_put" #NAME "_signal" #SUFFIX, dest, source, nelems * (BYTES),  \
+        pe = gsi_ctx_pe(__func__ + 1, ctx, pe);                                              \
+        put_signal("shmem_ctx_put" #NAME "_signal" #SUFFIX, dest, source, nelems *(BYTES),   \
                    sig_addr, signal, sig_op, pe);                                            \
     }                                                                                        \
     void pshmem_put##NAME##_signal##SUFFIX(void *dest, const void *source, size_t nelems,    \
                                            uint64_t *sig_addr, uint64_t signal, int sig_op,  \
                                            int pe)                                           \
     {                                                                                        \
-        put_signal("shmem_put" #NAME "_signal" #SUFFIX, dest, source, nelems * (BYTES),      \
+        put_signal("shmem_put" #NAME "_signal" #SUFFIX, dest, source, nelems *(BYTES),       \
                    sig_addr, signal, sig_op, pe);                                            \
     }                                                                                        \
     GSI_ALIAS(shmem_ctx_put##NAME##_signal##SUFFIX)                                          \

@@ -68,7 +68,9 @@ int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, i
         return -1;
     }
     return gsi_team_split(fn, parent_team, start, stride, size,
-                          contexts_of(config, config_mask), new_team) == GSI_OK ? 0 : -1;
+                          contexts_of(config, config_mask), new_team) == GSI_OK
+               ? 0
+               : -1;
 }
 GSI_ALIAS(shmem_team_split_strided)
 
@@ -93,7 +95,9 @@ int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
         xrange = parent_team->n_pes;
     return gsi_team_split_2d(fn, parent_team, xrange, contexts_of(xaxis_config, xaxis_mask),
                              contexts_of(yaxis_config, yaxis_mask), xaxis_team,
-                             yaxis_team) == GSI_OK ? 0 : -1;
+                             yaxis_team) == GSI_OK
+               ? 0
+               : -1;
 }
 GSI_ALIAS(shmem_team_split_2d)
 
@@ -106,7 +110,7 @@ void pshmem_team_destroy(shmem_team_t team)
         return;
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED || team == SHMEMX_TEAM_NODE)
         gsi_fatal(fn, "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEMX_TEAM_NODE cannot be "
-                  "destroyed");
+                      "destroyed");
     gsi_team_destroy(fn, team);
 }
 GSI_ALIAS(shmem_team_destroy)

@@ -40,16 +40,27 @@ typedef struct {
     char internal[128];
 } gshmemx_uniqueid_t;
 
-#define GSHMEMX_UNIQUEID_INITIALIZER {{0}}
+#define GSHMEMX_UNIQUEID_INITIALIZER                                           \
+    {                                                                          \
+        {                                                                      \
+            0                                                                  \
+        }                                                                      \
+    }
 
 typedef struct {
-    int rank;                 /* this process, 0..nranks-1 */
-    int nranks;               /* processes in the job */
-    gshmemx_uniqueid_t uid;   /* from gshmemx_get_uniqueid on rank 0 */
-    char reserved[64];        /* zero */
+    int rank;               /* this process, 0..nranks-1 */
+    int nranks;             /* processes in the job */
+    gshmemx_uniqueid_t uid; /* from gshmemx_get_uniqueid on rank 0 */
+    char reserved[64];      /* zero */
 } gshmemx_init_attr_t;
 
-#define GSHMEMX_INIT_ATTR_INITIALIZER {0, 0, GSHMEMX_UNIQUEID_INITIALIZER, {0}}
+#define GSHMEMX_INIT_ATTR_INITIALIZER                                          \
+    {                                                                          \
+        0, 0, GSHMEMX_UNIQUEID_INITIALIZER,                                    \
+        {                                                                      \
+            0                                                                  \
+        }                                                                      \
+    }
 
 /* gshmemx_init_attr flags: start from attr's rank, nranks and uid.  With no
  * flag, gshmemx_init_attr is shmem_init_thread(SHMEM_THREAD_MULTIPLE). */
@@ -59,9 +70,11 @@ typedef struct {
  * id is valid as soon as this returns. */
 int gshmemx_get_uniqueid(gshmemx_uniqueid_t *uid);
 int pgshmemx_get_uniqueid(gshmemx_uniqueid_t *uid);
-int gshmemx_set_attr_uniqueid_args(int rank, int nranks, const gshmemx_uniqueid_t *uid,
+int gshmemx_set_attr_uniqueid_args(int rank, int nranks,
+                                   const gshmemx_uniqueid_t *uid,
                                    gshmemx_init_attr_t *attr);
-int pgshmemx_set_attr_uniqueid_args(int rank, int nranks, const gshmemx_uniqueid_t *uid,
+int pgshmemx_set_attr_uniqueid_args(int rank, int nranks,
+                                    const gshmemx_uniqueid_t *uid,
                                     gshmemx_init_attr_t *attr);
 /* Collective over the nranks processes; the thread level is
  * SHMEM_THREAD_MULTIPLE. */

@@ -31,8 +31,8 @@ int main(int argc, char **argv)
             BENCH_CHECK(old == i, "fetch_add returned %ld, want %ld", old, i);
         }
         int64_t elapsed = bench_now_ns() - t_start;
-        bench_report("fetch_add_lat", bench_impl(), shmem_n_pes(), (long)sizeof(long),
-                     opts.iters, "lat_ns", (double)elapsed / opts.iters);
+        bench_report("fetch_add_lat", bench_impl(), shmem_n_pes(), (long)sizeof(long), opts.iters,
+                     "lat_ns", (double)elapsed / opts.iters);
     }
     shmem_barrier_all(); /* completes PE 0's updates before PE 1 looks */
     if (me == 1)

@@ -24,8 +24,8 @@ int main(int argc, char **argv)
     int64_t elapsed = bench_now_ns() - t_start;
 
     if (shmem_my_pe() == 0)
-        bench_report("barrier_all_lat", bench_impl(), shmem_n_pes(), 0, opts.iters,
-                     "lat_ns", (double)elapsed / opts.iters);
+        bench_report("barrier_all_lat", bench_impl(), shmem_n_pes(), 0, opts.iters, "lat_ns",
+                     (double)elapsed / opts.iters);
     shmem_finalize();
     return 0;
 }

@@ -32,8 +32,8 @@ int main(int argc, char **argv)
         }
         coll_measure("bcast_lat", call, bytes, &opts);
         for (long k = 0; k < n; k++)
-            BENCH_CHECK(dest[k] == (me == 0 ? -1 : k), "PE %d: dest[%ld] = %ld after %ld B",
-                        me, k, (long)dest[k], bytes);
+            BENCH_CHECK(dest[k] == (me == 0 ? -1 : k), "PE %d: dest[%ld] = %ld after %ld B", me, k,
+                        (long)dest[k], bytes);
     }
     shmem_barrier_all();
     shmem_free(dest);

@@ -33,8 +33,8 @@
 #endif
 
 typedef struct bench_opts {
-    long iters;  /* timed iterations */
-    long warmup; /* untimed iterations before timing starts */
+    long iters;    /* timed iterations */
+    long warmup;   /* untimed iterations before timing starts */
     long bw_bytes; /* put_bw: data volume per message size */
 } bench_opts_t;
 
@@ -72,7 +72,7 @@ static inline long bench_env_long(const char *name, long fallback)
 /* Defaults come from the program; environment then argv override them.
  * Every PE parses the same argv, so all PEs agree on the loop counts. */
 static inline void bench_parse(int argc, char **argv, long def_iters, long def_warmup,
-                        bench_opts_t *opts)
+                               bench_opts_t *opts)
 {
     opts->iters = bench_env_long("BENCH_ITERS", def_iters);
     opts->warmup = bench_env_long("BENCH_WARMUP", def_warmup);
@@ -85,8 +85,7 @@ static inline void bench_parse(int argc, char **argv, long def_iters, long def_w
         case 'w': opts->warmup = atol(optarg); break;
         case 'b': opts->bw_bytes = atol(optarg); break;
         default:
-            fprintf(stderr, "usage: %s [-n iters] [-w warmup] [-b bw_bytes_per_size]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [-n iters] [-w warmup] [-b bw_bytes_per_size]\n", argv[0]);
             exit(c == 'h' ? 0 : 2);
         }
     }
@@ -109,26 +108,26 @@ static inline void bench_json_str(const char *s)
  * "iters":..,"<metric>":value}. Flushed at once so a later crash in
  * shmem_finalize cannot lose figures already measured. */
 static inline void bench_report(const char *bench, const char *impl, int npes, long bytes,
-                         long iters, const char *metric, double value)
+                                long iters, const char *metric, double value)
 {
     fputs("{\"bench\":\"", stdout);
     bench_json_str(bench);
     fputs("\",\"impl\":\"", stdout);
     bench_json_str(impl);
-    printf("\",\"npes\":%d,\"bytes\":%ld,\"iters\":%ld,\"%s\":%.3f}\n", npes, bytes, iters,
-           metric, value);
+    printf("\",\"npes\":%d,\"bytes\":%ld,\"iters\":%ld,\"%s\":%.3f}\n", npes, bytes, iters, metric,
+           value);
     fflush(stdout);
 }
 
 /* Ends the program from PE 0's verdict; used when a result is wrong so a
  * broken implementation never reports a (meaningless) fast figure. */
-#define BENCH_CHECK(cond, ...)                                                     \
-    do {                                                                           \
-        if (!(cond)) {                                                             \
-            fprintf(stderr, "bench: check failed: " __VA_ARGS__);                  \
-            fputc('\n', stderr);                                                   \
-            bench_fail();                                                          \
-        }                                                                          \
+#define BENCH_CHECK(cond, ...)                                    \
+    do {                                                          \
+        if (!(cond)) {                                            \
+            fprintf(stderr, "bench: check failed: " __VA_ARGS__); \
+            fputc('\n', stderr);                                  \
+            bench_fail();                                         \
+        }                                                         \
     } while (0)
 
 #ifndef BENCH_NO_SHMEM
@@ -156,8 +155,7 @@ static inline void bench_require_npes(int min_npes)
 {
     if (shmem_n_pes() < min_npes) {
         if (shmem_my_pe() == 0)
-            fprintf(stderr, "bench: needs at least %d PEs, got %d\n", min_npes,
-                    shmem_n_pes());
+            fprintf(stderr, "bench: needs at least %d PEs, got %d\n", min_npes, shmem_n_pes());
         shmem_finalize();
         exit(2);
     }
@@ -165,7 +163,10 @@ static inline void bench_require_npes(int min_npes)
 
 #else
 
-static inline void bench_fail(void) { exit(1); }
+static inline void bench_fail(void)
+{
+    exit(1);
+}
 
 #endif /* BENCH_NO_SHMEM */
 

@@ -31,9 +31,8 @@ static const long coll_sizes[] = {8, 65536, 1048576};
 #define COLL_NSIZES (sizeof coll_sizes / sizeof coll_sizes[0])
 #define COLL_MAX_BYTES 1048576L
 
-static long coll_psync[2][SHMEM_REDUCE_SYNC_SIZE > SHMEM_BCAST_SYNC_SIZE
-                              ? SHMEM_REDUCE_SYNC_SIZE
-                              : SHMEM_BCAST_SYNC_SIZE];
+static long coll_psync[2][SHMEM_REDUCE_SYNC_SIZE > SHMEM_BCAST_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
+                                                                         : SHMEM_BCAST_SYNC_SIZE];
 static double coll_means[COLL_MAX_PES]; /* on PE 0: every PE's mean, ns */
 
 /* One call of the collective under test, on `bytes`, iteration i. */

@@ -34,14 +34,14 @@ enum { DB_THREAD, DB_WARP, DB_BLOCK, DB_N_SCOPES };
 static const char *const db_scope_name[DB_N_SCOPES] = {"thread", "warp", "block"};
 
 /* Calls f (e.g. putmem_nbi) at a scope: gshmem_f, gshmemx_f_warp, _block. */
-#define DB_SCOPED(sc, f, args)                                                                 \
-    do {                                                                                       \
-        if ((sc) == DB_THREAD)                                                                 \
-            gshmem_##f args;                                                                   \
-        else if ((sc) == DB_WARP)                                                              \
-            gshmemx_##f##_warp args;                                                           \
-        else                                                                                   \
-            gshmemx_##f##_block args;                                                          \
+#define DB_SCOPED(sc, f, args)        \
+    do {                              \
+        if ((sc) == DB_THREAD)        \
+            gshmem_##f args;          \
+        else if ((sc) == DB_WARP)     \
+            gshmemx_##f##_warp args;  \
+        else                          \
+            gshmemx_##f##_block args; \
     } while (0)
 
 /* A kernel's clock words, in the device heap: zero them before a launch. */
@@ -65,9 +65,15 @@ DB_FN void db_gate(db_clock_t *c, unsigned lanes)
 }
 
 /* Every timed lane calls this when it is done. */
-DB_FN void db_done(db_clock_t *c) { gsd_atomic_max(&c->end, gsd_clock_ns()); }
+DB_FN void db_done(db_clock_t *c)
+{
+    gsd_atomic_max(&c->end, gsd_clock_ns());
+}
 
-DB_HD unsigned char db_pat(uint64_t off) { return (unsigned char)(off * 131u + (off >> 9) + 7u); }
+DB_HD unsigned char db_pat(uint64_t off)
+{
+    return (unsigned char)(off * 131u + (off >> 9) + 7u);
+}
 
 /* ---- host side ----------------------------------------------------------- */
 
@@ -97,7 +103,10 @@ static inline const char *db_mode(void)
                : "p2p";
 }
 
-static inline long db_proxy_threads(void) { return bench_env_long("GSHMEM_PROXY_THREADS", 1); }
+static inline long db_proxy_threads(void)
+{
+    return bench_env_long("GSHMEM_PROXY_THREADS", 1);
+}
 
 static inline void db_report(const char *bench, const char *scope, long bytes, long iters,
                              const char *metric, double value)
@@ -134,11 +143,11 @@ static inline void db_fill_pat(void *dev, size_t n)
 }
 
 /* Launch, or end the run. */
-#define DB_LAUNCH(kernel, blocks, threads, args)                                               \
-    do {                                                                                       \
-        int db_rc_ = GSHMEM_LAUNCH(kernel, (blocks), (threads), args);                         \
-        BENCH_CHECK(db_rc_ == 0, "GSHMEM_LAUNCH(%s, %u, %u) failed", #kernel,                  \
-                    (unsigned)(blocks), (unsigned)(threads));                                  \
+#define DB_LAUNCH(kernel, blocks, threads, args)                                                  \
+    do {                                                                                          \
+        int db_rc_ = GSHMEM_LAUNCH(kernel, (blocks), (threads), args);                            \
+        BENCH_CHECK(db_rc_ == 0, "GSHMEM_LAUNCH(%s, %u, %u) failed", #kernel, (unsigned)(blocks), \
+                    (unsigned)(threads));                                                         \
     } while (0)
 
 #endif /* GSHMEM_PERFTEST_DEVICE_BENCH_H */

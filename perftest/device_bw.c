@@ -19,17 +19,17 @@
 #include "device_bench.h"
 
 #define BLOCKS 2
-#define THREADS 32         /* per block: the thread scope's lanes */
-#define WIDE_THREADS 64    /* per block at warp and block scope: 2 warps */
-#define WIN 64             /* puts per unit between quiets */
+#define THREADS 32      /* per block: the thread scope's lanes */
+#define WIDE_THREADS 64 /* per block at warp and block scope: 2 warps */
+#define WIN 64          /* puts per unit between quiets */
 #define BUF (4u << 20)
 #define MAX_SIZE (1u << 20)
 
 typedef struct bw_args {
     db_clock_t *clk;
-    char *src, *dst;   /* BUF each */
-    size_t size;       /* bytes per message */
-    long msgs;         /* messages, over all units */
+    char *src, *dst; /* BUF each */
+    size_t size;     /* bytes per message */
+    long msgs;       /* messages, over all units */
     int scope;
 } bw_args_t;
 

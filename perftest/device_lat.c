@@ -22,13 +22,13 @@
 
 typedef struct lat_args {
     db_clock_t *clk;
-    char *src, *dst;    /* 4 KiB each */
-    long *flag;         /* [2]: PE 1 waits on [0], PE 0 on [1] */
-    uint64_t *sig;      /* [2]: the same for the signal ping-pong */
+    char *src, *dst; /* 4 KiB each */
+    long *flag;      /* [2]: PE 1 waits on [0], PE 0 on [1] */
+    uint64_t *sig;   /* [2]: the same for the signal ping-pong */
     long iters, warmup;
     size_t bytes;
     int scope, me;
-    uint64_t *bad;      /* ping-pong values seen out of turn */
+    uint64_t *bad; /* ping-pong values seen out of turn */
 } lat_args_t;
 
 GSHMEM_KERNEL(put_lat_kernel, lat_args_t, a)

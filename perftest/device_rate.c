@@ -17,12 +17,15 @@
 
 typedef struct rate_args {
     db_clock_t *clk;
-    uint64_t *src;   /* [lanes * n]: the values */
-    uint64_t *dst;   /* [lanes * n] */
-    long n;          /* messages per lane */
+    uint64_t *src; /* [lanes * n]: the values */
+    uint64_t *dst; /* [lanes * n] */
+    long n;        /* messages per lane */
 } rate_args_t;
 
-DB_HD uint64_t val(uint64_t i) { return i * 0x9e3779b97f4a7c15ull + 1; }
+DB_HD uint64_t val(uint64_t i)
+{
+    return i * 0x9e3779b97f4a7c15ull + 1;
+}
 
 GSHMEM_KERNEL(rate_kernel, rate_args_t, a)
 {

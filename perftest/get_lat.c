@@ -53,10 +53,10 @@ int main(int argc, char **argv)
     if (me == 0) {
         double g_ns = time_g(opts.warmup, opts.iters, expect);
         double getmem_ns = time_getmem(opts.warmup, opts.iters, expect);
-        bench_report("g_lat", bench_impl(), shmem_n_pes(), (long)sizeof(long),
-                     opts.iters, "lat_ns", g_ns);
-        bench_report("getmem_lat", bench_impl(), shmem_n_pes(), (long)sizeof(long),
-                     opts.iters, "lat_ns", getmem_ns);
+        bench_report("g_lat", bench_impl(), shmem_n_pes(), (long)sizeof(long), opts.iters, "lat_ns",
+                     g_ns);
+        bench_report("getmem_lat", bench_impl(), shmem_n_pes(), (long)sizeof(long), opts.iters,
+                     "lat_ns", getmem_ns);
     }
     shmem_barrier_all();
     shmem_finalize();

@@ -42,8 +42,7 @@ int main(int argc, char **argv)
         }
         bench_report("init_time", bench_impl(), npes, 0, 1, "lat_ns", (double)init_max);
         if (launch_t0)
-            bench_report("launch_to_init", bench_impl(), npes, 0, 1, "lat_ns",
-                         (double)launch_max);
+            bench_report("launch_to_init", bench_impl(), npes, 0, 1, "lat_ns", (double)launch_max);
     }
     shmem_barrier_all();
     shmem_free(times);

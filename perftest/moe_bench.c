@@ -71,8 +71,10 @@ int main(int argc, char **argv)
     }
     if (route < 0) {
         if (shmem_my_pe() == 0)
-            fprintf(stderr, "usage: %s [-s cpu|deepep] [-m ll|normal|both] "
-                    "[-r random|skewed|empty|sparse] [-n iters] [-w warmup]\n", argv[0]);
+            fprintf(stderr,
+                    "usage: %s [-s cpu|deepep] [-m ll|normal|both] "
+                    "[-r random|skewed|empty|sparse] [-n iters] [-w warmup]\n",
+                    argv[0]);
         shmem_finalize();
         return 2;
     }
@@ -85,8 +87,14 @@ int main(int argc, char **argv)
         for (mode = MOE_LL; mode <= MOE_NORMAL; mode++) {
             if (strcmp(modes, "both") && strcmp(modes, mode == MOE_LL ? "ll" : "normal"))
                 continue;
-            rc |= run(name, mode, route, iters ? iters : sh == 0 ? 200 : 20,
-                      warmup >= 0 ? warmup : sh == 0 ? 10 : 2, path);
+            rc |= run(name, mode, route,
+                      iters     ? iters
+                      : sh == 0 ? 200
+                                : 20,
+                      warmup >= 0 ? warmup
+                      : sh == 0   ? 10
+                                  : 2,
+                      path);
         }
     }
     shmem_finalize();

@@ -36,13 +36,13 @@ typedef struct base {
     moe_bf16_t *x, *out;
     int32_t *idx;
     float *w;
-    int *cnt, *rcnt;              /* [E] messages to each expert; [P][L] from each PE */
+    int *cnt, *rcnt;                        /* [E] messages to each expert; [P][L] from each PE */
     int *scount, *sdispl, *rcount, *rdispl; /* Alltoallv, in bytes */
     int *ccount, *cdispl, *crcount, *crdispl;
-    long *pos;                    /* [N][K] message index in the send order */
-    long *at;                     /* [E] scratch: next message index per expert */
+    long *pos; /* [N][K] message index in the send order */
+    long *at;  /* [E] scratch: next message index per expert */
     unsigned char *sendbuf, *recvbuf;
-    moe_bf16_t *ybuf, *cbuf;      /* expert rows (received order); rows back (send order) */
+    moe_bf16_t *ybuf, *cbuf; /* expert rows (received order); rows back (send order) */
     int nrecv;
 } base_t;
 
@@ -210,8 +210,8 @@ static int run(const char *shape, moe_route_kind_t route, int iters, int warmup)
                       moe_dispatch_bytes(&b.s, (long)sel), ok);
         moe_json_line("combine", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, c, iters,
                       moe_combine_bytes(&b.s, (long)sel), ok);
-        moe_json_line("total", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, tot, iters,
-                      0, ok);
+        moe_json_line("total", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, tot, iters, 0,
+                      ok);
     }
     if (!ok && b.me == 0)
         fprintf(stderr, "moe_mpi_baseline: %s: the output differs from the reference\n", shape);
@@ -240,8 +240,10 @@ int main(int argc, char **argv)
         }
     }
     if (route < 0) {
-        fprintf(stderr, "usage: %s [-s cpu|deepep] [-r random|skewed|empty|sparse] [-n iters] "
-                "[-w warmup]\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s [-s cpu|deepep] [-r random|skewed|empty|sparse] [-n iters] "
+                "[-w warmup]\n",
+                argv[0]);
         MPI_Finalize();
         return 2;
     }

@@ -32,8 +32,8 @@ int main(int argc, char **argv)
             shmem_long_wait_until(&flag, SHMEM_CMP_EQ, i);
         }
         int64_t elapsed = bench_now_ns() - t_start;
-        bench_report("p_pingpong", bench_impl(), shmem_n_pes(), (long)sizeof(long),
-                     opts.iters, "lat_ns", (double)elapsed / opts.iters / 2.0);
+        bench_report("p_pingpong", bench_impl(), shmem_n_pes(), (long)sizeof(long), opts.iters,
+                     "lat_ns", (double)elapsed / opts.iters / 2.0);
     } else if (me == 1) {
         for (long i = 1; i <= total; i++) {
             shmem_long_wait_until(&flag, SHMEM_CMP_EQ, i);

@@ -22,7 +22,10 @@
  * the repeated copies to the same destination. */
 static void *(*volatile copy_fn)(void *, const void *, size_t) = memcpy;
 
-static long window_for(long bytes) { return bytes <= 16384 ? 64 : 8; }
+static long window_for(long bytes)
+{
+    return bytes <= 16384 ? 64 : 8;
+}
 
 static long windows_for(long bytes, const bench_opts_t *opts)
 {
@@ -34,7 +37,10 @@ static long windows_for(long bytes, const bench_opts_t *opts)
 
 /* Byte pattern that differs per size, so data left by the previous size
  * cannot pass the check. */
-static unsigned char pattern(long bytes, long i) { return (unsigned char)(i * 7 + bytes); }
+static unsigned char pattern(long bytes, long i)
+{
+    return (unsigned char)(i * 7 + bytes);
+}
 
 static double put_mbps(char *dst, const char *src, long bytes, long windows)
 {
@@ -79,8 +85,8 @@ int main(int argc, char **argv)
     char *dst = shmem_malloc(MAX_BYTES); /* symmetric: PE 1's copy is written */
     char *src = malloc(MAX_BYTES);
     char *copy_dst = malloc(MAX_BYTES);
-    BENCH_CHECK(dst != NULL && src != NULL && copy_dst != NULL,
-                "allocating 3 x %ld bytes failed", MAX_BYTES);
+    BENCH_CHECK(dst != NULL && src != NULL && copy_dst != NULL, "allocating 3 x %ld bytes failed",
+                MAX_BYTES);
     memset(dst, 0, MAX_BYTES);
     memset(copy_dst, 0, MAX_BYTES);
     shmem_barrier_all();
@@ -94,15 +100,14 @@ int main(int argc, char **argv)
             double put = put_mbps(dst, src, bytes, windows);
             double copy = memcpy_mbps(copy_dst, src, bytes, windows);
             bench_report("put_bw", bench_impl(), shmem_n_pes(), bytes, calls, "MBps", put);
-            bench_report("memcpy_bw", bench_impl(), shmem_n_pes(), bytes, calls, "MBps",
-                         copy);
+            bench_report("memcpy_bw", bench_impl(), shmem_n_pes(), bytes, calls, "MBps", copy);
         }
         shmem_barrier_all(); /* PE 0's quiet made the data visible; now check it */
         if (me == 1)
             for (long i = 0; i < bytes; i++)
                 BENCH_CHECK((unsigned char)dst[i] == pattern(bytes, i),
-                            "size %ld: byte %ld is %u, want %u", bytes, i,
-                            (unsigned char)dst[i], pattern(bytes, i));
+                            "size %ld: byte %ld is %u, want %u", bytes, i, (unsigned char)dst[i],
+                            pattern(bytes, i));
         shmem_barrier_all();
     }
 

@@ -92,8 +92,7 @@ int main(int argc, char **argv)
     int64_t elapsed = bench_now_ns() - t_start;
 
     int status;
-    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         fprintf(stderr, "raw_shm_pingpong: child failed\n");
         return 1;
     }

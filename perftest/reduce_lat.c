@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     int me = shmem_my_pe(), npes = shmem_n_pes();
     long nmax = COLL_MAX_BYTES / 8;
     long nwrk = nmax / 2 + 1 > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? nmax / 2 + 1
-                                                            : SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+                                                             : SHMEM_REDUCE_MIN_WRKDATA_SIZE;
     src = shmem_malloc(COLL_MAX_BYTES);
     dest = shmem_malloc(COLL_MAX_BYTES);
     pwrk[0] = shmem_malloc(nwrk * sizeof(long));

@@ -101,8 +101,7 @@ static int print_env(char *info)
         return 0;
     hdr++;
     row = strchr(hdr, '\n');
-    if (!row || !strstr(hdr, " default ") || !strstr(hdr, " current ") ||
-        !strstr(hdr, " meaning"))
+    if (!row || !strstr(hdr, " default ") || !strstr(hdr, " current ") || !strstr(hdr, " meaning"))
         return 0;
     *row++ = '\0';
     cd = (size_t)(strstr(hdr, " default ") - hdr) + 1;

@@ -59,23 +59,22 @@ GSD_FN uint64_t gsd_amo(const char *fn, gsd_amo_op_t op, size_t size, void *dest
 }
 
 /* The typed forms: OPND is the operand (an expression of the arguments). */
-#define GSD_AMO_FETCHING(T, N, OP, NAME, PARAMS, OPND, CMP)                    \
-    GSD_FN T gshmem_##N##_atomic_##NAME PARAMS                                 \
-    {                                                                          \
-        T v = (OPND), c = (CMP), old;                                          \
-        gsd_unbits(&old,                                                       \
-                   gsd_amo("gshmem_" #N "_atomic_" #NAME, OP, sizeof(T),       \
-                           (void *)(uintptr_t)dest, gsd_bits(&v, sizeof(T)),   \
-                           gsd_bits(&c, sizeof(T)), pe, 1),                    \
-                   sizeof(T));                                                 \
-        return old;                                                            \
+#define GSD_AMO_FETCHING(T, N, OP, NAME, PARAMS, OPND, CMP)                                       \
+    GSD_FN T gshmem_##N##_atomic_##NAME PARAMS                                                    \
+    {                                                                                             \
+        T v = (OPND), c = (CMP), old;                                                             \
+        gsd_unbits(&old,                                                                          \
+                   gsd_amo("gshmem_" #N "_atomic_" #NAME, OP, sizeof(T), (void *)(uintptr_t)dest, \
+                           gsd_bits(&v, sizeof(T)), gsd_bits(&c, sizeof(T)), pe, 1),              \
+                   sizeof(T));                                                                    \
+        return old;                                                                               \
     }
-#define GSD_AMO_PLAIN(T, N, OP, NAME, PARAMS, OPND)                            \
-    GSD_FN void gshmem_##N##_atomic_##NAME PARAMS                              \
-    {                                                                          \
-        T v = (OPND);                                                          \
-        gsd_amo("gshmem_" #N "_atomic_" #NAME, OP, sizeof(T), dest,            \
-                gsd_bits(&v, sizeof(T)), 0, pe, 0);                            \
+#define GSD_AMO_PLAIN(T, N, OP, NAME, PARAMS, OPND)                                             \
+    GSD_FN void gshmem_##N##_atomic_##NAME PARAMS                                               \
+    {                                                                                           \
+        T v = (OPND);                                                                           \
+        gsd_amo("gshmem_" #N "_atomic_" #NAME, OP, sizeof(T), dest, gsd_bits(&v, sizeof(T)), 0, \
+                pe, 0);                                                                         \
     }
 
 #define GSD_AMO_STD(T, N)                                                                     \
@@ -83,8 +82,8 @@ GSD_FN uint64_t gsd_amo(const char *fn, gsd_amo_op_t op, size_t size, void *dest
     GSD_AMO_FETCHING(T, N, GSD_AMO_FADD, fetch_inc, (T * dest, int pe), (T)1, (T)0)           \
     GSD_AMO_PLAIN(T, N, GSD_AMO_FADD, add, (T * dest, T value, int pe), value)                \
     GSD_AMO_FETCHING(T, N, GSD_AMO_FADD, fetch_add, (T * dest, T value, int pe), value, (T)0) \
-    GSD_AMO_FETCHING(T, N, GSD_AMO_CSWAP, compare_swap,                                       \
-                     (T * dest, T cond, T value, int pe), value, cond)
+    GSD_AMO_FETCHING(T, N, GSD_AMO_CSWAP, compare_swap, (T * dest, T cond, T value, int pe),  \
+                     value, cond)
 GSHMEM_AMO_STD_TYPES(GSD_AMO_STD)
 
 #define GSD_AMO_EXT(T, N)                                                             \

@@ -51,13 +51,22 @@ GSD_FN unsigned gsd_thread_id(void)
 {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
-GSD_FN unsigned gsd_block_threads(void) { return blockDim.x * blockDim.y * blockDim.z; }
+GSD_FN unsigned gsd_block_threads(void)
+{
+    return blockDim.x * blockDim.y * blockDim.z;
+}
 GSD_FN unsigned gsd_block_id(void)
 {
     return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
-GSD_FN unsigned gsd_grid_blocks(void) { return gridDim.x * gridDim.y * gridDim.z; }
-GSD_FN void gsd_syncthreads(void) { __syncthreads(); }
+GSD_FN unsigned gsd_grid_blocks(void)
+{
+    return gridDim.x * gridDim.y * gridDim.z;
+}
+GSD_FN void gsd_syncthreads(void)
+{
+    __syncthreads();
+}
 /* The lanes that exist: the last warp of a block may be partial, and
  * __syncwarp's mask must name no lane that is not there. */
 GSD_FN void gsd_syncwarp(void)
@@ -67,10 +76,22 @@ GSD_FN void gsd_syncwarp(void)
     __syncwarp(n >= 32 ? 0xffffffffu : (1u << n) - 1);
 }
 #else
-GSD_FN unsigned gsd_thread_id(void) { return gshmemi_lane_self ? gshmemi_lane_self->tid : 0; }
-GSD_FN unsigned gsd_block_threads(void) { return gshmemi_lane_self ? gshmemi_lane_self->ntid : 1; }
-GSD_FN unsigned gsd_block_id(void) { return gshmemi_lane_self ? gshmemi_lane_self->bid : 0; }
-GSD_FN unsigned gsd_grid_blocks(void) { return gshmemi_lane_self ? gshmemi_lane_self->nbid : 1; }
+GSD_FN unsigned gsd_thread_id(void)
+{
+    return gshmemi_lane_self ? gshmemi_lane_self->tid : 0;
+}
+GSD_FN unsigned gsd_block_threads(void)
+{
+    return gshmemi_lane_self ? gshmemi_lane_self->ntid : 1;
+}
+GSD_FN unsigned gsd_block_id(void)
+{
+    return gshmemi_lane_self ? gshmemi_lane_self->bid : 0;
+}
+GSD_FN unsigned gsd_grid_blocks(void)
+{
+    return gshmemi_lane_self ? gshmemi_lane_self->nbid : 1;
+}
 GSD_FN void gsd_syncthreads(void)
 {
     if (gshmemi_lane_self)
@@ -90,7 +111,10 @@ GSD_FN void gsd_syncwarp(void)
 /* Lane within the warp, and the lanes of the caller's warp (the last warp
  * of a block may be partial).  Warps are formed from consecutive flat
  * thread indices, as CUDA forms them. */
-GSD_FN unsigned gsd_lane_id(void) { return gsd_thread_id() % GSD_WARP_SIZE; }
+GSD_FN unsigned gsd_lane_id(void)
+{
+    return gsd_thread_id() % GSD_WARP_SIZE;
+}
 GSD_FN unsigned gsd_warp_threads(void)
 {
     unsigned first = gsd_thread_id() - gsd_lane_id(), n = gsd_block_threads() - first;
@@ -131,7 +155,10 @@ GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
 {
     atomicMax_system((unsigned long long *)p, (unsigned long long)v);
 }
-GSD_FN void gsd_fence(void) { __threadfence_system(); }
+GSD_FN void gsd_fence(void)
+{
+    __threadfence_system();
+}
 
 /* 4- and 8-byte AMOs on memory this PE can address (own heap or a P2P peer's). */
 GSD_FN uint32_t gsd_amo32(gsd_amo_op_t op, uint32_t *p, uint32_t v, uint32_t cmp)
@@ -179,10 +206,22 @@ GSD_FN void gsd_pause(unsigned *polls)
         __nanosleep(100);
 }
 #else
-GSD_FN uint64_t gsd_load_acquire(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-GSD_FN uint32_t gsd_load_acquire32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-GSD_FN void gsd_store_release(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
-GSD_FN uint64_t gsd_load_relaxed(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+GSD_FN uint64_t gsd_load_acquire(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+GSD_FN uint32_t gsd_load_acquire32(const uint32_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+GSD_FN void gsd_store_release(uint64_t *p, uint64_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+GSD_FN uint64_t gsd_load_relaxed(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
 GSD_FN uint64_t gsd_fetch_add(uint64_t *p, uint64_t v)
 {
     return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
@@ -195,21 +234,24 @@ GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
            !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
         ;
 }
-GSD_FN void gsd_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+GSD_FN void gsd_fence(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
-#define GSD_AMO_BODY(p, v, cmp)                                                    \
-    switch (op) {                                                                  \
-    case GSD_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);               \
-    case GSD_AMO_SET: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;         \
-    case GSD_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);         \
-    case GSD_AMO_CSWAP:                                                            \
+#define GSD_AMO_BODY(p, v, cmp)                                                         \
+    switch (op) {                                                                       \
+    case GSD_AMO_FETCH: return __atomic_load_n(p, __ATOMIC_SEQ_CST);                    \
+    case GSD_AMO_SET: __atomic_store_n(p, v, __ATOMIC_SEQ_CST); return 0;               \
+    case GSD_AMO_SWAP: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);              \
+    case GSD_AMO_CSWAP:                                                                 \
         __atomic_compare_exchange_n(p, &cmp, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-        return cmp;                                                                \
-    case GSD_AMO_FADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);          \
-    case GSD_AMO_FAND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);          \
-    case GSD_AMO_FOR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);            \
-    case GSD_AMO_FXOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);          \
-    }                                                                              \
+        return cmp;                                                                     \
+    case GSD_AMO_FADD: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);               \
+    case GSD_AMO_FAND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);               \
+    case GSD_AMO_FOR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);                 \
+    case GSD_AMO_FXOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);               \
+    }                                                                                   \
     return 0;
 
 /* 4- and 8-byte AMOs on memory this PE can address (own heap or a P2P peer's). */
@@ -223,7 +265,10 @@ GSD_FN uint64_t gsd_amo64(gsd_amo_op_t op, uint64_t *p, uint64_t v, uint64_t cmp
 }
 #undef GSD_AMO_BODY
 
-GSD_FN uint64_t gsd_clock_ns(void) { return gshmemi_lane_clock_ns(); }
+GSD_FN uint64_t gsd_clock_ns(void)
+{
+    return gshmemi_lane_clock_ns();
+}
 /* One poll of a wait loop: spin briefly, then yield, so that more lanes
  * and PEs than cores still make progress; a wait that has yielded for long
  * naps, so hundreds of waiting lanes do not keep every core busy. */

@@ -48,48 +48,55 @@ enum {
 
 /* AMO operations: the same values as the core's gst_amo_op_t. */
 typedef enum gsd_amo_op {
-    GSD_AMO_FETCH, GSD_AMO_SET, GSD_AMO_SWAP, GSD_AMO_CSWAP,
-    GSD_AMO_FADD, GSD_AMO_FAND, GSD_AMO_FOR, GSD_AMO_FXOR
+    GSD_AMO_FETCH,
+    GSD_AMO_SET,
+    GSD_AMO_SWAP,
+    GSD_AMO_CSWAP,
+    GSD_AMO_FADD,
+    GSD_AMO_FAND,
+    GSD_AMO_FOR,
+    GSD_AMO_FXOR
 } gsd_amo_op_t;
 
 #define GSD_NO_RET UINT64_MAX
 
 typedef struct gsd_desc {
-    uint64_t seq;          /* ticket + 1 once the rest is written (release) */
-    uint32_t op;           /* GSD_OP_* */
-    int32_t pe;            /* target world PE */
-    uint64_t offset;       /* target: offset in region */
-    uint64_t local;        /* address in this PE: put source, get destination */
-    uint64_t len;          /* bytes */
-    uint64_t value;        /* P value, AMO operand, signal value */
-    uint64_t aux;          /* AMO compare, PUT_SIGNAL signal offset */
-    uint64_t ret;          /* return slot ticket (GSD_NO_RET: none) */
+    uint64_t seq;    /* ticket + 1 once the rest is written (release) */
+    uint32_t op;     /* GSD_OP_* */
+    int32_t pe;      /* target world PE */
+    uint64_t offset; /* target: offset in region */
+    uint64_t local;  /* address in this PE: put source, get destination */
+    uint64_t len;    /* bytes */
+    uint64_t value;  /* P value, AMO operand, signal value */
+    uint64_t aux;    /* AMO compare, PUT_SIGNAL signal offset */
+    uint64_t ret;    /* return slot ticket (GSD_NO_RET: none) */
 } gsd_desc_t;
 
 /* The few fields a descriptor packs beside them. */
-#define GSD_DESC_OP(op, region, sig_region, aux2) \
-    ((uint32_t)(op) | (uint32_t)(region) << 8 | (uint32_t)(sig_region) << 16 | (uint32_t)(aux2) << 24)
-#define GSD_DESC_KIND(w) ((w) & 0xffu)
+#define GSD_DESC_OP(op, region, sig_region, aux2)                              \
+    ((uint32_t)(op) | (uint32_t)(region) << 8 | (uint32_t)(sig_region) << 16 | \
+     (uint32_t)(aux2) << 24)
+#define GSD_DESC_KIND(w) ((w)&0xffu)
 #define GSD_DESC_REGION(w) (((w) >> 8) & 0xffu)
 #define GSD_DESC_SIG_REGION(w) (((w) >> 16) & 0xffu)
 #define GSD_DESC_AUX2(w) ((w) >> 24)
 
 typedef struct gsd_ret {
     uint64_t value;
-    uint64_t seq;          /* 2r: free for ticket r; 2r + 1: value of ticket r is here */
+    uint64_t seq; /* 2r: free for ticket r; 2r + 1: value of ticket r is here */
 } gsd_ret_t;
 
 typedef struct gsd_channel {
-    gsd_desc_t *ring;      /* [size]; GPU: mapped pinned host memory */
-    uint64_t *head;        /* tickets taken; GPU: device memory */
-    uint64_t *tail_cache;  /* producers' last view of tail; GPU: device memory */
-    uint64_t *tail;        /* descriptors consumed (proxy, release) */
-    uint64_t *done;        /* descriptors completed remotely (proxy, release) */
-    uint64_t *quiet_req;   /* highest head a quiet waits for (producers, atomic max) */
-    gsd_ret_t *ret;        /* [n_ret] return slots */
-    uint64_t *ret_head;    /* return-slot tickets taken */
-    uint32_t size;         /* descriptors, a power of two */
-    uint32_t n_ret;        /* return slots, a power of two */
+    gsd_desc_t *ring;     /* [size]; GPU: mapped pinned host memory */
+    uint64_t *head;       /* tickets taken; GPU: device memory */
+    uint64_t *tail_cache; /* producers' last view of tail; GPU: device memory */
+    uint64_t *tail;       /* descriptors consumed (proxy, release) */
+    uint64_t *done;       /* descriptors completed remotely (proxy, release) */
+    uint64_t *quiet_req;  /* highest head a quiet waits for (producers, atomic max) */
+    gsd_ret_t *ret;       /* [n_ret] return slots */
+    uint64_t *ret_head;   /* return-slot tickets taken */
+    uint32_t size;        /* descriptors, a power of two */
+    uint32_t n_ret;       /* return slots, a power of two */
 } gsd_channel_t;
 
 GSD_STATIC_ASSERT(sizeof(gsd_desc_t) == 64, "a descriptor is one cache line");

@@ -33,24 +33,24 @@
 #include "wait.h"
 
 /* GSHMEM_REDUCE_MINMAX_TYPES, less long double under nvcc (rows.h). */
-#define GSD_REDUCE_MINMAX_NOLD_TYPES(X)  \
-    X(char, char)                        \
-    X(signed char, schar)                \
-    X(short, short)                      \
-    X(int, int)                          \
-    X(long, long)                        \
-    X(long long, longlong)               \
-    X(ptrdiff_t, ptrdiff)                \
-    X(float, float)                      \
-    X(double, double)                    \
+#define GSD_REDUCE_MINMAX_NOLD_TYPES(X) \
+    X(char, char)                       \
+    X(signed char, schar)               \
+    X(short, short)                     \
+    X(int, int)                         \
+    X(long, long)                       \
+    X(long long, longlong)              \
+    X(ptrdiff_t, ptrdiff)               \
+    X(float, float)                     \
+    X(double, double)                   \
     GSHMEM_REDUCE_BIT_TYPES(X)
 /* The check, as in rows.h: every row above is a row of the table, and the
  * table has exactly one row more, longdouble. */
 #define GSD_RED_ROW_NAME(T, N) gsd_red_row_##N,
 enum gsd_red_rows { GSHMEM_REDUCE_MINMAX_TYPES(GSD_RED_ROW_NAME) gsd_red_rows_n };
 #define GSD_RED_ROW_ONE(T, N) +(gsd_red_row_##N >= 0)
-GSD_STATIC_ASSERT(0 GSD_REDUCE_MINMAX_NOLD_TYPES(GSD_RED_ROW_ONE) +
-                          (gsd_red_row_longdouble >= 0) == gsd_red_rows_n,
+GSD_STATIC_ASSERT(0 GSD_REDUCE_MINMAX_NOLD_TYPES(GSD_RED_ROW_ONE) + (gsd_red_row_longdouble >= 0) ==
+                      gsd_red_rows_n,
                   "GSD_REDUCE_MINMAX_NOLD_TYPES is GSHMEM_REDUCE_MINMAX_TYPES less longdouble");
 #undef GSD_RED_ROW_ONE
 #undef GSD_RED_ROW_NAME
@@ -93,41 +93,41 @@ GSD_FN void gsd_coll_sync(const char *fn, int group, gshmem_team_t team, int com
     gsd_group_sync(group);
 }
 
-#define GSD_SYNC_FORMS(SUFFIX, GROUP)                                                      \
-    GSD_FN void gshmem##SUFFIX##_barrier_all(void)                                         \
-    {                                                                                      \
-        gsd_coll_sync("gshmem" #SUFFIX "_barrier_all", GROUP, GSHMEM_TEAM_WORLD, 1);       \
-    }                                                                                      \
-    GSD_FN void gshmem##SUFFIX##_barrier(gshmem_team_t team)                               \
-    {                                                                                      \
-        gsd_coll_sync("gshmem" #SUFFIX "_barrier", GROUP, team, 1);                        \
-    }                                                                                      \
-    GSD_FN void gshmem##SUFFIX##_sync_all(void)                                            \
-    {                                                                                      \
-        gsd_coll_sync("gshmem" #SUFFIX "_sync_all", GROUP, GSHMEM_TEAM_WORLD, 0);          \
-    }                                                                                      \
-    GSD_FN void gshmem##SUFFIX##_team_sync(gshmem_team_t team)                             \
-    {                                                                                      \
-        gsd_coll_sync("gshmem" #SUFFIX "_team_sync", GROUP, team, 0);                      \
+#define GSD_SYNC_FORMS(SUFFIX, GROUP)                                                \
+    GSD_FN void gshmem##SUFFIX##_barrier_all(void)                                   \
+    {                                                                                \
+        gsd_coll_sync("gshmem" #SUFFIX "_barrier_all", GROUP, GSHMEM_TEAM_WORLD, 1); \
+    }                                                                                \
+    GSD_FN void gshmem##SUFFIX##_barrier(gshmem_team_t team)                         \
+    {                                                                                \
+        gsd_coll_sync("gshmem" #SUFFIX "_barrier", GROUP, team, 1);                  \
+    }                                                                                \
+    GSD_FN void gshmem##SUFFIX##_sync_all(void)                                      \
+    {                                                                                \
+        gsd_coll_sync("gshmem" #SUFFIX "_sync_all", GROUP, GSHMEM_TEAM_WORLD, 0);    \
+    }                                                                                \
+    GSD_FN void gshmem##SUFFIX##_team_sync(gshmem_team_t team)                       \
+    {                                                                                \
+        gsd_coll_sync("gshmem" #SUFFIX "_team_sync", GROUP, team, 0);                \
     }
 GSD_SYNC_FORMS(, GSD_THREAD)
 #undef GSD_SYNC_FORMS
-#define GSD_SYNC_FORMS_X(SUFFIX, GROUP)                                                    \
-    GSD_FN void gshmemx_barrier_all_##SUFFIX(void)                                         \
-    {                                                                                      \
-        gsd_coll_sync("gshmemx_barrier_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 1);        \
-    }                                                                                      \
-    GSD_FN void gshmemx_barrier_##SUFFIX(gshmem_team_t team)                               \
-    {                                                                                      \
-        gsd_coll_sync("gshmemx_barrier_" #SUFFIX, GROUP, team, 1);                         \
-    }                                                                                      \
-    GSD_FN void gshmemx_sync_all_##SUFFIX(void)                                            \
-    {                                                                                      \
-        gsd_coll_sync("gshmemx_sync_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 0);           \
-    }                                                                                      \
-    GSD_FN void gshmemx_team_sync_##SUFFIX(gshmem_team_t team)                             \
-    {                                                                                      \
-        gsd_coll_sync("gshmemx_team_sync_" #SUFFIX, GROUP, team, 0);                       \
+#define GSD_SYNC_FORMS_X(SUFFIX, GROUP)                                             \
+    GSD_FN void gshmemx_barrier_all_##SUFFIX(void)                                  \
+    {                                                                               \
+        gsd_coll_sync("gshmemx_barrier_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 1); \
+    }                                                                               \
+    GSD_FN void gshmemx_barrier_##SUFFIX(gshmem_team_t team)                        \
+    {                                                                               \
+        gsd_coll_sync("gshmemx_barrier_" #SUFFIX, GROUP, team, 1);                  \
+    }                                                                               \
+    GSD_FN void gshmemx_sync_all_##SUFFIX(void)                                     \
+    {                                                                               \
+        gsd_coll_sync("gshmemx_sync_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 0);    \
+    }                                                                               \
+    GSD_FN void gshmemx_team_sync_##SUFFIX(gshmem_team_t team)                      \
+    {                                                                               \
+        gsd_coll_sync("gshmemx_team_sync_" #SUFFIX, GROUP, team, 0);                \
     }
 GSD_SYNC_FORMS_X(warp, GSD_WARP)
 GSD_SYNC_FORMS_X(block, GSD_BLOCK)
@@ -135,8 +135,8 @@ GSD_SYNC_FORMS_X(block, GSD_BLOCK)
 
 /* ---- data movement ------------------------------------------------------ */
 
-GSD_FN int gsd_broadcast(const char *fn, int group, gshmem_team_t team, void *dest,
-                         const void *src, size_t nbytes, int root)
+GSD_FN int gsd_broadcast(const char *fn, int group, gshmem_team_t team, void *dest, const void *src,
+                         size_t nbytes, int root)
 {
     const gsd_team_t *tm = gsd_team(fn, team);
 
@@ -144,15 +144,14 @@ GSD_FN int gsd_broadcast(const char *fn, int group, gshmem_team_t team, void *de
         GSD_FATAL(fn, "root %d is out of range: the team has PEs 0 to %d", root, tm->n_pes - 1);
     gsd_coll_sync(fn, group, team, 0);
     if (tm->my_pe == root)
-        for (int i = 1; i <= tm->n_pes; i++)   /* the root's own dest last */
-            gsd_put(fn, group, dest, src, nbytes, gsd_team_pe(tm, (root + i) % tm->n_pes), 1,
-                    NULL);
+        for (int i = 1; i <= tm->n_pes; i++) /* the root's own dest last */
+            gsd_put(fn, group, dest, src, nbytes, gsd_team_pe(tm, (root + i) % tm->n_pes), 1, NULL);
     gsd_coll_sync(fn, group, team, 1);
     return 0;
 }
 
-GSD_FN int gsd_fcollect(const char *fn, int group, gshmem_team_t team, void *dest,
-                        const void *src, size_t nbytes)
+GSD_FN int gsd_fcollect(const char *fn, int group, gshmem_team_t team, void *dest, const void *src,
+                        size_t nbytes)
 {
     const gsd_team_t *tm = gsd_team(fn, team);
     int me = tm->my_pe;
@@ -165,8 +164,8 @@ GSD_FN int gsd_fcollect(const char *fn, int group, gshmem_team_t team, void *des
     return 0;
 }
 
-GSD_FN int gsd_alltoall(const char *fn, int group, gshmem_team_t team, void *dest,
-                        const void *src, size_t nbytes)
+GSD_FN int gsd_alltoall(const char *fn, int group, gshmem_team_t team, void *dest, const void *src,
+                        size_t nbytes)
 {
     const gsd_team_t *tm = gsd_team(fn, team);
     int me = tm->my_pe;
@@ -183,25 +182,25 @@ GSD_FN int gsd_alltoall(const char *fn, int group, gshmem_team_t team, void *des
 }
 
 /* Typed and mem names: X(T, N) rows of the RMA types the device supports. */
-#define GSD_COLL_TYPED(T, N)                                                                \
-    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmem_##N##_broadcast, gshmem_##N##_fcollect,      \
-                         gshmem_##N##_alltoall, GSD_THREAD)                                 \
-    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_warp,                       \
-                         gshmemx_##N##_fcollect_warp, gshmemx_##N##_alltoall_warp, GSD_WARP) \
-    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_block,                      \
+#define GSD_COLL_TYPED(T, N)                                                                      \
+    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmem_##N##_broadcast, gshmem_##N##_fcollect,             \
+                         gshmem_##N##_alltoall, GSD_THREAD)                                       \
+    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_warp, gshmemx_##N##_fcollect_warp, \
+                         gshmemx_##N##_alltoall_warp, GSD_WARP)                                   \
+    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_block,                             \
                          gshmemx_##N##_fcollect_block, gshmemx_##N##_alltoall_block, GSD_BLOCK)
 /* SIZE: bytes per element (1 for the mem forms). */
-#define GSD_COLL_TYPED_GROUP(T, SIZE, BCAST, FCOLLECT, ALLTOALL, GROUP)                     \
-    GSD_FN int BCAST(gshmem_team_t team, T *dest, const T *src, size_t nelems, int root)    \
-    {                                                                                       \
+#define GSD_COLL_TYPED_GROUP(T, SIZE, BCAST, FCOLLECT, ALLTOALL, GROUP)                  \
+    GSD_FN int BCAST(gshmem_team_t team, T *dest, const T *src, size_t nelems, int root) \
+    {                                                                                    \
         return gsd_broadcast(#BCAST, GROUP, team, dest, src, nelems * (SIZE), root);     \
-    }                                                                                       \
-    GSD_FN int FCOLLECT(gshmem_team_t team, T *dest, const T *src, size_t nelems)           \
-    {                                                                                       \
+    }                                                                                    \
+    GSD_FN int FCOLLECT(gshmem_team_t team, T *dest, const T *src, size_t nelems)        \
+    {                                                                                    \
         return gsd_fcollect(#FCOLLECT, GROUP, team, dest, src, nelems * (SIZE));         \
-    }                                                                                       \
-    GSD_FN int ALLTOALL(gshmem_team_t team, T *dest, const T *src, size_t nelems)           \
-    {                                                                                       \
+    }                                                                                    \
+    GSD_FN int ALLTOALL(gshmem_team_t team, T *dest, const T *src, size_t nelems)        \
+    {                                                                                    \
         return gsd_alltoall(#ALLTOALL, GROUP, team, dest, src, nelems * (SIZE));         \
     }
 GSD_RMA_TYPES(GSD_COLL_TYPED)
@@ -219,32 +218,32 @@ GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_bl
 #define GSD_RED_HALF (GSD_SCRATCH_BYTES / 2)
 
 /* The chunk loop every reduction shares; COMBINE(acc, x) folds one value. */
-#define GSD_REDUCE_BODY(T, COMBINE)                                                     \
-    const gsd_team_t *tm = gsd_team(fn, team);                                          \
-    unsigned char *scratch = GSD_STATE.sync->team[team].scratch;                        \
-    T *acc = (T *)scratch, *tmp = (T *)(scratch + GSD_RED_HALF);                        \
-    size_t per = GSD_RED_HALF / sizeof(T);                                              \
-    unsigned rank = gsd_group_rank(group), size = gsd_group_size(group);                \
-                                                                                        \
-    gsd_coll_sync(fn, group, team, 0);                                                  \
-    for (size_t off = 0; off < n; off += per) {                                         \
-        size_t cnt = n - off < per ? n - off : per;                                     \
-                                                                                        \
-        gsd_get(fn, group, acc, src + off, cnt * sizeof(T), gsd_team_pe(tm, 0), 0, NULL); \
-        for (int j = 1; j < tm->n_pes; j++) {                                           \
+#define GSD_REDUCE_BODY(T, COMBINE)                                                           \
+    const gsd_team_t *tm = gsd_team(fn, team);                                                \
+    unsigned char *scratch = GSD_STATE.sync->team[team].scratch;                              \
+    T *acc = (T *)scratch, *tmp = (T *)(scratch + GSD_RED_HALF);                              \
+    size_t per = GSD_RED_HALF / sizeof(T);                                                    \
+    unsigned rank = gsd_group_rank(group), size = gsd_group_size(group);                      \
+                                                                                              \
+    gsd_coll_sync(fn, group, team, 0);                                                        \
+    for (size_t off = 0; off < n; off += per) {                                               \
+        size_t cnt = n - off < per ? n - off : per;                                           \
+                                                                                              \
+        gsd_get(fn, group, acc, src + off, cnt * sizeof(T), gsd_team_pe(tm, 0), 0, NULL);     \
+        for (int j = 1; j < tm->n_pes; j++) {                                                 \
             gsd_get(fn, group, tmp, src + off, cnt * sizeof(T), gsd_team_pe(tm, j), 0, NULL); \
-            for (size_t i = rank; i < cnt; i += size) {                                 \
-                T x = tmp[i];                                                           \
-                COMBINE(acc[i], x);                                                     \
-            }                                                                           \
-            gsd_group_sync(group);                                                      \
-        }                                                                               \
-        /* every member has read this chunk of every source: dest may alias it */       \
-        gsd_coll_sync(fn, group, team, 0);                                              \
-        for (size_t i = rank; i < cnt; i += size)                                       \
-            dest[off + i] = acc[i];                                                     \
-        gsd_group_sync(group);                                                          \
-    }                                                                                   \
+            for (size_t i = rank; i < cnt; i += size) {                                       \
+                T x = tmp[i];                                                                 \
+                COMBINE(acc[i], x);                                                           \
+            }                                                                                 \
+            gsd_group_sync(group);                                                            \
+        }                                                                                     \
+        /* every member has read this chunk of every source: dest may alias it */             \
+        gsd_coll_sync(fn, group, team, 0);                                                    \
+        for (size_t i = rank; i < cnt; i += size)                                             \
+            dest[off + i] = acc[i];                                                           \
+        gsd_group_sync(group);                                                                \
+    }                                                                                         \
     return 0;
 
 #define GSD_COMBINE_AND(a, x) ((a) &= (x))
@@ -256,39 +255,38 @@ GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_bl
 #define GSD_COMBINE_PROD(a, x) ((a) *= (x))
 
 /* One generic function per (type, op); the three group forms call it. */
-#define GSD_REDUCE_OP(T, N, OP, COMBINE)                                                    \
-    GSD_FN int gsd_##N##_##OP##_reduce(const char *fn, int group, gshmem_team_t team,       \
-                                       T *dest, const T *src, size_t n)                     \
-    {                                                                                       \
-        GSD_REDUCE_BODY(T, COMBINE)                                                         \
-    }                                                                                       \
-    GSD_FN int gshmem_##N##_##OP##_reduce(gshmem_team_t team, T *dest, const T *src,       \
-                                          size_t n)                                         \
-    {                                                                                       \
-        return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_reduce", GSD_THREAD, team,    \
-                                       dest, src, n);                                       \
-    }                                                                                       \
-    GSD_FN int gshmemx_##N##_##OP##_reduce_warp(gshmem_team_t team, T *dest, const T *src, \
-                                                size_t n)                                   \
-    {                                                                                       \
-        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_warp", GSD_WARP,      \
-                                       team, dest, src, n);                                 \
-    }                                                                                       \
-    GSD_FN int gshmemx_##N##_##OP##_reduce_block(gshmem_team_t team, T *dest, const T *src, \
-                                                 size_t n)                                  \
-    {                                                                                       \
-        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_block", GSD_BLOCK,    \
-                                       team, dest, src, n);                                 \
+#define GSD_REDUCE_OP(T, N, OP, COMBINE)                                                           \
+    GSD_FN int gsd_##N##_##OP##_reduce(const char *fn, int group, gshmem_team_t team, T *dest,     \
+                                       const T *src, size_t n)                                     \
+    {                                                                                              \
+        GSD_REDUCE_BODY(T, COMBINE)                                                                \
+    }                                                                                              \
+    GSD_FN int gshmem_##N##_##OP##_reduce(gshmem_team_t team, T *dest, const T *src, size_t n)     \
+    {                                                                                              \
+        return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_reduce", GSD_THREAD, team, dest,     \
+                                       src, n);                                                    \
+    }                                                                                              \
+    GSD_FN int gshmemx_##N##_##OP##_reduce_warp(gshmem_team_t team, T *dest, const T *src,         \
+                                                size_t n)                                          \
+    {                                                                                              \
+        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_warp", GSD_WARP, team, dest, \
+                                       src, n);                                                    \
+    }                                                                                              \
+    GSD_FN int gshmemx_##N##_##OP##_reduce_block(gshmem_team_t team, T *dest, const T *src,        \
+                                                 size_t n)                                         \
+    {                                                                                              \
+        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_block", GSD_BLOCK, team,     \
+                                       dest, src, n);                                              \
     }
 
-#define GSD_REDUCE_BIT(T, N)                      \
-    GSD_REDUCE_OP(T, N, and, GSD_COMBINE_AND)     \
-    GSD_REDUCE_OP(T, N, or, GSD_COMBINE_OR)       \
+#define GSD_REDUCE_BIT(T, N)                  \
+    GSD_REDUCE_OP(T, N, and, GSD_COMBINE_AND) \
+    GSD_REDUCE_OP(T, N, or, GSD_COMBINE_OR)   \
     GSD_REDUCE_OP(T, N, xor, GSD_COMBINE_XOR)
-#define GSD_REDUCE_ARITH(T, N)                    \
-    GSD_REDUCE_OP(T, N, min, GSD_COMBINE_MIN)     \
-    GSD_REDUCE_OP(T, N, max, GSD_COMBINE_MAX)     \
-    GSD_REDUCE_OP(T, N, sum, GSD_COMBINE_SUM)     \
+#define GSD_REDUCE_ARITH(T, N)                \
+    GSD_REDUCE_OP(T, N, min, GSD_COMBINE_MIN) \
+    GSD_REDUCE_OP(T, N, max, GSD_COMBINE_MAX) \
+    GSD_REDUCE_OP(T, N, sum, GSD_COMBINE_SUM) \
     GSD_REDUCE_OP(T, N, prod, GSD_COMBINE_PROD)
 GSHMEM_REDUCE_BIT_TYPES(GSD_REDUCE_BIT)
 GSD_REDUCE_MINMAX_TYPES(GSD_REDUCE_ARITH)

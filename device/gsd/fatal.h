@@ -22,10 +22,10 @@ GSD_END_C
 #define GSD_FATAL(fn, fmt, ...) gshmemi_lane_fatal(fn, fmt, __VA_ARGS__)
 #else
 #include <stdio.h>
-#define GSD_FATAL(fn, fmt, ...)                                                \
-    do {                                                                       \
+#define GSD_FATAL(fn, fmt, ...)                                                        \
+    do {                                                                               \
         printf("gshmem: PE %d: %s: " fmt "\n", (int)GSD_STATE.my_pe, fn, __VA_ARGS__); \
-        __trap();                                                              \
+        __trap();                                                                      \
     } while (0)
 #endif
 
@@ -44,8 +44,10 @@ GSD_FN uint64_t gsd_heap_offset(const char *fn, const void *addr, uint64_t len, 
     uint64_t off = (uint64_t)(uintptr_t)addr - GSD_STATE.heap_base;
 
     if (GSD_UNLIKELY(off >= GSD_STATE.heap_size || len > GSD_STATE.heap_size - off))
-        GSD_FATAL(fn, "address %p (%llu bytes, PE %d) is not in the symmetric heap "
-                  "(gshmem_malloc)", addr, (unsigned long long)len, pe);
+        GSD_FATAL(fn,
+                  "address %p (%llu bytes, PE %d) is not in the symmetric heap "
+                  "(gshmem_malloc)",
+                  addr, (unsigned long long)len, pe);
     return off;
 }
 

@@ -25,7 +25,7 @@
 
 #include "arch.h"
 
-enum { GSD_THREAD = 0, GSD_WARP = 1, GSD_BLOCK = 2 };  /* a group: an int */
+enum { GSD_THREAD = 0, GSD_WARP = 1, GSD_BLOCK = 2 }; /* a group: an int */
 
 GSD_FN unsigned gsd_group_rank(int g)
 {
@@ -62,17 +62,17 @@ GSD_FN void gsd_copy_bytes(unsigned rank, unsigned size, char *d, const char *s,
 }
 
 /* Bytes up to a W-aligned d, then W-byte chunks (s is as misaligned as d). */
-#define GSD_COPY_CHUNKS(U, W)                                                  \
-    do {                                                                       \
-        size_t h_ = (size_t)(-(uintptr_t)d & (W - 1)), c_, i_;                 \
-        if (h_ > n)                                                            \
-            h_ = n;                                                            \
-        gsd_copy_bytes(rank, size, d, s, h_);                                  \
-        d += h_, s += h_, n -= h_;                                             \
-        c_ = n / W;                                                            \
-        for (i_ = rank; i_ < c_; i_ += size)                                   \
-            ((U *)(void *)d)[i_] = ((const U *)(const void *)s)[i_];           \
-        d += c_ * W, s += c_ * W, n -= c_ * W;                                 \
+#define GSD_COPY_CHUNKS(U, W)                                        \
+    do {                                                             \
+        size_t h_ = (size_t)(-(uintptr_t)d & (W - 1)), c_, i_;       \
+        if (h_ > n)                                                  \
+            h_ = n;                                                  \
+        gsd_copy_bytes(rank, size, d, s, h_);                        \
+        d += h_, s += h_, n -= h_;                                   \
+        c_ = n / W;                                                  \
+        for (i_ = rank; i_ < c_; i_ += size)                         \
+            ((U *)(void *)d)[i_] = ((const U *)(const void *)s)[i_]; \
+        d += c_ * W, s += c_ * W, n -= c_ * W;                       \
     } while (0)
 
 #if defined(GSD_HOSTLANE)
@@ -129,10 +129,13 @@ GSD_FN uint64_t gsd_bits(const void *v, size_t size)
 {
     uint64_t b = 0;
 
-    memcpy(&b, v, size);    /* little-endian: the low bytes */
+    memcpy(&b, v, size); /* little-endian: the low bytes */
     return b;
 }
 
-GSD_FN void gsd_unbits(void *v, uint64_t b, size_t size) { memcpy(v, &b, size); }
+GSD_FN void gsd_unbits(void *v, uint64_t b, size_t size)
+{
+    memcpy(v, &b, size);
+}
 
 #endif /* GSD_GROUP_H */

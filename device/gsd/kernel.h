@@ -26,12 +26,30 @@
 
 #include "arch.h"
 
-GSD_FN unsigned gshmemx_thread_id(void) { return gsd_thread_id(); }
-GSD_FN unsigned gshmemx_block_threads(void) { return gsd_block_threads(); }
-GSD_FN unsigned gshmemx_block_id(void) { return gsd_block_id(); }
-GSD_FN unsigned gshmemx_grid_blocks(void) { return gsd_grid_blocks(); }
-GSD_FN void gshmemx_syncthreads(void) { gsd_syncthreads(); }
-GSD_FN void gshmemx_syncwarp(void) { gsd_syncwarp(); }
+GSD_FN unsigned gshmemx_thread_id(void)
+{
+    return gsd_thread_id();
+}
+GSD_FN unsigned gshmemx_block_threads(void)
+{
+    return gsd_block_threads();
+}
+GSD_FN unsigned gshmemx_block_id(void)
+{
+    return gsd_block_id();
+}
+GSD_FN unsigned gshmemx_grid_blocks(void)
+{
+    return gsd_grid_blocks();
+}
+GSD_FN void gshmemx_syncthreads(void)
+{
+    gsd_syncthreads();
+}
+GSD_FN void gshmemx_syncwarp(void)
+{
+    gsd_syncwarp();
+}
 
 #if defined(GSD_HOSTLANE)
 GSD_BEGIN_C
@@ -48,9 +66,12 @@ int gshmemx_hostlane_launch(gshmemx_kernel_fn_t fn, gshmemx_dim3_t grid, gshmemx
                             void **args);
 GSD_END_C
 
-#define GSHMEM_KERNEL(name, type, arg)                                         \
-    static void name##_gsd_body(type arg);                                     \
-    static void name(void **gsd_args_) { name##_gsd_body(*(type *)gsd_args_[0]); } \
+#define GSHMEM_KERNEL(name, type, arg)          \
+    static void name##_gsd_body(type arg);      \
+    static void name(void **gsd_args_)          \
+    {                                           \
+        name##_gsd_body(*(type *)gsd_args_[0]); \
+    }                                           \
     static void name##_gsd_body(type arg)
 
 static inline int gsd_launch_(gshmemx_kernel_fn_t fn, unsigned blocks, unsigned threads, void *arg)

@@ -48,8 +48,14 @@ GSD_FN void gsd_fence_all(void)
     gsd_fence_chan(gsd_have_proxy() ? gsd_chan_default() : NULL);
 }
 
-GSD_FN void gshmem_quiet(void) { gsd_quiet_all(); }
-GSD_FN void gshmem_fence(void) { gsd_fence_all(); }
+GSD_FN void gshmem_quiet(void)
+{
+    gsd_quiet_all();
+}
+GSD_FN void gshmem_fence(void)
+{
+    gsd_fence_all();
+}
 
 GSD_FN void gshmemx_quiet_ch(int ch)
 {
@@ -60,6 +66,9 @@ GSD_FN void gshmemx_quiet_ch(int ch)
     gsd_fence();
 }
 
-GSD_FN void gshmemx_fence_ch(int ch) { gsd_fence_chan(gsd_chan_arg("gshmemx_fence_ch", ch)); }
+GSD_FN void gshmemx_fence_ch(int ch)
+{
+    gsd_fence_chan(gsd_chan_arg("gshmemx_fence_ch", ch));
+}
 
 #endif /* GSD_ORDER_H */

@@ -13,10 +13,13 @@
 
 typedef struct gsd_poll {
     unsigned polls;
-    uint64_t start_ns;     /* 0 until the first slow poll */
+    uint64_t start_ns; /* 0 until the first slow poll */
 } gsd_poll_t;
 
-#define GSD_POLL_INIT {0, 0}
+#define GSD_POLL_INIT \
+    {                 \
+        0, 0          \
+    }
 
 /* The clock is read once every 1024 polls only. */
 GSD_FN void gsd_poll_step(gsd_poll_t *w, const char *fn, const char *what, const void *addr,
@@ -30,8 +33,10 @@ GSD_FN void gsd_poll_step(gsd_poll_t *w, const char *fn, const char *what, const
         return;
     }
     if (GSD_UNLIKELY(gsd_clock_ns() - w->start_ns > GSD_STATE.wait_timeout_ns))
-        GSD_FATAL(fn, "%s at %p did not reach %s %llu within GSHMEM_DEVICE_WAIT_TIMEOUT "
-                  "(%llu s): it holds %llu", what, addr, cmp, (unsigned long long)expected,
+        GSD_FATAL(fn,
+                  "%s at %p did not reach %s %llu within GSHMEM_DEVICE_WAIT_TIMEOUT "
+                  "(%llu s): it holds %llu",
+                  what, addr, cmp, (unsigned long long)expected,
                   (unsigned long long)(GSD_STATE.wait_timeout_ns / 1000000000ull),
                   (unsigned long long)seen);
 }

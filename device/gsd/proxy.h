@@ -35,8 +35,8 @@ GSD_FN uint64_t gsd_chan_reserve(gsd_channel_t *c)
         gsd_poll_t w = GSD_POLL_INIT;
 
         while (t - (tail = gsd_load_acquire(c->tail)) >= c->size)
-            gsd_poll_step(&w, "gshmem proxy channel", "the proxy's consumed count", c->tail,
-                          ">", t - c->size, tail);
+            gsd_poll_step(&w, "gshmem proxy channel", "the proxy's consumed count", c->tail, ">",
+                          t - c->size, tail);
         gsd_atomic_max(c->tail_cache, tail);
     }
     return t;

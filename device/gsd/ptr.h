@@ -62,6 +62,9 @@ GSD_HD_FN void *gshmem_ptr(const void *ptr, int pe)
 #undef GSD_HOST_PASS
 #undef GSD_HD_FN
 
-GSD_FN int gshmemx_n_channels(void) { return GSD_STATE.n_chan > 0 ? GSD_STATE.n_chan : 1; }
+GSD_FN int gshmemx_n_channels(void)
+{
+    return GSD_STATE.n_chan > 0 ? GSD_STATE.n_chan : 1;
+}
 
 #endif /* GSD_PTR_H */

@@ -86,14 +86,14 @@ GSD_FN void gsd_rma(const char *fn, int g, uint32_t op, const void *sym, const v
     gsd_group_sync(g);
 }
 
-GSD_FN void gsd_put(const char *fn, int g, void *dest, const void *src, size_t nbytes,
-                    int pe, int nbi, gsd_channel_t *chan)
+GSD_FN void gsd_put(const char *fn, int g, void *dest, const void *src, size_t nbytes, int pe,
+                    int nbi, gsd_channel_t *chan)
 {
     gsd_rma(fn, g, GSD_OP_PUT, dest, src, nbytes, pe, nbi, chan);
 }
 
-GSD_FN void gsd_get(const char *fn, int g, void *dest, const void *src, size_t nbytes,
-                    int pe, int nbi, gsd_channel_t *chan)
+GSD_FN void gsd_get(const char *fn, int g, void *dest, const void *src, size_t nbytes, int pe,
+                    int nbi, gsd_channel_t *chan)
 {
     gsd_rma(fn, g, GSD_OP_GET, src, dest, nbytes, pe, nbi, chan);
 }
@@ -112,8 +112,8 @@ GSD_FN uint64_t gsd_strided_offset(const char *fn, const void *first, ptrdiff_t 
 
 /* put: 1 for iput, 0 for iget.  sym is the symmetric side (dest of an iput,
  * source of an iget) with stride sym_st; loc the local side. */
-GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym_st,
-                        void *loc, ptrdiff_t loc_st, size_t nelems, size_t size, int pe)
+GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym_st, void *loc,
+                        ptrdiff_t loc_st, size_t nelems, size_t size, int pe)
 {
     unsigned rank, lanes;
     uint64_t off;
@@ -142,7 +142,7 @@ GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym
         gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
         unsigned op = put ? GSD_OP_PUT : GSD_OP_GET;
 
-        if (sym_st == 1 && loc_st == 1) {           /* one run: one descriptor */
+        if (sym_st == 1 && loc_st == 1) { /* one run: one descriptor */
             if (rank == 0) {
                 gsd_push(c, op, 0, pe, off, loc, nelems * size, 0, 0, GSD_NO_RET);
                 gsd_chan_quiet(c);
@@ -205,71 +205,71 @@ GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, in
  * STEM is the name after gshmem_ / gshmemx_ (float_put, put32, putmem);
  * T the element type (void for sized and mem forms), SZ its size. */
 
-#define GSD_XFER_(OP, NAME, GROUP, NBI, T, SZ)                                 \
-    GSD_FN void NAME(T *dest, const T *source, size_t nelems, int pe)          \
-    {                                                                          \
-        gsd_##OP(#NAME, GROUP, dest, source, nelems * (SZ), pe, NBI, NULL);    \
+#define GSD_XFER_(OP, NAME, GROUP, NBI, T, SZ)                             \
+    GSD_FN void NAME(T *dest, const T *source, size_t nelems, int pe)      \
+    {                                                                      \
+        gsd_##OP(#NAME, GROUP, dest, source, nelems *(SZ), pe, NBI, NULL); \
     }
 
-#define GSD_XFER(OP, STEM, T, SZ)                                              \
-    GSD_XFER_(OP, gshmem_##STEM, GSD_THREAD, 0, T, SZ)                         \
-    GSD_XFER_(OP, gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)                   \
-    GSD_XFER_(OP, gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)                   \
-    GSD_XFER_(OP, gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)                 \
-    GSD_XFER_(OP, gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ)               \
+#define GSD_XFER(OP, STEM, T, SZ)                                \
+    GSD_XFER_(OP, gshmem_##STEM, GSD_THREAD, 0, T, SZ)           \
+    GSD_XFER_(OP, gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)     \
+    GSD_XFER_(OP, gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)     \
+    GSD_XFER_(OP, gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)   \
+    GSD_XFER_(OP, gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ) \
     GSD_XFER_(OP, gshmemx_##STEM##_nbi_block, GSD_BLOCK, 1, T, SZ)
 
-#define GSD_STRIDED_(OP, NAME, GROUP, T, SZ)                                   \
-    GSD_FN void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,   \
-                     size_t nelems, int pe)                                    \
-    {                                                                          \
-        gsd_##OP(#NAME, GROUP, dest, source, dst, sst, nelems, SZ, pe);        \
+#define GSD_STRIDED_(OP, NAME, GROUP, T, SZ)                                                \
+    GSD_FN void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                     int pe)                                                                \
+    {                                                                                       \
+        gsd_##OP(#NAME, GROUP, dest, source, dst, sst, nelems, SZ, pe);                     \
     }
 
-#define GSD_STRIDED(OP, STEM, T, SZ)                                           \
-    GSD_STRIDED_(OP, gshmem_##STEM, GSD_THREAD, T, SZ)                         \
-    GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ)                   \
+#define GSD_STRIDED(OP, STEM, T, SZ)                         \
+    GSD_STRIDED_(OP, gshmem_##STEM, GSD_THREAD, T, SZ)       \
+    GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ) \
     GSD_STRIDED_(OP, gshmemx_##STEM##_block, GSD_BLOCK, T, SZ)
 
-#define GSD_PG(T, N)                                                           \
-    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)                       \
-    {                                                                          \
-        const char *fn = "gshmem_" #N "_p";                                    \
-        uint64_t off;                                                          \
-        T *r;                                                                  \
-        gsd_check_pe(fn, pe);                                                  \
-        off = gsd_heap_offset(fn, dest, sizeof(T), pe);                        \
-        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)                   \
-            *(volatile T *)r = value;                                          \
-        else                                                                   \
-            gsd_p_proxy(fn, off, &value, sizeof(T), pe);                       \
-    }                                                                          \
-    GSD_FN T gshmem_##N##_g(const T *source, int pe)                           \
-    {                                                                          \
-        const char *fn = "gshmem_" #N "_g";                                    \
-        uint64_t off;                                                          \
-        const T *r;                                                            \
-        T v;                                                                   \
-        gsd_check_pe(fn, pe);                                                  \
-        off = gsd_heap_offset(fn, source, sizeof(T), pe);                      \
-        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL)           \
-            return *(const volatile T *)r;                                     \
-        gsd_g_proxy(fn, &v, off, sizeof(T), pe);                               \
-        return v;                                                              \
+#define GSD_PG(T, N)                                                 \
+    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)             \
+    {                                                                \
+        const char *fn = "gshmem_" #N "_p";                          \
+        uint64_t off;                                                \
+        T *r;                                                        \
+        gsd_check_pe(fn, pe);                                        \
+        off = gsd_heap_offset(fn, dest, sizeof(T), pe);              \
+        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)         \
+            *(volatile T *)r = value;                                \
+        else                                                         \
+            gsd_p_proxy(fn, off, &value, sizeof(T), pe);             \
+    }                                                                \
+    GSD_FN T gshmem_##N##_g(const T *source, int pe)                 \
+    {                                                                \
+        const char *fn = "gshmem_" #N "_g";                          \
+        uint64_t off;                                                \
+        const T *r;                                                  \
+        T v;                                                         \
+        gsd_check_pe(fn, pe);                                        \
+        off = gsd_heap_offset(fn, source, sizeof(T), pe);            \
+        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL) \
+            return *(const volatile T *)r;                           \
+        gsd_g_proxy(fn, &v, off, sizeof(T), pe);                     \
+        return v;                                                    \
     }
 
-#define GSD_RMA_TYPED_(T, N)                                                   \
-    GSD_XFER(put, N##_put, T, sizeof(T))                                       \
-    GSD_XFER(get, N##_get, T, sizeof(T))                                       \
-    GSD_STRIDED(iput, N##_iput, T, sizeof(T))                                  \
-    GSD_STRIDED(iget, N##_iget, T, sizeof(T))                                  \
+#define GSD_RMA_TYPED_(T, N)                  \
+    GSD_XFER(put, N##_put, T, sizeof(T))      \
+    GSD_XFER(get, N##_get, T, sizeof(T))      \
+    GSD_STRIDED(iput, N##_iput, T, sizeof(T)) \
+    GSD_STRIDED(iget, N##_iget, T, sizeof(T)) \
     GSD_PG(T, N)
 GSD_RMA_TYPES(GSD_RMA_TYPED_)
 
-#define GSD_RMA_SIZED(BITS, BYTES)                                             \
-    GSD_XFER(put, put##BITS, void, BYTES)                                      \
-    GSD_XFER(get, get##BITS, void, BYTES)                                      \
-    GSD_STRIDED(iput, iput##BITS, void, BYTES)                                 \
+#define GSD_RMA_SIZED(BITS, BYTES)             \
+    GSD_XFER(put, put##BITS, void, BYTES)      \
+    GSD_XFER(get, get##BITS, void, BYTES)      \
+    GSD_STRIDED(iput, iput##BITS, void, BYTES) \
     GSD_STRIDED(iget, iget##BITS, void, BYTES)
 GSHMEM_SIZES(GSD_RMA_SIZED)
 

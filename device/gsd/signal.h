@@ -90,13 +90,13 @@ GSD_FN void gsd_signal(const char *fn, uint64_t *sig, uint64_t value, int sig_op
         gsd_signal_store(p, value, sig_op);
     else
         gsd_push(gsd_chan_pick(fn, chan, pe), GSD_OP_AMO,
-                 sig_op == GSHMEM_SIGNAL_SET ? GSD_AMO_SET : GSD_AMO_FADD, pe, off, NULL, 8,
-                 value, 0, GSD_NO_RET);
+                 sig_op == GSHMEM_SIGNAL_SET ? GSD_AMO_SET : GSD_AMO_FADD, pe, off, NULL, 8, value,
+                 0, GSD_NO_RET);
 }
 
-GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src,
-                           size_t nbytes, uint64_t *sig, uint64_t value, int sig_op, int pe,
-                           int nbi, gsd_channel_t *chan)
+GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src, size_t nbytes,
+                           uint64_t *sig, uint64_t value, int sig_op, int pe, int nbi,
+                           gsd_channel_t *chan)
 {
     uint64_t off, soff;
     uint64_t *s;
@@ -107,7 +107,7 @@ GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src,
     soff = gsd_sig_offset(fn, sig, pe);
     s = (uint64_t *)gsd_peer_addr(sig, soff, pe);
     gsd_group_sync(g);
-    if (s) {                      /* pe is a load/store peer: so is dest */
+    if (s) { /* pe is a load/store peer: so is dest */
         if (nbytes)
             gsd_copy(g, gsd_peer_addr(dest, off, pe), src, nbytes);
         gsd_group_sync(g);
@@ -130,20 +130,20 @@ GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src,
 
 /* ---- families ------------------------------------------------------------ */
 
-#define GSD_PUT_SIGNAL_(NAME, GROUP, NBI, T, SZ)                                            \
-    GSD_FN void NAME(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,           \
-                     uint64_t signal, int sig_op, int pe)                                   \
-    {                                                                                       \
-        gsd_put_signal(#NAME, GROUP, dest, source, nelems * (SZ), sig_addr, signal, sig_op, \
-                       pe, NBI, NULL);                                                      \
+#define GSD_PUT_SIGNAL_(NAME, GROUP, NBI, T, SZ)                                                   \
+    GSD_FN void NAME(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, \
+                     int sig_op, int pe)                                                           \
+    {                                                                                              \
+        gsd_put_signal(#NAME, GROUP, dest, source, nelems *(SZ), sig_addr, signal, sig_op, pe,     \
+                       NBI, NULL);                                                                 \
     }
 
-#define GSD_PUT_SIGNAL(STEM, T, SZ)                                            \
-    GSD_PUT_SIGNAL_(gshmem_##STEM, GSD_THREAD, 0, T, SZ)                       \
-    GSD_PUT_SIGNAL_(gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)                 \
-    GSD_PUT_SIGNAL_(gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)                 \
-    GSD_PUT_SIGNAL_(gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)               \
-    GSD_PUT_SIGNAL_(gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ)             \
+#define GSD_PUT_SIGNAL(STEM, T, SZ)                                \
+    GSD_PUT_SIGNAL_(gshmem_##STEM, GSD_THREAD, 0, T, SZ)           \
+    GSD_PUT_SIGNAL_(gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)     \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)     \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)   \
+    GSD_PUT_SIGNAL_(gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ) \
     GSD_PUT_SIGNAL_(gshmemx_##STEM##_nbi_block, GSD_BLOCK, 1, T, SZ)
 
 #define GSD_PUT_SIGNAL_TYPED_(T, N) GSD_PUT_SIGNAL(N##_put_signal, T, sizeof(T))

@@ -13,27 +13,27 @@
 #include "cdefs.h"
 #include "channel.h"
 
-#define GSD_MAX_TEAMS 64          /* = GSI_MAX_TEAMS: a device team id is the host team's slot */
-#define GSD_BARRIER_ROUNDS 32     /* log2 of the largest team */
-#define GSD_COLL_WORDS 32         /* per-team signal words of the device collectives */
-#define GSD_SCRATCH_BYTES 16384   /* per-team scratch of the device reductions */
+#define GSD_MAX_TEAMS 64        /* = GSI_MAX_TEAMS: a device team id is the host team's slot */
+#define GSD_BARRIER_ROUNDS 32   /* log2 of the largest team */
+#define GSD_COLL_WORDS 32       /* per-team signal words of the device collectives */
+#define GSD_SCRATCH_BYTES 16384 /* per-team scratch of the device reductions */
 
 /* A team as device code sees it: member i is world PE start + i * stride,
  * or pes[i] when pes is not NULL.  n_pes == 0: no team in this slot. */
 typedef struct gsd_team {
-    int32_t my_pe;                /* this PE's index in the team */
+    int32_t my_pe; /* this PE's index in the team */
     int32_t n_pes;
     int32_t start, stride;
-    const int32_t *pes;           /* device-visible; NULL when strided */
+    const int32_t *pes; /* device-visible; NULL when strided */
 } gsd_team_t;
 
 /* One team's words in the device sync area (symmetric: same offset on every
  * PE; on the GPU it lies in the device heap). */
 typedef struct gsd_team_sync {
-    uint64_t barrier[GSD_BARRIER_ROUNDS];  /* dissemination: round k's partner adds 1 */
-    uint64_t epoch;                          /* device barriers this PE entered (local only) */
-    uint64_t coll_epoch;                     /* device collectives this PE entered (local only) */
-    uint64_t coll[GSD_COLL_WORDS];           /* collectives' signals */
+    uint64_t barrier[GSD_BARRIER_ROUNDS]; /* dissemination: round k's partner adds 1 */
+    uint64_t epoch;                       /* device barriers this PE entered (local only) */
+    uint64_t coll_epoch;                  /* device collectives this PE entered (local only) */
+    uint64_t coll[GSD_COLL_WORDS];        /* collectives' signals */
     uint64_t pad[6];
     unsigned char scratch[GSD_SCRATCH_BYTES];
 } gsd_team_sync_t;
@@ -43,20 +43,20 @@ typedef struct gsd_sync {
 } gsd_sync_t;
 
 /* flags */
-#define GSD_HAVE_PROXY 1u          /* some peer is reached through the proxy channels */
+#define GSD_HAVE_PROXY 1u /* some peer is reached through the proxy channels */
 
 typedef struct gsd_state {
     int32_t my_pe, n_pes;
     uint32_t flags;
-    int32_t heap_region;           /* region index of the device heap in descriptors */
-    uint64_t heap_base;            /* this PE's device heap */
+    int32_t heap_region; /* region index of the device heap in descriptors */
+    uint64_t heap_base;  /* this PE's device heap */
     uint64_t heap_size;
-    const uint64_t *peer_base;     /* [n_pes] pe's device heap mapped here; 0: via proxy */
-    gsd_channel_t *chan;           /* [n_chan] proxy channels (device-visible) */
+    const uint64_t *peer_base; /* [n_pes] pe's device heap mapped here; 0: via proxy */
+    gsd_channel_t *chan;       /* [n_chan] proxy channels (device-visible) */
     int32_t n_chan;
     int32_t pad0;
-    uint64_t wait_timeout_ns;      /* device waits end the job after this long; 0: never */
-    gsd_sync_t *sync;              /* symmetric: this PE's device sync area */
+    uint64_t wait_timeout_ns; /* device waits end the job after this long; 0: never */
+    gsd_sync_t *sync;         /* symmetric: this PE's device sync area */
     gsd_team_t team[GSD_MAX_TEAMS];
 } gsd_state_t;
 
@@ -72,7 +72,7 @@ typedef int32_t gshmem_team_t;
 #define GSHMEMX_TEAM_NODE 2
 
 #if defined(GSD_CUDA)
-#if defined(__CUDACC_RDC__)  /* defined in libgshmem_device.a: relocatable code only */
+#if defined(__CUDACC_RDC__) /* defined in libgshmem_device.a: relocatable code only */
 extern __constant__ gsd_state_t gsd_state_d;
 #endif
 #else

@@ -54,24 +54,23 @@ void gshmemx_barrier_all_on_stream(cudaStream_t stream);
 void gshmemx_sync_all_on_stream(cudaStream_t stream);
 void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
                                          cudaStream_t stream);
-#define GSD_WAIT_ON_STREAM_DECL(T, N)                                            \
-    void gshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T cmp_value,     \
-                                            cudaStream_t stream);
+#define GSD_WAIT_ON_STREAM_DECL(T, N) \
+    void gshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, cudaStream_t stream);
 GSHMEM_P2P_TYPES(GSD_WAIT_ON_STREAM_DECL)
 #undef GSD_WAIT_ON_STREAM_DECL
 }
 #else
 typedef void *gshmemx_stream_t;
 
-static inline void gshmemx_putmem_on_stream(void *dest, const void *source, size_t nelems,
-                                            int pe, gshmemx_stream_t stream)
+static inline void gshmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                            gshmemx_stream_t stream)
 {
     (void)stream;
     gshmem_putmem(dest, source, nelems, pe);
 }
 
-static inline void gshmemx_getmem_on_stream(void *dest, const void *source, size_t nelems,
-                                            int pe, gshmemx_stream_t stream)
+static inline void gshmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe,
+                                            gshmemx_stream_t stream)
 {
     (void)stream;
     gshmem_getmem(dest, source, nelems, pe);
@@ -103,19 +102,18 @@ static inline void gshmemx_sync_all_on_stream(gshmemx_stream_t stream)
 }
 
 static inline void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
-                                                       uint64_t cmp_value,
-                                                       gshmemx_stream_t stream)
+                                                       uint64_t cmp_value, gshmemx_stream_t stream)
 {
     (void)stream;
     (void)gshmem_signal_wait_until(sig_addr, cmp, cmp_value);
 }
 
-#define GSD_WAIT_ON_STREAM_DEF(T, N)                                             \
+#define GSD_WAIT_ON_STREAM_DEF(T, N)                                                     \
     static inline void gshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, \
-                                                          gshmemx_stream_t stream) \
-    {                                                                            \
-        (void)stream;                                                            \
-        gshmem_##N##_wait_until(ivar, cmp, cmp_value);                           \
+                                                          gshmemx_stream_t stream)       \
+    {                                                                                    \
+        (void)stream;                                                                    \
+        gshmem_##N##_wait_until(ivar, cmp, cmp_value);                                   \
     }
 GSHMEM_P2P_TYPES(GSD_WAIT_ON_STREAM_DEF)
 #undef GSD_WAIT_ON_STREAM_DEF

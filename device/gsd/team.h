@@ -44,13 +44,15 @@ GSD_FN int gsd_team_index(const gsd_team_t *tm, int pe)
 GSD_FN int gshmem_team_my_pe(gshmem_team_t team)
 {
     return (unsigned)team < GSD_MAX_TEAMS && GSD_STATE.team[team].n_pes > 0
-               ? GSD_STATE.team[team].my_pe : -1;
+               ? GSD_STATE.team[team].my_pe
+               : -1;
 }
 
 GSD_FN int gshmem_team_n_pes(gshmem_team_t team)
 {
     return (unsigned)team < GSD_MAX_TEAMS && GSD_STATE.team[team].n_pes > 0
-               ? GSD_STATE.team[team].n_pes : -1;
+               ? GSD_STATE.team[team].n_pes
+               : -1;
 }
 
 GSD_FN int gshmem_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team)

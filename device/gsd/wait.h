@@ -71,7 +71,7 @@ GSD_FN const char *gsd_cmp_name(int cmp)
 
 GSD_FN int gsd_cmp_holds(uint64_t v, int cmp, uint64_t ref, int sgn)
 {
-    if (sgn) {                       /* order signed values as unsigned ones */
+    if (sgn) { /* order signed values as unsigned ones */
         v ^= UINT64_C(1) << 63;
         ref ^= UINT64_C(1) << 63;
     }
@@ -133,8 +133,8 @@ typedef struct gsd_ivars {
     const char *refs;
 } gsd_ivars_t;
 
-GSD_FN gsd_ivars_t gsd_ivars(const char *fn, const void *ivars, size_t nelems, size_t size,
-                             int sgn, const int *status, int cmp, uint64_t ref, const void *refs)
+GSD_FN gsd_ivars_t gsd_ivars(const char *fn, const void *ivars, size_t nelems, size_t size, int sgn,
+                             const int *status, int cmp, uint64_t ref, const void *refs)
 {
     gsd_ivars_t v;
 
@@ -152,7 +152,10 @@ GSD_FN gsd_ivars_t gsd_ivars(const char *fn, const void *ivars, size_t nelems, s
     return v;
 }
 
-GSD_FN int gsd_ivar_in(const gsd_ivars_t *v, size_t i) { return !v->status || v->status[i] == 0; }
+GSD_FN int gsd_ivar_in(const gsd_ivars_t *v, size_t i)
+{
+    return !v->status || v->status[i] == 0;
+}
 
 GSD_FN uint64_t gsd_ivar_ref(const gsd_ivars_t *v, size_t i)
 {
@@ -204,8 +207,8 @@ GSD_FN size_t gsd_ivars_scan(const gsd_ivars_t *v, size_t *indices, int first, s
 }
 
 /* One poll of a wait on v that has not been satisfied yet. */
-GSD_FN void gsd_ivars_poll(gsd_poll_t *w, const char *fn, const char *what,
-                           const gsd_ivars_t *v, size_t miss, uint64_t seen)
+GSD_FN void gsd_ivars_poll(gsd_poll_t *w, const char *fn, const char *what, const gsd_ivars_t *v,
+                           size_t miss, uint64_t seen)
 {
     if (miss == SIZE_MAX)
         miss = 0, seen = v->nelems ? gsd_ivar_load(v, 0) : 0;
@@ -272,51 +275,51 @@ GSD_FN uint64_t gsd_wait_u64(const char *fn, const uint64_t *addr, int cmp, uint
 
 /* The _all/_any/_some forms; SFX is empty or _vector, CMPARG the compared
  * value(s) parameter, REF and REFS how gsd_ivars gets them. */
-#define GSD_P2P_SETS(T, N, SFX, CMPARG, REF, REFS)                                             \
-    GSD_FN void gshmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems,                      \
-                                                 const int *status, int cmp, CMPARG)           \
-    {                                                                                          \
-        const char *fn = "gshmem_" #N "_wait_until_all" #SFX;                                  \
-        gsd_ivars_t v = gsd_ivars(fn, ivars, nelems, sizeof(T), GSD_SIGNED(T), status, cmp,    \
-                                  REF, REFS);                                                  \
-        gsd_ivars_wait(fn, &v, 'a', NULL);                                                     \
-    }                                                                                          \
-    GSD_FN size_t gshmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems,                    \
-                                                   const int *status, int cmp, CMPARG)         \
-    {                                                                                          \
-        const char *fn = "gshmem_" #N "_wait_until_any" #SFX;                                  \
-        gsd_ivars_t v = gsd_ivars(fn, ivars, nelems, sizeof(T), GSD_SIGNED(T), status, cmp,    \
-                                  REF, REFS);                                                  \
-        return gsd_ivars_wait(fn, &v, 'y', NULL);                                              \
-    }                                                                                          \
-    GSD_FN size_t gshmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,  \
-                                                    const int *status, int cmp, CMPARG)        \
-    {                                                                                          \
-        const char *fn = "gshmem_" #N "_wait_until_some" #SFX;                                 \
-        gsd_ivars_t v = gsd_ivars(fn, ivars, nelems, sizeof(T), GSD_SIGNED(T), status, cmp,    \
-                                  REF, REFS);                                                  \
-        return gsd_ivars_wait(fn, &v, 's', indices);                                           \
-    }                                                                                          \
-    GSD_FN int gshmem_##N##_test_all##SFX(T *ivars, size_t nelems, const int *status, int cmp, \
-                                          CMPARG)                                              \
-    {                                                                                          \
-        gsd_ivars_t v = gsd_ivars("gshmem_" #N "_test_all" #SFX, ivars, nelems, sizeof(T),     \
-                                  GSD_SIGNED(T), status, cmp, REF, REFS);                      \
-        return (int)gsd_ivars_test(&v, 'a', NULL);                                             \
-    }                                                                                          \
-    GSD_FN size_t gshmem_##N##_test_any##SFX(T *ivars, size_t nelems, const int *status,       \
-                                             int cmp, CMPARG)                                  \
-    {                                                                                          \
-        gsd_ivars_t v = gsd_ivars("gshmem_" #N "_test_any" #SFX, ivars, nelems, sizeof(T),     \
-                                  GSD_SIGNED(T), status, cmp, REF, REFS);                      \
-        return gsd_ivars_test(&v, 'y', NULL);                                                  \
-    }                                                                                          \
-    GSD_FN size_t gshmem_##N##_test_some##SFX(T *ivars, size_t nelems, size_t *indices,        \
-                                              const int *status, int cmp, CMPARG)              \
-    {                                                                                          \
-        gsd_ivars_t v = gsd_ivars("gshmem_" #N "_test_some" #SFX, ivars, nelems, sizeof(T),    \
-                                  GSD_SIGNED(T), status, cmp, REF, REFS);                      \
-        return gsd_ivars_test(&v, 's', indices);                                               \
+#define GSD_P2P_SETS(T, N, SFX, CMPARG, REF, REFS)                                                \
+    GSD_FN void gshmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, const int *status,      \
+                                                 int cmp, CMPARG)                                 \
+    {                                                                                             \
+        const char *fn = "gshmem_" #N "_wait_until_all" #SFX;                                     \
+        gsd_ivars_t v = gsd_ivars(fn, ivars, nelems, sizeof(T), GSD_SIGNED(T), status, cmp, REF,  \
+                                  REFS);                                                          \
+        gsd_ivars_wait(fn, &v, 'a', NULL);                                                        \
+    }                                                                                             \
+    GSD_FN size_t gshmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, const int *status,    \
+                                                   int cmp, CMPARG)                               \
+    {                                                                                             \
+        const char *fn = "gshmem_" #N "_wait_until_any" #SFX;                                     \
+        gsd_ivars_t v = gsd_ivars(fn, ivars, nelems, sizeof(T), GSD_SIGNED(T), status, cmp, REF,  \
+                                  REFS);                                                          \
+        return gsd_ivars_wait(fn, &v, 'y', NULL);                                                 \
+    }                                                                                             \
+    GSD_FN size_t gshmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, size_t *indices,     \
+                                                    const int *status, int cmp, CMPARG)           \
+    {                                                                                             \
+        const char *fn = "gshmem_" #N "_wait_until_some" #SFX;                                    \
+        gsd_ivars_t v = gsd_ivars(fn, ivars, nelems, sizeof(T), GSD_SIGNED(T), status, cmp, REF,  \
+                                  REFS);                                                          \
+        return gsd_ivars_wait(fn, &v, 's', indices);                                              \
+    }                                                                                             \
+    GSD_FN int gshmem_##N##_test_all##SFX(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                          CMPARG)                                                 \
+    {                                                                                             \
+        gsd_ivars_t v = gsd_ivars("gshmem_" #N "_test_all" #SFX, ivars, nelems, sizeof(T),        \
+                                  GSD_SIGNED(T), status, cmp, REF, REFS);                         \
+        return (int)gsd_ivars_test(&v, 'a', NULL);                                                \
+    }                                                                                             \
+    GSD_FN size_t gshmem_##N##_test_any##SFX(T *ivars, size_t nelems, const int *status, int cmp, \
+                                             CMPARG)                                              \
+    {                                                                                             \
+        gsd_ivars_t v = gsd_ivars("gshmem_" #N "_test_any" #SFX, ivars, nelems, sizeof(T),        \
+                                  GSD_SIGNED(T), status, cmp, REF, REFS);                         \
+        return gsd_ivars_test(&v, 'y', NULL);                                                     \
+    }                                                                                             \
+    GSD_FN size_t gshmem_##N##_test_some##SFX(T *ivars, size_t nelems, size_t *indices,           \
+                                              const int *status, int cmp, CMPARG)                 \
+    {                                                                                             \
+        gsd_ivars_t v = gsd_ivars("gshmem_" #N "_test_some" #SFX, ivars, nelems, sizeof(T),       \
+                                  GSD_SIGNED(T), status, cmp, REF, REFS);                         \
+        return gsd_ivars_test(&v, 's', indices);                                                  \
     }
 
 #define GSD_P2P_TYPED(T, N)                                                                      \

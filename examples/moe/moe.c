@@ -19,7 +19,10 @@ int moe_quiet(void);
 
 #define MOE_MAX_WARPS 8192
 
-const char *moe_mode_name(moe_mode_t mode) { return mode == MOE_LL ? "low-latency" : "normal"; }
+const char *moe_mode_name(moe_mode_t mode)
+{
+    return mode == MOE_LL ? "low-latency" : "normal";
+}
 
 static long env_long(const char *name, long fallback)
 {
@@ -41,8 +44,10 @@ static void *moe_alloc(moe_t *m, size_t bytes, int *failed)
     }
     p = gshmem_calloc(1, bytes ? bytes : 8);
     if (p == NULL) {
-        fprintf(stderr, "moe: PE %d: gshmem_calloc(%zu) failed: the symmetric heap is too small "
-                "(SHMEM_SYMMETRIC_SIZE)\n", shmem_my_pe(), bytes);
+        fprintf(stderr,
+                "moe: PE %d: gshmem_calloc(%zu) failed: the symmetric heap is too small "
+                "(SHMEM_SYMMETRIC_SIZE)\n",
+                shmem_my_pe(), bytes);
         *failed = 1;
         return NULL;
     }
@@ -171,9 +176,18 @@ void moe_fini(moe_t *m)
         gshmem_free(m->allocs[--m->n_allocs]);
 }
 
-int moe_dispatch(moe_t *m) { return m->mode == MOE_LL ? moe_ll_dispatch(m) : moe_nm_dispatch(m); }
-int moe_expert_toy(moe_t *m) { return m->mode == MOE_LL ? moe_ll_expert(m) : moe_nm_expert(m); }
-int moe_combine(moe_t *m) { return m->mode == MOE_LL ? moe_ll_combine(m) : moe_nm_combine(m); }
+int moe_dispatch(moe_t *m)
+{
+    return m->mode == MOE_LL ? moe_ll_dispatch(m) : moe_nm_dispatch(m);
+}
+int moe_expert_toy(moe_t *m)
+{
+    return m->mode == MOE_LL ? moe_ll_expert(m) : moe_nm_expert(m);
+}
+int moe_combine(moe_t *m)
+{
+    return m->mode == MOE_LL ? moe_ll_combine(m) : moe_nm_combine(m);
+}
 
 /* ---- what dispatch delivered (host side, for tests and examples) -------- */
 
@@ -187,7 +201,8 @@ static int32_t dev_i32(const int32_t *p)
 static size_t ll_i3(const moe_t *m, int le, int src)
 {
     return ((size_t)(m->epoch_dispatch & 1u) * (size_t)m->a.local_experts + (size_t)le) *
-               (size_t)m->a.s.npes + (size_t)src;
+               (size_t)m->a.s.npes +
+           (size_t)src;
 }
 
 /* Normal mode: the i-th record from src that selects local expert le, and

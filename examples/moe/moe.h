@@ -59,11 +59,11 @@ typedef enum moe_mode { MOE_LL = 0, MOE_NORMAL = 1 } moe_mode_t;
  * experts, P PEs, C channels, S ring slots. */
 typedef struct moe_bufs {
     /* inputs and output (this PE) */
-    moe_bf16_t *x;          /* [N][H] */
-    int32_t *idx;           /* [N][K], -1: no expert */
-    float *w;               /* [N][K] */
-    moe_bf16_t *out;        /* [N][H] */
-    unsigned char *send;    /* [N] messages: token t quantized, header {t} */
+    moe_bf16_t *x;       /* [N][H] */
+    int32_t *idx;        /* [N][K], -1: no expert */
+    float *w;            /* [N][K] */
+    moe_bf16_t *out;     /* [N][H] */
+    unsigned char *send; /* [N] messages: token t quantized, header {t} */
 
     /* LL */
     unsigned char *recv;    /* sym [2][L][P][N] messages */
@@ -98,17 +98,17 @@ typedef struct moe_bufs {
     struct moe_stream *st;  /* [2 send/recv][P][C] per-stream progress of this call */
 
     /* grid coordination */
-    uint32_t *done;         /* [4] blocks finished, grid barrier */
-    uint64_t *warp_word;    /* [warps] per-warp broadcast */
+    uint32_t *done;      /* [4] blocks finished, grid barrier */
+    uint64_t *warp_word; /* [warps] per-warp broadcast */
 } moe_bufs_t;
 
 /* Normal mode: one direction of one (PE, channel) stream in this call. */
 typedef struct moe_stream {
-    int32_t cursor;   /* send: next token (dispatch) or rec_list entry (combine) */
-    int32_t sel;      /* combine send: next selection of that entry */
+    int32_t cursor; /* send: next token (dispatch) or rec_list entry (combine) */
+    int32_t sel;    /* combine send: next selection of that entry */
     int32_t done;
-    int32_t expect;   /* combine receive: records due */
-    uint64_t n_call;  /* records moved this call */
+    int32_t expect;  /* combine receive: records due */
+    uint64_t n_call; /* records moved this call */
 } moe_stream_t;
 
 /* What a kernel gets (by value). */
@@ -117,16 +117,16 @@ typedef struct moe_args {
     moe_shape_t s;
     int my_pe, local_experts;
     int streams, ring_slots, chunk, sel_max; /* normal: channels C, S, records per chunk, J */
-    int push;               /* combine: copy rows to load/store peers too (MOE_PUSH=1) */
-    uint32_t epoch;         /* this call's number, from 1 */
-    uint64_t msg;           /* LL message bytes */
-    uint64_t drec, crec;    /* normal: dispatch and combine record bytes */
+    int push;            /* combine: copy rows to load/store peers too (MOE_PUSH=1) */
+    uint32_t epoch;      /* this call's number, from 1 */
+    uint64_t msg;        /* LL message bytes */
+    uint64_t drec, crec; /* normal: dispatch and combine record bytes */
 } moe_args_t;
 
 typedef struct moe {
     moe_args_t a;
     moe_mode_t mode;
-    moe_bf16_t *x, *out;    /* = a.b.x, a.b.out */
+    moe_bf16_t *x, *out; /* = a.b.x, a.b.out */
     int32_t *idx;
     float *w;
     unsigned blocks, threads; /* launch shape (moe_init picks it per backend) */

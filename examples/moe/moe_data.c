@@ -34,7 +34,10 @@ static double rng_unit(rng_t *r)
 {
     return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0); /* [0, 1) */
 }
-static int rng_below(rng_t *r, int n) { return (int)((rng_next(r) >> 33) % (uint64_t)n); }
+static int rng_below(rng_t *r, int n)
+{
+    return (int)((rng_next(r) >> 33) % (uint64_t)n);
+}
 
 const char *moe_route_name(moe_route_kind_t k)
 {
@@ -177,8 +180,8 @@ void moe_reference(const moe_shape_t *s, const moe_bf16_t *x, const int32_t *idx
                 moe_expert_run(s, ti[k], m, msg, 1, y + (size_t)k * s->hidden, row);
         }
         for (i = 0; i < s->hidden; i++)
-            ref[(long)t * s->hidden + i] =
-                moe_combine_value(ti, w + (long)t * s->topk, s->topk, rows, i);
+            ref[(long)t * s->hidden + i] = moe_combine_value(ti, w + (long)t * s->topk, s->topk,
+                                                             rows, i);
     }
     free(rows);
     free(y);

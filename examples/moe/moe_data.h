@@ -45,23 +45,26 @@ typedef enum moe_route_kind {
 } moe_route_kind_t;
 
 typedef struct moe_shape {
-    int tokens;   /* tokens per PE (the same on every PE) */
-    int hidden;   /* H: values per token, a multiple of 128 */
-    int topk;     /* K: experts per token */
-    int experts;  /* E: all experts, a multiple of the PE count */
+    int tokens;  /* tokens per PE (the same on every PE) */
+    int hidden;  /* H: values per token, a multiple of 128 */
+    int topk;    /* K: experts per token */
+    int experts; /* E: all experts, a multiple of the PE count */
     int npes;
     moe_dtype_t dtype; /* dispatch payload; combine is always bf16 */
 } moe_shape_t;
 
 /* The message header: where the token came from (DeepEP's layout). */
 typedef struct moe_hdr {
-    int32_t token;  /* index of the token in its source PE's batch */
+    int32_t token; /* index of the token in its source PE's batch */
     int32_t reserved[3];
 } moe_hdr_t;
 
 /* ---- sizes -------------------------------------------------------------- */
 
-MOE_HD size_t moe_align16(size_t n) { return (n + 15) & ~(size_t)15; }
+MOE_HD size_t moe_align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
 
 /* Payload bytes of one dispatched token (what DeepEP counts: H + 4·H/128 for
  * fp8, 2H for bf16), and of one message (16-byte header + payload). */
@@ -74,7 +77,10 @@ MOE_HD size_t moe_msg_bytes(int hidden, moe_dtype_t dt)
 {
     return moe_align16(MOE_HDR_BYTES + moe_payload_bytes(hidden, dt));
 }
-MOE_HD size_t moe_comb_bytes(int hidden) { return 2 * (size_t)hidden; }
+MOE_HD size_t moe_comb_bytes(int hidden)
+{
+    return 2 * (size_t)hidden;
+}
 
 /* ---- bf16 and fp8-e4m3 --------------------------------------------------- */
 
@@ -91,7 +97,10 @@ MOE_HD float moe_u2f(uint32_t u)
     return f;
 }
 
-MOE_HD float moe_bf16_to_f32(moe_bf16_t b) { return moe_u2f((uint32_t)b << 16); }
+MOE_HD float moe_bf16_to_f32(moe_bf16_t b)
+{
+    return moe_u2f((uint32_t)b << 16);
+}
 
 /* Round to nearest even; NaN stays NaN (branch-free, for vector loops). */
 MOE_HD moe_bf16_t moe_f32_to_bf16(float f)
@@ -106,8 +115,8 @@ MOE_HD moe_bf16_t moe_f32_to_bf16(float f)
 MOE_HD float moe_fp8_to_f32(uint8_t q)
 {
     uint32_t s = (uint32_t)(q & 0x80u) << 24, e = (q >> 3) & 0xfu, m = q & 7u;
-    uint32_t nb = s | (e + 120u) << 23 | m << 20;              /* normal */
-    uint32_t sb = s | moe_f2u((float)m * (1.0f / 512.0f));      /* subnormal: m * 2^-9 */
+    uint32_t nb = s | (e + 120u) << 23 | m << 20;          /* normal */
+    uint32_t sb = s | moe_f2u((float)m * (1.0f / 512.0f)); /* subnormal: m * 2^-9 */
     uint32_t sub = 0u - (uint32_t)(e == 0), nan = 0u - (uint32_t)((q & 0x7fu) == 0x7fu);
     uint32_t r = (sb & sub) | (nb & ~sub);
 

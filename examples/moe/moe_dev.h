@@ -40,15 +40,24 @@ MOE_DEV moe_warp_t moe_warp_self(void)
 /* ---- atomics on this PE's own memory, and the system fence --------------- */
 
 #if defined(__CUDACC__)
-MOE_DEV uint32_t moe_fetch_add32(uint32_t *p, uint32_t v) { return atomicAdd(p, v); }
-MOE_DEV void moe_fence_sys(void) { __threadfence_system(); }
+MOE_DEV uint32_t moe_fetch_add32(uint32_t *p, uint32_t v)
+{
+    return atomicAdd(p, v);
+}
+MOE_DEV void moe_fence_sys(void)
+{
+    __threadfence_system();
+}
 MOE_DEV uint64_t moe_load_acquire(const uint64_t *p)
 {
     uint64_t v;
     asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
-MOE_DEV uint32_t moe_load32(const uint32_t *p) { return *(const volatile uint32_t *)p; }
+MOE_DEV uint32_t moe_load32(const uint32_t *p)
+{
+    return *(const volatile uint32_t *)p;
+}
 /* The lanes of the caller's warp: a partial last warp must not name the
  * lanes it lacks. */
 MOE_DEV void moe_warp_sync(void)
@@ -58,26 +67,38 @@ MOE_DEV void moe_warp_sync(void)
 
     __syncwarp(left >= 32 ? 0xffffffffu : (1u << left) - 1u);
 }
-MOE_DEV void moe_pause(void) { __nanosleep(64); }
+MOE_DEV void moe_pause(void)
+{
+    __nanosleep(64);
+}
 #else
 #include <sched.h>
 MOE_DEV uint32_t moe_fetch_add32(uint32_t *p, uint32_t v)
 {
     return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
 }
-MOE_DEV void moe_fence_sys(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+MOE_DEV void moe_fence_sys(void)
+{
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 MOE_DEV uint64_t moe_load_acquire(const uint64_t *p)
 {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
-MOE_DEV uint32_t moe_load32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+MOE_DEV uint32_t moe_load32(const uint32_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
 /* A warp of one lane (the host-lane launch shape) needs no barrier. */
 MOE_DEV void moe_warp_sync(void)
 {
     if (gshmemx_block_threads() > 1)
         gsd_syncwarp(); /* kernel.h has no public gshmemx_syncwarp (yet) */
 }
-MOE_DEV void moe_pause(void) { sched_yield(); }
+MOE_DEV void moe_pause(void)
+{
+    sched_yield();
+}
 #endif
 
 /* Lane 0's v, for every lane of the warp (through the warp's word). */
@@ -193,9 +214,9 @@ MOE_DEV void moe_pack_warp(const moe_warp_t *w, const moe_args_t *a, int t, unsi
 #else
 /* Host lanes: a 1 x 1 launch runs on the calling thread (a plain host
  * thread is lane 0 of a one-lane block), which spares a thread start per call. */
-#define MOE_RUN(kernel, m)                                                                  \
-    ((m)->blocks == 1 && (m)->threads == 1                                                  \
-         ? (kernel((void *[]){&(m)->a}), 0)                                                 \
+#define MOE_RUN(kernel, m)                  \
+    ((m)->blocks == 1 && (m)->threads == 1  \
+         ? (kernel((void *[]){&(m)->a}), 0) \
          : GSHMEM_LAUNCH(kernel, (m)->blocks, (m)->threads, (m)->a))
 #endif
 

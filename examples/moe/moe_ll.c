@@ -44,8 +44,8 @@ MOE_DEV unsigned char *ll_recv_slot(const moe_args_t *a, unsigned buf, int le, i
 
 MOE_DEV moe_bf16_t *ll_expert_row(const moe_args_t *a, unsigned buf, int le, int src, int slot)
 {
-    return a->b.expert_out + (ll_ix3(a, buf, le, src) * (size_t)a->s.tokens + (size_t)slot) *
-                                 (size_t)a->s.hidden;
+    return a->b.expert_out +
+           (ll_ix3(a, buf, le, src) * (size_t)a->s.tokens + (size_t)slot) * (size_t)a->s.hidden;
 }
 
 MOE_DEV moe_bf16_t *ll_comb_row(const moe_args_t *a, unsigned buf, int e, int t)
@@ -136,19 +136,19 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
 
 /* Messages of this call, spread over the warps: runs the body with le,
  * src and i (message i from PE src to local expert le) set. */
-#define LL_FOR_EACH_MSG(a, w, buf, ...)                                                  \
-    do {                                                                                  \
-        unsigned base_ = 0;                                                               \
-        int le, src, i;                                                                   \
-        for (le = 0; le < (a).local_experts; le++)                                        \
-            for (src = 0; src < (a).s.npes; src++) {                                      \
-                int n_ = (a).b.recv_n[ll_ix3(&(a), buf, le, src)];                        \
+#define LL_FOR_EACH_MSG(a, w, buf, ...)                                                       \
+    do {                                                                                      \
+        unsigned base_ = 0;                                                                   \
+        int le, src, i;                                                                       \
+        for (le = 0; le < (a).local_experts; le++)                                            \
+            for (src = 0; src < (a).s.npes; src++) {                                          \
+                int n_ = (a).b.recv_n[ll_ix3(&(a), buf, le, src)];                            \
                 for (i = (int)(((w).id + (w).count - base_ % (w).count) % (w).count); i < n_; \
-                     i += (int)(w).count) {                                               \
-                    __VA_ARGS__                                                           \
-                }                                                                         \
-                base_ += (unsigned)n_;                                                    \
-            }                                                                             \
+                     i += (int)(w).count) {                                                   \
+                    __VA_ARGS__                                                               \
+                }                                                                             \
+                base_ += (unsigned)n_;                                                        \
+            }                                                                                 \
     } while (0)
 
 /* The toy expert: expert e multiplies by e + 1. */
@@ -251,7 +251,6 @@ GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
                 o[h] = moe_combine_value(ti, tw, K, rows, h);
     }
 }
-
 
 /* The launch shape, per backend, in one place: a GPU runs many warps; on
  * host lanes every lane is a host thread, so one lane per PE (a one-lane

@@ -18,8 +18,10 @@
 
 static void usage(const char *prog)
 {
-    fprintf(stderr, "usage: %s [-s cpu|deepep|test] [-m ll|normal|both] "
-            "[-r random|skewed|empty|sparse] [-d fp8|bf16] [-n iters] [-w warmup]\n", prog);
+    fprintf(stderr,
+            "usage: %s [-s cpu|deepep|test] [-m ll|normal|both] "
+            "[-r random|skewed|empty|sparse] [-d fp8|bf16] [-n iters] [-w warmup]\n",
+            prog);
 }
 
 int main(int argc, char **argv)

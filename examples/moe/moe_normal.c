@@ -43,7 +43,7 @@ typedef struct nm_ctx {
     moe_warp_t w;
     const moe_args_t *a;
     int P, C, S, N, K, L, me, nch, per;
-    size_t pay;       /* payload bytes */
+    size_t pay; /* payload bytes */
 } nm_ctx_t;
 
 MOE_DEV nm_ctx_t nm_ctx(const moe_args_t *a)
@@ -184,8 +184,8 @@ MOE_DEV int nm_dispatch_send(const nm_ctx_t *x, int q, int c, uint64_t *word)
     if (st->cursor >= end) {
         if (x->w.lane == 0) {
             uint64_t fin = (uint64_t)a->epoch << NM_EPOCH_BITS | st->n_call;
-            gshmemx_signal_op_ch(&a->b.d_fin[(size_t)x->me * x->C + c], fin, GSHMEM_SIGNAL_SET,
-                                 q, c % x->nch);
+            gshmemx_signal_op_ch(&a->b.d_fin[(size_t)x->me * x->C + c], fin, GSHMEM_SIGNAL_SET, q,
+                                 c % x->nch);
             st->done = 1;
         }
         moe_warp_sync();
@@ -314,8 +314,9 @@ GSHMEM_KERNEL(moe_nm_expert_kernel, moe_args_t, a)
                     moe_expert_span(rec + MOE_HDR_BYTES, H, a.s.dtype, e, y, 0, H);
                 else
                     for (h = (int)x.w.lane; h < H; h += (int)x.w.size)
-                        y[h] = moe_expert_value(
-                            moe_payload_value(rec + MOE_HDR_BYTES, H, a.s.dtype, h), e);
+                        y[h] = moe_expert_value(moe_payload_value(rec + MOE_HDR_BYTES, H, a.s.dtype,
+                                                                  h),
+                                                e);
             }
         }
         base += (unsigned)n;
@@ -352,8 +353,9 @@ MOE_DEV int nm_combine_send(const nm_ctx_t *x, int hp, int c, uint64_t *word)
         r = p2p ? (unsigned char *)gshmem_ptr(nm_slot(x, a->b.c_ring, a->crec, x->me, c, at), hp)
                 : nm_slot(x, a->b.c_stage, a->crec, hp, c, at);
         moe_warp_copy(&x->w, r + MOE_HDR_BYTES,
-                      a->b.expert_out + (((size_t)hp * x->N + (size_t)t) * (size_t)a->sel_max +
-                                         (size_t)j) * (size_t)a->s.hidden,
+                      a->b.expert_out +
+                          (((size_t)hp * x->N + (size_t)t) * (size_t)a->sel_max + (size_t)j) *
+                              (size_t)a->s.hidden,
                       row);
         moe_warp_sync();
         if (x->w.lane == 0) {
@@ -479,12 +481,15 @@ GSHMEM_KERNEL(moe_nm_combine_kernel, moe_args_t, a)
             int e = ti[k], j, n;
 
             if (e >= 0 && !a.push) { /* in place on a load/store expert PE: */
-                q = e / x.L;       /* [me][t][j], j = k's place in t's list for q */
+                q = e / x.L;         /* [me][t][j], j = k's place in t's list for q */
                 for (j = n = 0; j < k; j++)
                     n += ti[j] >= 0 && ti[j] / x.L == q;
-                r = (const moe_bf16_t *)gshmem_ptr(
-                    a.b.expert_out + (((size_t)x.me * x.N + (size_t)t) * (size_t)a.sel_max +
-                                      (size_t)n) * H, q);
+                r = (const moe_bf16_t *)gshmem_ptr(a.b.expert_out +
+                                                       (((size_t)x.me * x.N + (size_t)t) *
+                                                            (size_t)a.sel_max +
+                                                        (size_t)n) *
+                                                           H,
+                                                   q);
             }
             rows[k] = r ? r : a.b.comb_rows + ((size_t)t * x.K + (size_t)k) * H;
         }
@@ -495,7 +500,6 @@ GSHMEM_KERNEL(moe_nm_combine_kernel, moe_args_t, a)
                 o[h] = moe_combine_value(ti, tw, x.K, rows, h);
     }
 }
-
 
 int moe_nm_dispatch(moe_t *m)
 {

@@ -29,7 +29,8 @@
 
 /* RMA: iput, iget. */
 #define GSHMEM_PARAMS_STRIDED(T)                                               \
-    T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe
+    T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,     \
+        int pe
 #define GSHMEM_ARGS_STRIDED dest, source, dst, sst, nelems, pe
 
 /* RMA: ibput, ibget. */
@@ -67,7 +68,8 @@
 #define GSHMEM_PARAMS_PUT_SIGNAL(T)                                            \
     T *dest, const T *source, size_t nelems, uint64_t *sig_addr,               \
         uint64_t signal, int sig_op, int pe
-#define GSHMEM_ARGS_PUT_SIGNAL dest, source, nelems, sig_addr, signal, sig_op, pe
+#define GSHMEM_ARGS_PUT_SIGNAL                                                 \
+    dest, source, nelems, sig_addr, signal, sig_op, pe
 
 /* Team collectives: alltoall, collect, fcollect, sum_inscan, sum_exscan;
  * alltoalls; broadcast; the reductions. */
@@ -75,8 +77,8 @@
     shmem_team_t team, T *dest, const T *source, size_t nelems
 #define GSHMEM_ARGS_TEAM_COPY team, dest, source, nelems
 #define GSHMEM_PARAMS_TEAM_STRIDED(T)                                          \
-    shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,                \
-        ptrdiff_t sst, size_t nelems
+    shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+        size_t nelems
 #define GSHMEM_ARGS_TEAM_STRIDED team, dest, source, dst, sst, nelems
 #define GSHMEM_PARAMS_TEAM_BCAST(T)                                            \
     shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root
@@ -96,10 +98,11 @@
         int logPE_stride, int PE_size, long *pSync
 #define GSHMEM_PARAMS_ASET_STRIDED                                             \
     void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,              \
-        size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync
+        size_t nelems, int PE_start, int logPE_stride, int PE_size,            \
+        long *pSync
 #define GSHMEM_PARAMS_ASET_BCAST                                               \
-    void *dest, const void *source, size_t nelems, int PE_root,                \
-        int PE_start, int logPE_stride, int PE_size, long *pSync
+    void *dest, const void *source, size_t nelems, int PE_root, int PE_start,  \
+        int logPE_stride, int PE_size, long *pSync
 
 /* Point-to-point synchronization: one variable; a set of variables with
  * one comparison value; some of a set; and the _vector forms that take one
@@ -119,6 +122,7 @@
 #define GSHMEM_PARAMS_WAIT_SOME_VECTOR(T)                                      \
     T *ivars, size_t nelems, size_t *indices, const int *status, int cmp,      \
         const T *cmp_values
-#define GSHMEM_ARGS_WAIT_SOME_VECTOR ivars, nelems, indices, status, cmp, cmp_values
+#define GSHMEM_ARGS_WAIT_SOME_VECTOR                                           \
+    ivars, nelems, indices, status, cmp, cmp_values
 
 #endif /* GSHMEM_SHAPES_H */

@@ -29,7 +29,8 @@ typedef struct {
 
 /* Defined by the library. */
 extern struct gshmem_ctx gshmem_ctx_default;
-extern struct gshmem_team gshmem_team_world, gshmem_team_shared, gshmem_team_node;
+extern struct gshmem_team gshmem_team_world, gshmem_team_shared,
+    gshmem_team_node;
 
 #ifdef __cplusplus
 }

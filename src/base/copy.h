@@ -11,7 +11,7 @@
 
 #define GSI_COPY_BULK_MIN 4096
 
-extern int gsi_copy_avx2;  /* set once at init from the CPU's features */
+extern int gsi_copy_avx2; /* set once at init from the CPU's features */
 
 void gsi_copy_bulk(void *dest, const void *src, size_t len);
 void gsi_copy_detect(void);

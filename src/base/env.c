@@ -30,10 +30,22 @@ gsi_status_t gsi_env_parse_size(const char *text, size_t *bytes)
     if (errno)
         return GSI_ERR_INVALID;
     switch (toupper((unsigned char)*end)) {
-    case 'K': scale = 1ULL << 10; end++; break;
-    case 'M': scale = 1ULL << 20; end++; break;
-    case 'G': scale = 1ULL << 30; end++; break;
-    case 'T': scale = 1ULL << 40; end++; break;
+    case 'K':
+        scale = 1ULL << 10;
+        end++;
+        break;
+    case 'M':
+        scale = 1ULL << 20;
+        end++;
+        break;
+    case 'G':
+        scale = 1ULL << 30;
+        end++;
+        break;
+    case 'T':
+        scale = 1ULL << 40;
+        end++;
+        break;
     default: break;
     }
     if (scale > 1 && toupper((unsigned char)*end) == 'B')
@@ -84,18 +96,13 @@ static const char *type_range(const gsi_env_desc_t *d, char *buf, size_t len)
 {
     switch (d->type) {
     case GSI_ENV_SIZE:
-        snprintf(buf, len, "a size in bytes from %lld to %lld, with an optional K, M, G or T suffix",
-                 d->min, d->max);
+        snprintf(buf, len,
+                 "a size in bytes from %lld to %lld, with an optional K, M, G or T suffix", d->min,
+                 d->max);
         break;
-    case GSI_ENV_INT:
-        snprintf(buf, len, "an integer from %lld to %lld", d->min, d->max);
-        break;
-    case GSI_ENV_BOOL:
-        snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)");
-        break;
-    case GSI_ENV_STR:
-        snprintf(buf, len, "a string");
-        break;
+    case GSI_ENV_INT: snprintf(buf, len, "an integer from %lld to %lld", d->min, d->max); break;
+    case GSI_ENV_BOOL: snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)"); break;
+    case GSI_ENV_STR: snprintf(buf, len, "a string"); break;
     }
     return buf;
 }
@@ -124,15 +131,13 @@ static gsi_status_t load_one(const gsi_env_desc_t *d, const char *text, gsi_env_
             return GSI_ERR_ENV;
         memcpy(slot, &flag, sizeof(flag));
         return GSI_OK;
-    case GSI_ENV_STR:
-        memcpy(slot, &text, sizeof(text));
-        return GSI_OK;
+    case GSI_ENV_STR: memcpy(slot, &text, sizeof(text)); return GSI_OK;
     }
     return GSI_ERR_ENV;
 }
 
-gsi_status_t gsi_env_load(gsi_env_t *env, const char *(*lookup)(const char *name),
-                          char *err, size_t errlen)
+gsi_status_t gsi_env_load(gsi_env_t *env, const char *(*lookup)(const char *name), char *err,
+                          size_t errlen)
 {
     gsi_env_t parsed;
     char range[160];

@@ -40,8 +40,8 @@ gsi_status_t gsi_env_parse_bool(const char *text, int *value);
 
 /* Read every row from `lookup` (getenv when NULL); on a bad value, writes one
  * sentence naming the variable and the accepted range into err. */
-gsi_status_t gsi_env_load(gsi_env_t *env, const char *(*lookup)(const char *name),
-                          char *err, size_t errlen);
+gsi_status_t gsi_env_load(gsi_env_t *env, const char *(*lookup)(const char *name), char *err,
+                          size_t errlen);
 
 /* The table with defaults, current values and help, one row per variable. */
 void gsi_env_print(FILE *out, const gsi_env_t *env);

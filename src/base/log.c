@@ -36,7 +36,7 @@ static void format_pe(char *buf, size_t len)
     if (!rank)
         rank = getenv("OMPI_COMM_WORLD_RANK");
     if (!rank)
-        rank = getenv("GSHMEM_UID_RANK");  /* the unique-id bootstrap's env mode */
+        rank = getenv("GSHMEM_UID_RANK"); /* the unique-id bootstrap's env mode */
     snprintf(buf, len, "%s", rank ? rank : "?");
 }
 
@@ -76,7 +76,7 @@ void gsi_fatal(const char *fn, const char *fmt, ...)
     vlog(fn, fmt, ap);
     va_end(ap);
     if (exit_hook)
-        exit_hook(1);  /* ends the whole job */
+        exit_hook(1); /* ends the whole job */
     fflush(NULL);
     _exit(1);
 }

@@ -23,9 +23,15 @@ _Noreturn void gsi_fatal(const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), cold));
 
 #define GSI_WARN(...) gsi_log(GSI_LOG_WARN, __VA_ARGS__)
-#define GSI_INFO(...) \
-    do { if (gsi_log_level >= GSI_LOG_INFO) gsi_log(GSI_LOG_INFO, __VA_ARGS__); } while (0)
-#define GSI_DEBUG(...) \
-    do { if (gsi_log_level >= GSI_LOG_DEBUG) gsi_log(GSI_LOG_DEBUG, __VA_ARGS__); } while (0)
+#define GSI_INFO(...)                           \
+    do {                                        \
+        if (gsi_log_level >= GSI_LOG_INFO)      \
+            gsi_log(GSI_LOG_INFO, __VA_ARGS__); \
+    } while (0)
+#define GSI_DEBUG(...)                           \
+    do {                                         \
+        if (gsi_log_level >= GSI_LOG_DEBUG)      \
+            gsi_log(GSI_LOG_DEBUG, __VA_ARGS__); \
+    } while (0)
 
 #endif

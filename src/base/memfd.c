@@ -52,7 +52,7 @@ gsi_status_t gsi_memfd_create(const char *name, size_t size, void *hint, int *fd
     if (hint)
         map = mmap(hint, size, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE, memfd, 0);
-    if (map != MAP_FAILED && map != hint) {  /* a kernel older than 4.17 took it as a hint */
+    if (map != MAP_FAILED && map != hint) { /* a kernel older than 4.17 took it as a hint */
         munmap(map, size);
         map = MAP_FAILED;
     }

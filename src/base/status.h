@@ -3,16 +3,16 @@
 #ifndef GSI_STATUS_H
 #define GSI_STATUS_H
 
-#define GSI_STATUS_MAP(X)                                              \
-    X(OK, 0, "success")                                                \
-    X(ERR_NOMEM, -1, "out of memory")                                  \
-    X(ERR_INVALID, -2, "invalid argument")                             \
+#define GSI_STATUS_MAP(X)                                               \
+    X(OK, 0, "success")                                                 \
+    X(ERR_NOMEM, -1, "out of memory")                                   \
+    X(ERR_INVALID, -2, "invalid argument")                              \
     X(ERR_UNSUPPORTED, -3, "operation not supported by this transport") \
-    X(ERR_BOOTSTRAP, -4, "bootstrap failed")                           \
-    X(ERR_SYSTEM, -5, "system call failed")                            \
-    X(ERR_ENV, -6, "bad environment variable")                         \
-    X(ERR_MISMATCH, -7, "PEs disagree")                                \
-    X(ERR_NO_TRANSPORT, -8, "no transport reaches this PE")            \
+    X(ERR_BOOTSTRAP, -4, "bootstrap failed")                            \
+    X(ERR_SYSTEM, -5, "system call failed")                             \
+    X(ERR_ENV, -6, "bad environment variable")                          \
+    X(ERR_MISMATCH, -7, "PEs disagree")                                 \
+    X(ERR_NO_TRANSPORT, -8, "no transport reaches this PE")             \
     X(ERR_TIMEOUT, -9, "timed out")
 
 typedef enum gsi_status {

@@ -66,7 +66,8 @@ int gsi_team_member_cpu(const struct gshmem_team *team, int i)
     if (!tracks_cpus(team))
         return -1;
     return (int)(__atomic_load_n(&root_word(team, &gsi_team_sync(team)->where[0])[i],
-                                 __ATOMIC_RELAXED) & 0xffff);
+                                 __ATOMIC_RELAXED) &
+                 0xffff);
 }
 
 static void central(const char *fn, const struct gshmem_team *team, uint64_t epoch)

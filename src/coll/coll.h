@@ -23,11 +23,11 @@
 #define GSI_PSYNC_MAILBOX_WORDS 32
 
 typedef struct gsi_group {
-    struct gshmem_team *team;  /* NULL for an active set */
-    int n, me;                 /* members, this PE's index (-1: not a member) */
-    int start, stride;         /* active set: member i is world PE start + i * stride */
-    long *psync;               /* active set: the caller's pSync */
-    int all_p2p;               /* every member's memory is mapped here */
+    struct gshmem_team *team; /* NULL for an active set */
+    int n, me;                /* members, this PE's index (-1: not a member) */
+    int start, stride;        /* active set: member i is world PE start + i * stride */
+    long *psync;              /* active set: the caller's pSync */
+    int all_p2p;              /* every member's memory is mapped here */
 } gsi_group_t;
 
 /* The group of a team; NULL team or non-member: returns -1. */

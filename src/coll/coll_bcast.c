@@ -97,8 +97,8 @@ static size_t chunk_len(size_t nbytes, size_t cs, int k)
     return offset >= nbytes ? 0 : nbytes - offset < cs ? nbytes - offset : cs;
 }
 
-static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t nbytes,
-                         int root, int root_dest)
+static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
+                         int root_dest)
 {
     gsi_group_t *g = c->g;
     int n = g->n, m = n - 1, q = (g->me - root + n) % n - 1; /* q: place in the ring, root -1 */

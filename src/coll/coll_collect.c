@@ -91,8 +91,7 @@ static size_t offset_chain(gsi_coll_t *c, size_t nbytes)
     return offset;
 }
 
-void gsi_coll_collect(const char *fn, gsi_group_t *g, void *dest, const void *source,
-                      size_t nbytes)
+void gsi_coll_collect(const char *fn, gsi_group_t *g, void *dest, const void *source, size_t nbytes)
 {
     gsi_coll_t c;
     size_t offset;

@@ -9,8 +9,7 @@ int gsi_group_team(gsi_group_t *g, struct gshmem_team *team)
 {
     if (!team || team->my_pe < 0)
         return -1;
-    *g = (gsi_group_t){.team = team, .n = team->n_pes, .me = team->my_pe,
-                       .all_p2p = team->all_p2p};
+    *g = (gsi_group_t){.team = team, .n = team->n_pes, .me = team->my_pe, .all_p2p = team->all_p2p};
     return 0;
 }
 
@@ -31,10 +30,13 @@ void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride
     if (gsi_region_of(psync, GSI_PSYNC_WORDS * sizeof(long), &offset) < 0)
         gsi_fatal(fn, "pSync %p is not a symmetric array of %d longs (SHMEM_SYNC_SIZE)",
                   (void *)psync, GSI_PSYNC_WORDS);
-    *g = (gsi_group_t){.n = pe_size, .start = pe_start, .stride = stride, .psync = psync, .me = -1,
+    *g = (gsi_group_t){.n = pe_size,
+                       .start = pe_start,
+                       .stride = stride,
+                       .psync = psync,
+                       .me = -1,
                        .all_p2p = 1};
-    if ((gsi_pe.my_pe - pe_start) % stride == 0 && gsi_pe.my_pe >= pe_start &&
-        gsi_pe.my_pe <= last)
+    if ((gsi_pe.my_pe - pe_start) % stride == 0 && gsi_pe.my_pe >= pe_start && gsi_pe.my_pe <= last)
         g->me = (gsi_pe.my_pe - pe_start) / stride;
     if (g->me < 0)
         gsi_fatal(fn, "PE %d is not in the active set PE_start %d, logPE_stride %d, PE_size %d",

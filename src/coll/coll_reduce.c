@@ -48,8 +48,8 @@
 #include "coll/sync.h"
 #include "core/rma.h"
 
-#define CHUNK 8192       /* bytes combined at a time: accumulator and input stay in L1 */
-#define SLICE_ALIGN 64   /* slices start on cache-line boundaries */
+#define CHUNK 8192     /* bytes combined at a time: accumulator and input stay in L1 */
+#define SLICE_ALIGN 64 /* slices start on cache-line boundaries */
 
 /* The team slot's collective words from STAGE_WORD on belong to the
  * reductions (the ones below to the other collectives): 2 KiB of symmetric
@@ -64,10 +64,10 @@ typedef struct reduce {
     gsi_reduce_kind_t kind;
     char *dest;
     const char *source;
-    const char *from;  /* what members read: source, or its staged copy */
-    size_t size;       /* bytes per element */
+    const char *from; /* what members read: source, or its staged copy */
+    size_t size;      /* bytes per element */
     gsi_combine_fn_t combine;
-    int p2p;           /* load/store on the members' memory */
+    int p2p; /* load/store on the members' memory */
 } reduce_t;
 
 /* Member k's source bytes [off, off + len): where they are mapped, or a
@@ -102,8 +102,7 @@ static void store(const reduce_t *r, int k, size_t off, const void *buf, size_t 
 
 /* acc = source_0 OP ... OP source_last over bytes [off, off + len);
  * zeros when last < 0 (the exclusive scan on member 0). */
-static void combine_upto(const reduce_t *r, void *acc, int last, size_t off, size_t len,
-                         void *buf)
+static void combine_upto(const reduce_t *r, void *acc, int last, size_t off, size_t len, void *buf)
 {
     if (last < 0) {
         memset(acc, 0, len);
@@ -206,7 +205,7 @@ static void slice_chunk(const reduce_t *r, size_t off, size_t len, unsigned char
         /* Out of place, this member's dest is nobody's source: combine there. */
         if (r->dest != r->source) {
             combine_upto(r, r->dest + off, n - 1, off, len, buf);
-            for (int i = 1; i < n; i++)  /* start past this member: writers spread out */
+            for (int i = 1; i < n; i++) /* start past this member: writers spread out */
                 store(r, (me + i) % n, off, r->dest + off, len);
             break;
         }
@@ -245,7 +244,7 @@ static void sliced(const reduce_t *r, size_t nelems)
 {
     _Alignas(64) unsigned char a[CHUNK], b[CHUNK], buf[CHUNK];
     size_t chunk = CHUNK / r->size * r->size;
-    size_t q = r->size < SLICE_ALIGN ? SLICE_ALIGN / r->size : 1;  /* elements per line */
+    size_t q = r->size < SLICE_ALIGN ? SLICE_ALIGN / r->size : 1; /* elements per line */
     size_t lines = (nelems + q - 1) / q, n = (size_t)r->g->n, me = (size_t)r->g->me;
     size_t lo = me * lines / n * q, hi = (me + 1) * lines / n * q;
 
@@ -262,8 +261,14 @@ static void sliced(const reduce_t *r, size_t nelems)
 void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *dest,
                 const void *source, size_t nelems, size_t elem_size, gsi_combine_fn_t combine)
 {
-    reduce_t r = {.fn = fn, .g = g, .kind = kind, .dest = dest, .source = source,
-                  .from = source, .size = elem_size, .combine = combine};
+    reduce_t r = {.fn = fn,
+                  .g = g,
+                  .kind = kind,
+                  .dest = dest,
+                  .source = source,
+                  .from = source,
+                  .size = elem_size,
+                  .combine = combine};
     size_t bytes, offset, words;
 
     if (nelems == 0)

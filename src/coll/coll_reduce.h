@@ -14,9 +14,9 @@
 typedef void (*gsi_combine_fn_t)(void *acc, const void *in, size_t n);
 
 typedef enum {
-    GSI_REDUCE_ALL,  /* every member: source_0 OP source_1 OP ... OP source_{n-1} */
-    GSI_SCAN_INCL,   /* member i: source_0 + ... + source_i */
-    GSI_SCAN_EXCL,   /* member i: source_0 + ... + source_{i-1}; member 0: zeros */
+    GSI_REDUCE_ALL, /* every member: source_0 OP source_1 OP ... OP source_{n-1} */
+    GSI_SCAN_INCL,  /* member i: source_0 + ... + source_i */
+    GSI_SCAN_EXCL,  /* member i: source_0 + ... + source_{i-1}; member 0: zeros */
 } gsi_reduce_kind_t;
 
 /* Collective over the group.  Members combine in member order (0, 1, ...),

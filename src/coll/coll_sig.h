@@ -55,16 +55,16 @@ _Static_assert(GSI_SIG_PSYNC + (GSI_SIG_COUNT - 1) * GSI_SIG_PSYNC_STEP < GSI_PS
 typedef struct gsi_coll {
     const char *fn;
     gsi_group_t *g;
-    int p2p;             /* load/store algorithms: all members mapped, GSHMEM_COLL_P2P */
-    int stream;          /* copies to other members bypass the caches (gsi_coll_stream) */
-    uint64_t seq;        /* team: this call's number; active set: 1 */
-    uint64_t *sig;       /* this PE's signal 0; signal k is sig[k * step] */
+    int p2p;       /* load/store algorithms: all members mapped, GSHMEM_COLL_P2P */
+    int stream;    /* copies to other members bypass the caches (gsi_coll_stream) */
+    uint64_t seq;  /* team: this call's number; active set: 1 */
+    uint64_t *sig; /* this PE's signal 0; signal k is sig[k * step] */
     size_t step;
-    uint64_t *got;       /* what counter k brought so far: got[k * got_step] */
-    size_t got_step;     /* team: in the slot; active set: got_set, this call only */
+    uint64_t *got;   /* what counter k brought so far: got[k * got_step] */
+    size_t got_step; /* team: in the slot; active set: got_set, this call only */
     uint64_t got_set[GSI_SIG_COUNT];
-    unsigned counted;    /* active set: counters to take back at the end */
-    unsigned written;    /* active set: one-writer words to clear at the end */
+    unsigned counted; /* active set: counters to take back at the end */
+    unsigned written; /* active set: one-writer words to clear at the end */
 } gsi_coll_t;
 
 static inline void gsi_coll_begin(gsi_coll_t *c, const char *fn, gsi_group_t *g)

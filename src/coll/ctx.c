@@ -3,4 +3,5 @@
 #include "coll/team.h"
 
 /* Exported: SHMEM_CTX_DEFAULT is its address. */
-__attribute__((visibility("default"))) struct gshmem_ctx gshmem_ctx_default = {.options = 0, .team = &gshmem_team_world};
+__attribute__((visibility(
+    "default"))) struct gshmem_ctx gshmem_ctx_default = {.options = 0, .team = &gshmem_team_world};

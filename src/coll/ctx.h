@@ -9,7 +9,7 @@ struct gshmem_team;
 struct gshmem_ctx {
     long options;
     struct gshmem_team *team;
-    int session;    /* inside shmem_ctx_session_start/stop */
+    int session; /* inside shmem_ctx_session_start/stop */
 };
 
 extern struct gshmem_ctx gshmem_ctx_default;

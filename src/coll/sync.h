@@ -9,35 +9,34 @@
 
 #include "gsd/state.h"
 
-#define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
-#define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
-#define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
-#define GSI_WHERE_MAX 64         /* members whose CPU the central barrier tracks */
+#define GSI_MAX_TEAMS 64      /* slots; GSHMEM_MAX_TEAMS may lower the limit */
+#define GSI_BARRIER_ROUNDS 32 /* log2 of the largest team */
+#define GSI_COLL_WORDS 64     /* per-slot words the collectives own */
+#define GSI_WHERE_MAX 64      /* members whose CPU the central barrier tracks */
 
 typedef struct gsi_flag {
-    _Alignas(64) uint64_t value;  /* one cache line per flag */
+    _Alignas(64) uint64_t value; /* one cache line per flag */
 } gsi_flag_t;
 
 typedef struct gsi_team_sync {
-    gsi_flag_t barrier[GSI_BARRIER_ROUNDS];  /* dissemination: the round's partner writes */
-    gsi_flag_t arrived;                        /* central, on the team's root: arrivals, ever */
-    gsi_flag_t released;                       /* central, on the root: last barrier completed */
-    gsi_flag_t agree;                          /* team creation: this PE's free slots */
-    gsi_flag_t coll[GSI_COLL_WORDS];           /* collectives' signals (src/coll/coll_*.c) */
-    uint64_t where[GSI_WHERE_MAX];             /* central, on the root: epoch << 16 | CPU of
+    gsi_flag_t barrier[GSI_BARRIER_ROUNDS]; /* dissemination: the round's partner writes */
+    gsi_flag_t arrived;                     /* central, on the team's root: arrivals, ever */
+    gsi_flag_t released;                    /* central, on the root: last barrier completed */
+    gsi_flag_t agree;                       /* team creation: this PE's free slots */
+    gsi_flag_t coll[GSI_COLL_WORDS];        /* collectives' signals (src/coll/coll_*.c) */
+    uint64_t where[GSI_WHERE_MAX];          /* central, on the root: epoch << 16 | CPU of
                                                   member i at its last arrival */
 } gsi_team_sync_t;
 
 typedef struct gsi_sync {
-    gsi_team_sync_t team[GSI_MAX_TEAMS];     /* slot 0: world, 1: shared */
-    uint64_t free_slots;                       /* this PE's view; published for agreement */
+    gsi_team_sync_t team[GSI_MAX_TEAMS]; /* slot 0: world, 1: shared */
+    uint64_t free_slots;                 /* this PE's view; published for agreement */
 } gsi_sync_t;
 
 /* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device
  * code on host lanes addresses it in peers' heaps, src/gpu/devmem_host.c). */
 #define GSI_DEV_SYNC_OFFSET (((sizeof(gsi_sync_t) + 4095) / 4096) * 4096)
-#define GSI_SYNC_AREA_SIZE \
-    (GSI_DEV_SYNC_OFFSET + ((sizeof(gsd_sync_t) + 4095) / 4096) * 4096)
+#define GSI_SYNC_AREA_SIZE (GSI_DEV_SYNC_OFFSET + ((sizeof(gsd_sync_t) + 4095) / 4096) * 4096)
 
 struct gshmem_team;
 

@@ -61,15 +61,20 @@ void gsi_team_init_predefined(void)
     struct gshmem_team *world = &gshmem_team_world, *shared = &gshmem_team_shared;
     struct gshmem_team *node = &gshmem_team_node;
 
-    *world = (struct gshmem_team){.my_pe = gsi_pe.my_pe, .n_pes = gsi_pe.n_pes, .start = 0,
-                                  .stride = 1, .strided = 1, .slot = SLOT_WORLD,
+    *world = (struct gshmem_team){.my_pe = gsi_pe.my_pe,
+                                  .n_pes = gsi_pe.n_pes,
+                                  .start = 0,
+                                  .stride = 1,
+                                  .strided = 1,
+                                  .slot = SLOT_WORLD,
                                   .n_contexts = 0};
     world->all_p2p = members_p2p(world);
-    *shared = (struct gshmem_team){.n_pes = gsi_pe.n_local, .pes = gsi_pe.local_pes,
-                                   .slot = SLOT_SHARED, .all_p2p = 1};
+    *shared = (struct gshmem_team){.n_pes = gsi_pe.n_local,
+                                   .pes = gsi_pe.local_pes,
+                                   .slot = SLOT_SHARED,
+                                   .all_p2p = 1};
     shared->my_pe = gsi_team_index(shared, gsi_pe.my_pe);
-    *node = (struct gshmem_team){.n_pes = gsi_pe.n_node, .pes = gsi_pe.node_pes,
-                                 .slot = SLOT_NODE};
+    *node = (struct gshmem_team){.n_pes = gsi_pe.n_node, .pes = gsi_pe.node_pes, .slot = SLOT_NODE};
     node->all_p2p = members_p2p(node);
     node->my_pe = gsi_team_index(node, gsi_pe.my_pe);
     gsi_pe.sync->free_slots = ~(uint64_t)0 << SLOTS_PREDEFINED;
@@ -83,14 +88,12 @@ void gsi_team_fini_predefined(void)
 }
 
 /* Lowest `count` slots free on every parent member, agreed collectively. */
-static gsi_status_t agree_slots(const char *fn, struct gshmem_team *parent, int count,
-                                int *slots)
+static gsi_status_t agree_slots(const char *fn, struct gshmem_team *parent, int count, int *slots)
 {
     gsi_team_sync_t *mine = gsi_team_sync(parent);
     uint64_t limit, common = gsi_pe.sync->free_slots;
 
-    limit = gsi_pe.env.max_teams >= 64 ? ~(uint64_t)0
-                                       : ((uint64_t)1 << gsi_pe.env.max_teams) - 1;
+    limit = gsi_pe.env.max_teams >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << gsi_pe.env.max_teams) - 1;
     __atomic_store_n(&mine->agree.value, common, __ATOMIC_RELAXED);
     gsi_team_barrier(fn, parent, 0);
     for (int i = 0; i < parent->n_pes; i++) {
@@ -105,8 +108,8 @@ static gsi_status_t agree_slots(const char *fn, struct gshmem_team *parent, int 
     for (int k = 0; k < count; k++) {
         if (!common) {
             GSI_WARN("%s: no free team slot: GSHMEM_MAX_TEAMS=%lld teams exist on some PE of "
-                     "the parent team (destroy teams, or raise GSHMEM_MAX_TEAMS up to 64)", fn,
-                     gsi_pe.env.max_teams);
+                     "the parent team (destroy teams, or raise GSHMEM_MAX_TEAMS up to 64)",
+                     fn, gsi_pe.env.max_teams);
             return GSI_ERR_NOMEM;
         }
         slots[k] = __builtin_ctzll(common);

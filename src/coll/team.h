@@ -13,16 +13,16 @@
 struct gsi_team_sync;
 
 struct gshmem_team {
-    int my_pe;          /* this PE's index in the team */
+    int my_pe; /* this PE's index in the team */
     int n_pes;
-    int start, stride;  /* member i is world PE start + i * stride, when strided */
+    int start, stride; /* member i is world PE start + i * stride, when strided */
     int strided;
-    int *pes;           /* [n_pes] world PE of each member (NULL when strided) */
-    int slot;           /* index of the team's gsi_team_sync_t */
-    int n_contexts;     /* contexts the team was configured for */
-    int all_p2p;        /* every member's memory is mapped here */
-    uint64_t epoch;     /* barriers this PE has entered on the team */
-    uint64_t coll_epoch;/* collectives this PE has entered on the team */
+    int *pes;            /* [n_pes] world PE of each member (NULL when strided) */
+    int slot;            /* index of the team's gsi_team_sync_t */
+    int n_contexts;      /* contexts the team was configured for */
+    int all_p2p;         /* every member's memory is mapped here */
+    uint64_t epoch;      /* barriers this PE has entered on the team */
+    uint64_t coll_epoch; /* collectives this PE has entered on the team */
 };
 
 extern struct gshmem_team gshmem_team_world, gshmem_team_shared, gshmem_team_node;

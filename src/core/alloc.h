@@ -16,13 +16,13 @@ typedef struct gsi_block {
 } gsi_block_t;
 
 typedef struct gsi_alloc {
-    gsi_block_t *blocks;  /* sorted by offset, covering [0, size) */
+    gsi_block_t *blocks; /* sorted by offset, covering [0, size) */
     size_t count, capacity;
     size_t size;
-    size_t in_use;        /* bytes in used blocks */
+    size_t in_use; /* bytes in used blocks */
 } gsi_alloc_t;
 
-#define GSI_ALLOC_MIN_ALIGN 64  /* cache line: two allocations never share one */
+#define GSI_ALLOC_MIN_ALIGN 64 /* cache line: two allocations never share one */
 
 gsi_status_t gsi_alloc_init(gsi_alloc_t *a, size_t size);
 void gsi_alloc_fini(gsi_alloc_t *a);

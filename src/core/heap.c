@@ -14,7 +14,7 @@
  * objects usually share one virtual address on all PEs, as programs ported
  * from other SHMEMs sometimes assume.  Translation never relies on it: it
  * goes by offset, so a PE that got another address works all the same. */
-#define GSI_HEAP_ADDRESS ((void *)0x100000000000ULL)  /* 16 TiB */
+#define GSI_HEAP_ADDRESS ((void *)0x100000000000ULL) /* 16 TiB */
 
 static gsi_alloc_t allocator;
 /* Allocation is collective and rare: a lock keeps SHMEM_THREAD_MULTIPLE safe. */
@@ -72,8 +72,8 @@ static char *user_base(void)
 static void hint_exhausted(const char *fn, size_t size)
 {
     GSI_WARN("%s: the symmetric heap has no room for %zu bytes (%zu of %zu in use, largest "
-             "free block %zu): raise SHMEM_SYMMETRIC_SIZE", fn, size, allocator.in_use,
-             allocator.size, gsi_alloc_largest_free(&allocator));
+             "free block %zu): raise SHMEM_SYMMETRIC_SIZE",
+             fn, size, allocator.in_use, allocator.size, gsi_alloc_largest_free(&allocator));
 }
 
 void *gsi_heap_alloc(const char *fn, size_t size, size_t align)

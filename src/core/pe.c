@@ -31,8 +31,10 @@ void gsi_fatal_pe(const char *fn, int pe)
 
 void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int pe)
 {
-    gsi_fatal(fn, "address %p (%zu bytes, for PE %d) is not in symmetric memory: "
-              "use a global or static variable or memory from shmem_malloc", addr, len, pe);
+    gsi_fatal(fn,
+              "address %p (%zu bytes, for PE %d) is not in symmetric memory: "
+              "use a global or static variable or memory from shmem_malloc",
+              addr, len, pe);
 }
 
 void gsi_fatal_net(const char *fn, gsi_status_t status, int pe)

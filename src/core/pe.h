@@ -22,32 +22,32 @@ struct gst_ops;
 enum { GSI_REGION_HEAP = 0, GSI_REGION_DATA = 1, GSI_REGION_MAX = 2 };
 
 typedef struct gsi_region {
-    uintptr_t base;   /* this PE's copy */
+    uintptr_t base; /* this PE's copy */
     size_t size;
-    uintptr_t *peer;  /* [n_pes]: peer's copy mapped in this process; 0: not P2P */
-    int fd;           /* the memfd behind it (shared with node peers) */
+    uintptr_t *peer; /* [n_pes]: peer's copy mapped in this process; 0: not P2P */
+    int fd;          /* the memfd behind it (shared with node peers) */
 } gsi_region_t;
 
 typedef struct gsi_pe_state {
-    int init_count;          /* shmem_init calls not yet matched by shmem_finalize */
-    int my_pe;               /* -1 before the bootstrap is up */
+    int init_count; /* shmem_init calls not yet matched by shmem_finalize */
+    int my_pe;      /* -1 before the bootstrap is up */
     int n_pes;
     int thread_level;
-    unsigned spin;           /* polls before a wait yields */
+    unsigned spin; /* polls before a wait yields */
     int n_regions;
     gsi_region_t region[GSI_REGION_MAX];
-    int n_local;             /* PEs sharing this node (P2P), this one included */
-    int n_cores;             /* CPUs online on this node */
-    int *local_pes;          /* [n_local] world PEs of the node, ascending */
-    int n_node;              /* PEs on this host, mapped or not (GSHMEM_DISABLE_P2P) */
-    int *node_pes;           /* [n_node] their world PEs, ascending */
+    int n_local;    /* PEs sharing this node (P2P), this one included */
+    int n_cores;    /* CPUs online on this node */
+    int *local_pes; /* [n_local] world PEs of the node, ascending */
+    int n_node;     /* PEs on this host, mapped or not (GSHMEM_DISABLE_P2P) */
+    int *node_pes;  /* [n_node] their world PEs, ascending */
     const struct gsb_ops *boot;
     const struct gst_ops *net;
     unsigned (*net_progress)(void); /* drives the network from waits; NULL: none */
     /* completes what device code queued in the proxy channels so far
      * (src/gpu/proxy.c); NULL: no proxy */
     void (*device_drain)(const char *fn);
-    struct gsi_sync *sync;   /* library-internal symmetric area at the heap start */
+    struct gsi_sync *sync; /* library-internal symmetric area at the heap start */
     gsi_env_t env;
 } gsi_pe_t;
 

@@ -24,7 +24,7 @@ typedef struct gsi_card {
     uint64_t host_hash;
     int32_t pid;
     int32_t n_regions;
-    int32_t p2p;               /* maps the memory of PEs on its host (GSHMEM_DISABLE_P2P unset) */
+    int32_t p2p; /* maps the memory of PEs on its host (GSHMEM_DISABLE_P2P unset) */
     int32_t fd[GSI_REGION_MAX];
     uint64_t size[GSI_REGION_MAX];
     uint64_t base[GSI_REGION_MAX];
@@ -66,7 +66,8 @@ static uint64_t host_hash(void)
 static void check_layout(const char *fn, const gsi_card_t *mine, const gsi_card_t *c, int pe)
 {
     if (c->n_regions != mine->n_regions)
-        gsi_fatal(fn, "PE %d shares %d symmetric regions, this PE %d "
+        gsi_fatal(fn,
+                  "PE %d shares %d symmetric regions, this PE %d "
                   "(set GSHMEM_STATIC_SYMMETRIC alike on every PE)",
                   pe, c->n_regions, mine->n_regions);
     for (int r = 0; r < gsi_pe.n_regions; r++)
@@ -89,8 +90,7 @@ static void map_peer(const char *fn, const gsi_card_t *c, int pe)
             continue;
         }
         if (gsi_memfd_map_peer(c->pid, c->fd[r], c->size[r], &map) != GSI_OK)
-            gsi_fatal(fn, "cannot map the memory of PE %d (pid %d) on this node", pe,
-                      (int)c->pid);
+            gsi_fatal(fn, "cannot map the memory of PE %d (pid %d) on this node", pe, (int)c->pid);
         gsi_pe.region[r].peer[pe] = (uintptr_t)map;
     }
 }
@@ -115,9 +115,13 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
         base[r] = (void *)gsi_pe.region[r].base;
         size[r] = gsi_pe.region[r].size;
     }
-    args = (gst_init_args_t){.my_pe = gsi_pe.my_pe, .n_pes = gsi_pe.n_pes,
-                             .n_regions = gsi_pe.n_regions, .base = base, .size = size,
-                             .peer_base = peer_base, .net_peer = net_peer,
+    args = (gst_init_args_t){.my_pe = gsi_pe.my_pe,
+                             .n_pes = gsi_pe.n_pes,
+                             .n_regions = gsi_pe.n_regions,
+                             .base = base,
+                             .size = size,
+                             .peer_base = peer_base,
+                             .net_peer = net_peer,
                              .private_regions = private_regions,
                              .thread_multiple = gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE,
                              .progress_thread = (int)gsi_pe.env.progress_thread,
@@ -128,13 +132,15 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
 #else
     for (int pe = 0; pe < gsi_pe.n_pes; pe++)
         if (net_peer[pe])
-            gsi_fatal(fn, "PE %d is on another host (or GSHMEM_DISABLE_P2P is set) and this "
-                      "build has no network transport (install libucx-dev and rebuild)", pe);
+            gsi_fatal(fn,
+                      "PE %d is on another host (or GSHMEM_DISABLE_P2P is set) and this "
+                      "build has no network transport (install libucx-dev and rebuild)",
+                      pe);
 #endif
     if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
         gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
     if (private_regions && gsi_pe.n_regions > GSI_REGION_DATA)
-        gsi_static_data_protect();  /* the transport may have mapped it anew */
+        gsi_static_data_protect(); /* the transport may have mapped it anew */
     gsi_pe.net_progress = gsi_pe.net->progress;
     free(peer_base);
 }
@@ -164,7 +170,7 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
         if (cards[pe].host_hash == mine->host_hash)
             gsi_pe.node_pes[gsi_pe.n_node++] = pe;
         if (pe != gsi_pe.my_pe && cards[pe].host_hash == mine->host_hash && cards[pe].p2p)
-            private_regions = 0;  /* that PE maps this one's memory */
+            private_regions = 0; /* that PE maps this one's memory */
         if (pe == gsi_pe.my_pe ||
             (cards[pe].host_hash == mine->host_hash && !gsi_pe.env.disable_p2p)) {
             gsi_pe.local_pes[gsi_pe.n_local++] = pe;
@@ -219,4 +225,3 @@ void gsi_peers_disconnect(void)
     free(gsi_pe.node_pes);
     gsi_pe.node_pes = NULL;
 }
-

@@ -69,8 +69,7 @@ static inline void gsi_get(const char *fn, void *dest, const void *src, size_t l
 
 /* A remote atomic on a 4- or 8-byte location through the network. */
 static inline void gsi_net_amo(const char *fn, const gsi_target_t *t, int pe, gst_amo_op_t op,
-                               size_t size, const void *operand, const void *compare,
-                               void *fetched)
+                               size_t size, const void *operand, const void *compare, void *fetched)
 {
     gsi_status_t status = gsi_pe.net->amo(pe, t->region, t->offset, op, size, operand, compare,
                                           fetched);

@@ -17,8 +17,8 @@
 #include "base/log.h"
 
 typedef struct segment {
-    uintptr_t start, end;              /* page-aligned writable segment */
-    uintptr_t relro_start, relro_end;  /* page-aligned RELRO inside it, if any */
+    uintptr_t start, end;             /* page-aligned writable segment */
+    uintptr_t relro_start, relro_end; /* page-aligned RELRO inside it, if any */
     int found;
 } segment_t;
 

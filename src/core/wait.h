@@ -9,12 +9,15 @@
 #include "core/pe.h"
 
 typedef struct gsi_waiter {
-    unsigned polls;                  /* all of them: the timeout's clock */
-    unsigned idle;                   /* since the network last had work for this PE */
-    unsigned long long deadline_ns;  /* 0: not yet computed */
+    unsigned polls;                 /* all of them: the timeout's clock */
+    unsigned idle;                  /* since the network last had work for this PE */
+    unsigned long long deadline_ns; /* 0: not yet computed */
 } gsi_waiter_t;
 
-#define GSI_WAITER_INIT {0, 0, 0}
+#define GSI_WAITER_INIT \
+    {                   \
+        0, 0, 0         \
+    }
 
 static inline void gsi_cpu_relax(void)
 {

@@ -21,13 +21,13 @@
 #include "gpu/proxy.h"
 
 static struct {
-    pthread_mutex_t lock;         /* teams may be made by several threads at once */
-    const gsi_devmem_ops_t *mem;  /* NULL: not up */
-    gsd_state_t state;            /* what is published */
+    pthread_mutex_t lock;             /* teams may be made by several threads at once */
+    const gsi_devmem_ops_t *mem;      /* NULL: not up */
+    gsd_state_t state;                /* what is published */
     int32_t *team_pes[GSD_MAX_TEAMS]; /* device copies of non-strided teams' members */
 } dev = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-#define ZERO_CHUNK (4u << 20)  /* bytes of zeros per copy */
+#define ZERO_CHUNK (4u << 20) /* bytes of zeros per copy */
 
 _Static_assert(GSD_MAX_TEAMS == GSI_MAX_TEAMS, "a device team id is a host team slot");
 
@@ -57,8 +57,8 @@ void gsi_device_memzero(void *ptr, size_t n)
     if (!__atomic_load_n(&big, __ATOMIC_ACQUIRE) && n > sizeof(small)) {
         const char *fresh = calloc(1, ZERO_CHUNK), *none = NULL;
 
-        if (fresh && !__atomic_compare_exchange_n(&big, &none, fresh, 0, __ATOMIC_ACQ_REL,
-                                                  __ATOMIC_ACQUIRE))
+        if (fresh &&
+            !__atomic_compare_exchange_n(&big, &none, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
             free((void *)fresh);
     }
     zero = __atomic_load_n(&big, __ATOMIC_ACQUIRE);
@@ -174,14 +174,15 @@ void gsi_device_init(const char *fn)
     gsi_proxy_init(fn, mem, s);
     s->sync = mem->sync_area(fn);
     if (!s->sync)
-        gsi_fatal(fn, "no room for the device collectives' %zu-byte sync area in the %s heap "
-                  "of %llu bytes (GSHMEM_DEVICE_HEAP_SIZE)", sizeof(gsd_sync_t), mem->name,
-                  (unsigned long long)s->heap_size);
+        gsi_fatal(fn,
+                  "no room for the device collectives' %zu-byte sync area in the %s heap "
+                  "of %llu bytes (GSHMEM_DEVICE_HEAP_SIZE)",
+                  sizeof(gsd_sync_t), mem->name, (unsigned long long)s->heap_size);
     set_team(fn, gshmem_team_world.slot, &gshmem_team_world);
     set_team(fn, gshmem_team_shared.slot, &gshmem_team_shared);
     set_team(fn, gshmem_team_node.slot, &gshmem_team_node);
     publish(fn);
-    gsi_team_observer = gsi_device_team_update;  /* teams made from now on */
+    gsi_team_observer = gsi_device_team_update; /* teams made from now on */
     /* No peer writes into this PE's sync area before it is zeroed. */
     gsi_barrier_world(fn, 0);
     GSI_DEBUG("device API: %s memory, heap %llu bytes at %#llx, %d proxy channels", mem->name,

@@ -9,8 +9,8 @@
 #include "base/status.h"
 
 typedef struct gsi_devmem_ops {
-    const char *name;                                   /* "host" or "cuda" */
-    gsi_status_t (*init)(const char *fn);               /* after the core is up (heap, peers, net) */
+    const char *name;                     /* "host" or "cuda" */
+    gsi_status_t (*init)(const char *fn); /* after the core is up (heap, peers, net) */
     void (*fini)(void);
     /* Zeroed memory both the host (proxy) and device code reach; *dev = device code's address. */
     void *(*alloc_mapped)(size_t size, void **dev);
@@ -32,8 +32,9 @@ typedef struct gsi_devmem_ops {
 } gsi_devmem_ops_t;
 extern const gsi_devmem_ops_t gsi_devmem_host;
 #ifdef GSHMEM_HAVE_CUDA
-extern const gsi_devmem_ops_t gsi_devmem_cuda;   /* usable only when a GPU and libgshmem_device are present */
-int gsi_cuda_usable(void);                         /* C provides */
+extern const gsi_devmem_ops_t
+    gsi_devmem_cuda;       /* usable only when a GPU and libgshmem_device are present */
+int gsi_cuda_usable(void); /* C provides */
 /* Make this PE's GPU context current on the calling thread (the proxy
  * threads: the transport copies device memory); a no-op on host lanes. */
 void gsi_cuda_bind_thread(void);

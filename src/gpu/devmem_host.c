@@ -14,7 +14,7 @@
 /* What device code compiled for host lanes reads as GSD_STATE. */
 __attribute__((visibility("default"))) gsd_state_t gshmemi_state;
 
-static uint64_t *peer_base;  /* [n_pes] gshmemi_state.peer_base */
+static uint64_t *peer_base; /* [n_pes] gshmemi_state.peer_base */
 
 static gsi_status_t host_init(const char *fn)
 {

@@ -40,10 +40,10 @@
 #include "gsd/kernel.h"
 #pragma GCC visibility pop
 
-#define GSHMEM_LANES_MAX 4096          /* threads of one launch, over all its blocks */
-#define LANE_STACK (1u << 20)          /* bytes of stack per lane */
-#define BAR_SPIN 64                    /* barrier polls before yielding */
-#define BAR_YIELDS 8                   /* yields before sleeping on the futex */
+#define GSHMEM_LANES_MAX 4096 /* threads of one launch, over all its blocks */
+#define LANE_STACK (1u << 20) /* bytes of stack per lane */
+#define BAR_SPIN 64           /* barrier polls before yielding */
+#define BAR_YIELDS 8          /* yields before sleeping on the futex */
 
 static const char launch_fn[] = "gshmemx_hostlane_launch";
 
@@ -52,15 +52,15 @@ __attribute__((visibility("default"))) __thread gsd_lane_t *gshmemi_lane_self;
 /* ---- barriers ------------------------------------------------------------- */
 
 typedef struct lane_bar {
-    _Alignas(64) unsigned n;      /* lanes that meet here */
+    _Alignas(64) unsigned n; /* lanes that meet here */
     unsigned arrived;
-    unsigned gen;                 /* bumped by the last arrival; the futex word */
+    unsigned gen; /* bumped by the last arrival; the futex word */
     unsigned sleepers;
 } lane_bar_t;
 
 struct gsd_lane_block {
-    lane_bar_t bar;               /* the block's */
-    lane_bar_t *warp;             /* [warps] */
+    lane_bar_t bar;   /* the block's */
+    lane_bar_t *warp; /* [warps] */
 };
 
 static void bar_wait(lane_bar_t *b)
@@ -149,8 +149,8 @@ void gshmemi_lane_fatal(const char *fn, const char *fmt, ...)
 typedef struct launch {
     gshmemx_kernel_fn_t fn;
     void **args;
-    unsigned remaining;           /* lanes still running */
-    sem_t done;                   /* posted by the last lane */
+    unsigned remaining; /* lanes still running */
+    sem_t done;         /* posted by the last lane */
 } launch_t;
 
 typedef struct lane_worker {
@@ -261,7 +261,7 @@ static void free_blocks(struct gsd_lane_block *blocks)
 /* ---- the pool -------------------------------------------------------------- */
 
 static struct {
-    pthread_mutex_t lock;         /* held by the launch that uses the pool */
+    pthread_mutex_t lock; /* held by the launch that uses the pool */
     lane_worker_t **w;
     unsigned n, cap;
 } pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -355,9 +355,10 @@ int gshmemx_hostlane_launch(gshmemx_kernel_fn_t fn, gshmemx_dim3_t grid, gshmemx
         return -1;
     }
     if (nbid == 0 || ntid == 0 || nbid * ntid > GSHMEM_LANES_MAX) {
-        gsi_log(GSI_LOG_ERROR, "%s: a grid of %ux%ux%u blocks of %ux%ux%u threads: host lanes "
-                "run 1 to %d threads per launch", launch_fn, grid.x, grid.y, grid.z, block.x,
-                block.y, block.z, GSHMEM_LANES_MAX);
+        gsi_log(GSI_LOG_ERROR,
+                "%s: a grid of %ux%ux%u blocks of %ux%ux%u threads: host lanes "
+                "run 1 to %d threads per launch",
+                launch_fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, GSHMEM_LANES_MAX);
         return -1;
     }
     blocks = make_blocks((unsigned)nbid, (unsigned)ntid);

@@ -30,12 +30,12 @@
 #include "core/wait.h"
 #include "gpu/devmem.h"
 
-#define LINE 64                      /* each counter on its own cache line */
-#define IDLE_SPIN 64                 /* tight polls before yielding */
-#define IDLE_YIELD_NS 50000ull       /* then yield this long */
-#define IDLE_SLEEP_MIN_NS 10000ull   /* then sleep idle/256, within these */
+#define LINE 64                    /* each counter on its own cache line */
+#define IDLE_SPIN 64               /* tight polls before yielding */
+#define IDLE_YIELD_NS 50000ull     /* then yield this long */
+#define IDLE_SLEEP_MIN_NS 10000ull /* then sleep idle/256, within these */
 #define IDLE_SLEEP_MAX_NS 200000ull
-#define BATCH 256                    /* descriptors per channel per pass */
+#define BATCH 256 /* descriptors per channel per pass */
 
 static const char proxy_fn[] = "gshmem proxy";
 
@@ -142,8 +142,7 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
 
     switch (kind) {
     case GSD_OP_PUT:
-        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local,
-                          d->len);
+        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local, d->len);
         break;
     case GSD_OP_P:
         if (d->len != 1 && d->len != 2 && d->len != 4 && d->len != 8)
@@ -170,21 +169,17 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
 
         if (aux2 != GSD_SIGNAL_SET && aux2 != GSD_SIGNAL_ADD)
             bad_desc(ch, t, d, "a signal operation other than SET or ADD");
-        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local,
-                          d->len);
+        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local, d->len);
         if (status == GSI_OK)
             status = net->fence();
         if (status == GSI_OK)
             status = net->amo(d->pe, (int)GSD_DESC_SIG_REGION(d->op), d->aux,
-                              aux2 == GSD_SIGNAL_SET ? GST_AMO_SET : GST_AMO_FADD,
-                              sizeof(signal), &signal, NULL, NULL);
+                              aux2 == GSD_SIGNAL_SET ? GST_AMO_SET : GST_AMO_FADD, sizeof(signal),
+                              &signal, NULL, NULL);
         break;
     }
-    case GSD_OP_FENCE:
-        status = net->fence();
-        break;
-    default:
-        bad_desc(ch, t, d, "unknown operation");
+    case GSD_OP_FENCE: status = net->fence(); break;
+    default: bad_desc(ch, t, d, "unknown operation");
     }
     if (status != GSI_OK)
         net_failed(net, kind, d, status);
@@ -240,15 +235,14 @@ void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn)
     uint64_t q;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
-    while (end - from < c->size && __atomic_load_n(&c->ring[end & mask].seq, __ATOMIC_ACQUIRE) ==
-                                       end + 1)
+    while (end - from < c->size &&
+           __atomic_load_n(&c->ring[end & mask].seq, __ATOMIC_ACQUIRE) == end + 1)
         end++;
     if (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) >= end)
         return;
     q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
-    while (q < end &&
-           !__atomic_compare_exchange_n(c->quiet_req, &q, end, 0, __ATOMIC_ACQ_REL,
-                                        __ATOMIC_ACQUIRE))
+    while (q < end && !__atomic_compare_exchange_n(c->quiet_req, &q, end, 0, __ATOMIC_ACQ_REL,
+                                                   __ATOMIC_ACQUIRE))
         ;
     while (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) < end)
         gsi_wait_step(&w, fn, "the proxy to complete what device code queued");
@@ -411,7 +405,7 @@ static struct {
     const gsi_devmem_ops_t *mem;
     gsi_proxy_chan_t *chans;
     int n_chan;
-    gsd_channel_t *dev;          /* [n_chan] device views, in device memory */
+    gsd_channel_t *dev; /* [n_chan] device views, in device memory */
     gsi_proxy_group_t *group;
 } proxy;
 
@@ -441,13 +435,15 @@ void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
     /* The table checks the range; the power of two is checked here, on
      * every run, so a bad value fails alike with and without a network. */
     if (ring & (ring - 1))
-        gsi_fatal(fn, "GSHMEM_PROXY_RING=%lld is not a power of two (accepted: 16, 32, ... "
-                  "1048576)", ring);
+        gsi_fatal(fn,
+                  "GSHMEM_PROXY_RING=%lld is not a power of two (accepted: 16, 32, ... "
+                  "1048576)",
+                  ring);
     s->chan = NULL;
     s->n_chan = 0;
     s->flags &= ~GSD_HAVE_PROXY;
     if (gsi_pe.net == &gst_none_ops)
-        return;  /* every peer is P2P: device code never needs the proxy */
+        return; /* every peer is P2P: device code never needs the proxy */
     proxy.mem = mem;
     proxy.chans = calloc((size_t)n, sizeof(*proxy.chans));
     if (!proxy.chans)
@@ -455,9 +451,10 @@ void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
     for (int i = 0; i < n; i++) {
         status = gsi_proxy_chan_create(mem, (uint32_t)ring, (uint32_t)ring, i, &proxy.chans[i]);
         if (status != GSI_OK)
-            gsi_fatal(fn, "cannot allocate proxy channel %d of %lld descriptors (%s memory): %s "
-                      "(lower GSHMEM_PROXY_CHANNELS or GSHMEM_PROXY_RING)", i, ring, mem->name,
-                      gsi_status_str(status));
+            gsi_fatal(fn,
+                      "cannot allocate proxy channel %d of %lld descriptors (%s memory): %s "
+                      "(lower GSHMEM_PROXY_CHANNELS or GSHMEM_PROXY_RING)",
+                      i, ring, mem->name, gsi_status_str(status));
         proxy.n_chan = i + 1;
     }
     proxy.dev = mem->alloc_device((size_t)n * sizeof(gsd_channel_t));
@@ -475,8 +472,7 @@ void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
     s->flags |= GSD_HAVE_PROXY;
     gsi_pe.device_drain = drain_runtime;
     GSI_DEBUG("proxy: %d channels of %lld descriptors, %d threads, over %s", n, ring,
-              (int)(gsi_pe.env.proxy_threads < n ? gsi_pe.env.proxy_threads : n),
-              gsi_pe.net->name);
+              (int)(gsi_pe.env.proxy_threads < n ? gsi_pe.env.proxy_threads : n), gsi_pe.net->name);
 }
 
 void gsi_proxy_fini(void)

@@ -16,12 +16,12 @@
 
 /* One channel, as the proxy holds it. */
 typedef struct gsi_proxy_chan {
-    gsd_channel_t host;       /* addresses the proxy uses */
-    gsd_channel_t dev;        /* the same channel as device code addresses it */
-    void *mapped;             /* allocations behind it (ring, counters, return slots) */
-    void *device;             /* head, tail_cache, ret_head */
-    uint64_t tail, done;      /* consumer's own copies of *tail and *done */
-    uint64_t executed;        /* descriptors executed (statistics) */
+    gsd_channel_t host;  /* addresses the proxy uses */
+    gsd_channel_t dev;   /* the same channel as device code addresses it */
+    void *mapped;        /* allocations behind it (ring, counters, return slots) */
+    void *device;        /* head, tail_cache, ret_head */
+    uint64_t tail, done; /* consumer's own copies of *tail and *done */
+    uint64_t executed;   /* descriptors executed (statistics) */
     int index;
 } gsi_proxy_chan_t;
 

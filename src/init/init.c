@@ -82,7 +82,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
               const void *boot_args)
 {
     if (gsi_pe.init_count++ > 0)
-        return;  /* OpenSHMEM 1.6: later calls are matched by shmem_finalize */
+        return; /* OpenSHMEM 1.6: later calls are matched by shmem_finalize */
 
     gsi_log_set_exit(gsi_global_exit);
     load_env(fn);
@@ -91,7 +91,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     if (gsi_pe.env.static_symmetric) {
         if (gsi_static_data_share(&gsi_pe.region[GSI_REGION_DATA]) != GSI_OK)
             gsi_fatal(fn, "cannot make static data symmetric (GSHMEM_STATIC_SYMMETRIC=0 "
-                      "turns this off)");
+                          "turns this off)");
         gsi_pe.n_regions = 2;
     }
     start_bootstrap(fn, boot, boot_args);
@@ -109,8 +109,8 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     /* Every PE has mapped its peers once it has passed this barrier. */
     gsi_barrier_world(fn, 0);
     print_banner();
-    GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes,
-              gsi_pe.n_local, gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
+    GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes, gsi_pe.n_local,
+              gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
     gsi_device_init(fn);
 }
 

@@ -11,11 +11,18 @@
 #include "base/status.h"
 
 typedef enum gst_amo_op {
-    GST_AMO_FETCH, GST_AMO_SET, GST_AMO_SWAP, GST_AMO_CSWAP,
-    GST_AMO_FADD, GST_AMO_FAND, GST_AMO_FOR, GST_AMO_FXOR
+    GST_AMO_FETCH,
+    GST_AMO_SET,
+    GST_AMO_SWAP,
+    GST_AMO_CSWAP,
+    GST_AMO_FADD,
+    GST_AMO_FAND,
+    GST_AMO_FOR,
+    GST_AMO_FXOR
 } gst_amo_op_t;
 
-typedef gsi_status_t (*gst_put_fn_t)(int pe, int region, size_t offset, const void *src, size_t len);
+typedef gsi_status_t (*gst_put_fn_t)(int pe, int region, size_t offset, const void *src,
+                                     size_t len);
 typedef gsi_status_t (*gst_get_fn_t)(void *dst, int pe, int region, size_t offset, size_t len);
 /* size is 4 or 8; operand/compare/fetched point at values of that size. */
 typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_op_t op,
@@ -59,9 +66,9 @@ typedef struct gst_init_args {
      * reached through the transport, so the transport may move them onto
      * shared memory of its own, mapped at the same addresses here */
     int private_regions;
-    int thread_multiple;       /* calls may come from several threads at once */
-    int progress_thread;       /* -1 auto, 0 off, 1 on */
-    int am_rma;                /* small operations as active messages: -1 where the
+    int thread_multiple; /* calls may come from several threads at once */
+    int progress_thread; /* -1 auto, 0 off, 1 on */
+    int am_rma;          /* small operations as active messages: -1 where the
                                   transport has no RMA, 0 never, 1 always */
     int (*allgather)(const void *in, void *out, size_t len);
 } gst_init_args_t;

@@ -23,19 +23,23 @@
 #include <gshmem/typetable.h>
 
 /* One 8-byte word per (type, op): the combos. */
+/* clang-format off: an X-macro list clang-format 14 indents as a staircase */
 enum {
-#define C_STD(T, N) C_##N##_add, C_##N##_fetch_add, C_##N##_inc, C_##N##_fetch_inc, C_##N##_cswap,
+#define C_STD(T, N)                                                                            \
+    C_##N##_add, C_##N##_fetch_add, C_##N##_inc, C_##N##_fetch_inc, C_##N##_cswap,
     GSHMEM_AMO_STD_TYPES(C_STD)
 #undef C_STD
 #define C_EXT(T, N) C_##N##_fetch, C_##N##_swap, C_##N##_set,
-    GSHMEM_AMO_EXT_TYPES(C_EXT)
+        GSHMEM_AMO_EXT_TYPES(C_EXT)
 #undef C_EXT
 #define C_BIT(T, N)                                                                            \
-    C_##N##_and, C_##N##_or, C_##N##_xor, C_##N##_fetch_and, C_##N##_fetch_or, C_##N##_fetch_xor,
-    GSHMEM_AMO_BIT_TYPES(C_BIT)
+    C_##N##_and, C_##N##_or, C_##N##_xor, C_##N##_fetch_and, C_##N##_fetch_or,                 \
+        C_##N##_fetch_xor,
+            GSHMEM_AMO_BIT_TYPES(C_BIT)
 #undef C_BIT
-    N_COMBO
+                N_COMBO
 };
+/* clang-format on */
 
 #define INIT 5      /* initial value of the counting words */
 #define CAS_LANES 4 /* lanes per PE that run the compare_swap loop */
@@ -44,22 +48,31 @@ enum {
 
 typedef struct amo_args {
     uint64_t *fails;
-    uint64_t *words;   /* [N_COMBO] */
-    uint64_t *sets;    /* [N_COMBO][npes][lanes]: the set words */
-    uint64_t *sums;    /* [N_COMBO]: this PE's sum of the values fetched (local) */
-    uint64_t *hammer;  /* [2] */
+    uint64_t *words;  /* [N_COMBO] */
+    uint64_t *sets;   /* [N_COMBO][npes][lanes]: the set words */
+    uint64_t *sums;   /* [N_COMBO]: this PE's sum of the values fetched (local) */
+    uint64_t *hammer; /* [2] */
     int me, npes;
-    unsigned lanes;    /* per PE */
+    unsigned lanes; /* per PE */
 } amo_args_t;
 
 #define WORD(a, c, T) ((T *)(void *)&(a).words[c])
 #define SUM(a, c, x) gsd_fetch_add(&(a).sums[c], (uint64_t)(int64_t)(x))
 
 /* The bit lane l of PE p owns in a word of `bits` bits. */
-DT_HD unsigned bit_of(int p, unsigned l, unsigned bits) { return ((unsigned)p * 7u + l) % bits; }
+DT_HD unsigned bit_of(int p, unsigned l, unsigned bits)
+{
+    return ((unsigned)p * 7u + l) % bits;
+}
 /* What lane l of PE p swaps in: 1 .. N, distinct. */
-DT_HD long long swap_val(int p, unsigned l, unsigned lanes) { return (long long)p * lanes + l + 1; }
-DT_HD unsigned add_val(unsigned l) { return l % 3 + 1; }
+DT_HD long long swap_val(int p, unsigned l, unsigned lanes)
+{
+    return (long long)p * lanes + l + 1;
+}
+DT_HD unsigned add_val(unsigned l)
+{
+    return l % 3 + 1;
+}
 
 /* ---- the kernel: every lane, every target, every combo ------------------ */
 
@@ -73,12 +86,12 @@ DT_HD unsigned add_val(unsigned l) { return l % 3 + 1; }
         gshmem_##N##_atomic_add(WORD(a, C_##N##_add, T), (T)add_val(l), t);                    \
         x = gshmem_##N##_atomic_fetch_add(WORD(a, C_##N##_fetch_add, T), (T)1, t);             \
         DT_CHECK_TRUE(a.fails, "gshmem_" #N "_atomic_fetch_add", "fetched value in range", t,  \
-                      (long long)x >= INIT && (unsigned long long)(long long)x < INIT + n);     \
+                      (long long)x >= INIT && (unsigned long long)(long long)x < INIT + n);    \
         SUM(a, C_##N##_fetch_add, x);                                                          \
         gshmem_##N##_atomic_inc(WORD(a, C_##N##_inc, T), t);                                   \
         x = gshmem_##N##_atomic_fetch_inc(WORD(a, C_##N##_fetch_inc, T), t);                   \
         DT_CHECK_TRUE(a.fails, "gshmem_" #N "_atomic_fetch_inc", "fetched value in range", t,  \
-                      (long long)x >= INIT && (unsigned long long)(long long)x < INIT + n);     \
+                      (long long)x >= INIT && (unsigned long long)(long long)x < INIT + n);    \
         SUM(a, C_##N##_fetch_inc, x);                                                          \
         if (l < CAS_LANES)                                                                     \
             for (k = 0; k < CAS_K; k++) {                                                      \
@@ -105,8 +118,8 @@ GSHMEM_AMO_STD_TYPES(RUN_STD)
         SUM(a, C_##N##_swap, x);                                                               \
         gshmem_##N##_atomic_set(s, v, t);                                                      \
         gshmem_quiet();                                                                        \
-        DT_CHECK(a.fails, "gshmem_" #N "_atomic_set", "the lane's word, fetched from PE", t, v, \
-                 gshmem_##N##_atomic_fetch(s, t));                                             \
+        DT_CHECK(a.fails, "gshmem_" #N "_atomic_set", "the lane's word, fetched from PE", t,   \
+                 v, gshmem_##N##_atomic_fetch(s, t));                                          \
     }
 GSHMEM_AMO_EXT_TYPES(RUN_EXT)
 #undef RUN_EXT
@@ -173,8 +186,8 @@ GSHMEM_KERNEL(init_kernel, amo_args_t, a)
     GSHMEM_AMO_EXT_TYPES(INIT_EXT)
 #undef INIT_EXT
 #define INIT_BIT(T, N)                                                                         \
-    *WORD(a, C_##N##_and, T) = (T)~(T)0;                                                       \
-    *WORD(a, C_##N##_fetch_and, T) = (T)~(T)0;
+    *WORD(a, C_##N##_and, T) = (T) ~(T)0;                                                      \
+    *WORD(a, C_##N##_fetch_and, T) = (T) ~(T)0;
     GSHMEM_AMO_BIT_TYPES(INIT_BIT)
 #undef INIT_BIT
     a.hammer[0] = a.hammer[1] = 0;
@@ -207,7 +220,7 @@ GSHMEM_KERNEL(check_kernel, amo_args_t, a)
 #define CHECK_EXT(T, N)                                                                        \
     DT_CHECK(a.fails, "gshmem_" #N "_atomic_fetch", "constant word", 0,                        \
              (T)(C_##N##_fetch % 50 + 7), *WORD(a, C_##N##_fetch, T));                         \
-    SUM(a, C_##N##_swap, *WORD(a, C_##N##_swap, T)); /* the last value swapped in */          \
+    SUM(a, C_##N##_swap, *WORD(a, C_##N##_swap, T)); /* the last value swapped in */           \
     for (p = 0; p < a.npes; p++)                                                               \
         for (l = 0; l < a.lanes; l++)                                                          \
             DT_CHECK(a.fails, "gshmem_" #N "_atomic_set", "the word of PE*65536+lane",         \
@@ -270,19 +283,19 @@ static int summed(int c, unsigned long long n, int npes, unsigned long long *wan
 
 static const char *const combo_name[N_COMBO] = {
 #define N_STD(T, N)                                                                            \
-    "gshmem_" #N "_atomic_add", "gshmem_" #N "_atomic_fetch_add", "gshmem_" #N "_atomic_inc", \
+    "gshmem_" #N "_atomic_add", "gshmem_" #N "_atomic_fetch_add", "gshmem_" #N "_atomic_inc",  \
         "gshmem_" #N "_atomic_fetch_inc", "gshmem_" #N "_atomic_compare_swap",
     GSHMEM_AMO_STD_TYPES(N_STD)
 #undef N_STD
 #define N_EXT(T, N)                                                                            \
     "gshmem_" #N "_atomic_fetch", "gshmem_" #N "_atomic_swap", "gshmem_" #N "_atomic_set",
-    GSHMEM_AMO_EXT_TYPES(N_EXT)
+        GSHMEM_AMO_EXT_TYPES(N_EXT)
 #undef N_EXT
 #define N_BIT(T, N)                                                                            \
     "gshmem_" #N "_atomic_and", "gshmem_" #N "_atomic_or", "gshmem_" #N "_atomic_xor",         \
         "gshmem_" #N "_atomic_fetch_and", "gshmem_" #N "_atomic_fetch_or",                     \
         "gshmem_" #N "_atomic_fetch_xor",
-    GSHMEM_AMO_BIT_TYPES(N_BIT)
+            GSHMEM_AMO_BIT_TYPES(N_BIT)
 #undef N_BIT
 };
 

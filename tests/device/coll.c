@@ -19,18 +19,27 @@ enum { F_THREAD, F_WARP, F_BLOCK, N_FORMS };
 typedef struct coll_args {
     uint64_t *fails;
     gshmem_team_t team;
-    int world;        /* the team is the world */
+    int world; /* the team is the world */
     int form;
-    int tn, tme;      /* expected team size and index */
+    int tn, tme;       /* expected team size and index */
     int start, stride; /* member i is world PE start + i * stride */
-    uint64_t *bar;    /* [ROUNDS][MAXPE] */
-    char *src, *dst;  /* MAXPE * MAXNEL * 8 bytes each */
+    uint64_t *bar;     /* [ROUNDS][MAXPE] */
+    char *src, *dst;   /* MAXPE * MAXNEL * 8 bytes each */
 } coll_args_t;
 
-DT_HD long long val(int p, size_t i) { return (long long)((p * 131 + (long long)i * 7) % 97 + 1); }
-DT_HD long long rval(int p, size_t i) { return (long long)((p * 7 + (long long)i * 3) % 50); }
+DT_HD long long val(int p, size_t i)
+{
+    return (long long)((p * 131 + (long long)i * 7) % 97 + 1);
+}
+DT_HD long long rval(int p, size_t i)
+{
+    return (long long)((p * 7 + (long long)i * 3) % 50);
+}
 /* What member-world-PE p sends to the member at index j (alltoall). */
-DT_HD long long aval(int p, int j, size_t i) { return val(p * MAXPE + j, i); }
+DT_HD long long aval(int p, int j, size_t i)
+{
+    return val(p * MAXPE + j, i);
+}
 
 #define BY_FORM(form, pre, post, args)                                                         \
     ((form) == F_THREAD ? gshmem_##pre##post args                                              \
@@ -64,7 +73,7 @@ DT_HD long long aval(int p, int j, size_t i) { return val(p * MAXPE + j, i); }
         return BY_FORM(form, N, _max_reduce, (tm, d, s, n));                                   \
     }                                                                                          \
                                                                                                \
-    /* Every data collective on T, at each length, checked by every lane. */                  \
+    /* Every data collective on T, at each length, checked by every lane. */                   \
     DT_NOINL void data_##N(const coll_args_t *a, unsigned k, unsigned nk, int lead)            \
     {                                                                                          \
         static const size_t lens[3] = {1, 37, 1000}, rlens[3] = {1, 100, MAXNEL};              \
@@ -85,8 +94,8 @@ DT_HD long long aval(int p, int j, size_t i) { return val(p * MAXPE + j, i); }
                 for (i = k; i < n; i += nk)                                                    \
                     if (d[i] != (T)val(a->start + root * a->stride, i))                        \
                         DT_CHECK(a->fails, "gshmem_" #N "_broadcast", "dest[i] (root*1e6+i)",  \
-                                 root * 1000000 + (long)i, (T)val(a->start + root * a->stride, i), \
-                                 d[i]);                                                        \
+                                 root * 1000000 + (long)i,                                     \
+                                 (T)val(a->start + root * a->stride, i), d[i]);                \
                 gshmemx_syncthreads(); /* all lanes checked before any rewrites */             \
             }                                                                                  \
             for (i = k; i < n; i += nk)                                                        \
@@ -139,7 +148,9 @@ DT_HD long long aval(int p, int j, size_t i) { return val(p * MAXPE + j, i); }
                     T e = (T)rval(a->start, i);                                                \
                     for (j = 1; j < a->tn; j++) {                                              \
                         T x = (T)rval(a->start + j * a->stride, i);                            \
-                        e = op == 1 ? (x < e ? x : e) : op == 2 ? (x > e ? x : e) : (T)(e + x); \
+                        e = op == 1   ? (x < e ? x : e)                                        \
+                            : op == 2 ? (x > e ? x : e)                                        \
+                                      : (T)(e + x);                                            \
                     }                                                                          \
                     if (dd[i] != e)                                                            \
                         DT_CHECK(a->fails,                                                     \
@@ -187,10 +198,13 @@ GSHMEM_KERNEL(coll_kernel, coll_args_t, a)
     unsigned k = gshmemx_thread_id(), nk = gshmemx_block_threads();
     int lead = a.form != F_THREAD || k == 0, r, j;
 
-    DT_CHECK(a.fails, "gshmem_team_n_pes", "of the team", a.team, a.tn, gshmem_team_n_pes(a.team));
-    DT_CHECK(a.fails, "gshmem_team_my_pe", "of the team", a.team, a.tme, gshmem_team_my_pe(a.team));
+    DT_CHECK(a.fails, "gshmem_team_n_pes", "of the team", a.team, a.tn,
+             gshmem_team_n_pes(a.team));
+    DT_CHECK(a.fails, "gshmem_team_my_pe", "of the team", a.team, a.tme,
+             gshmem_team_my_pe(a.team));
     for (j = 0; j < a.tn; j++)
-        DT_CHECK(a.fails, "gshmem_team_translate_pe", "member to world", j, a.start + j * a.stride,
+        DT_CHECK(a.fails, "gshmem_team_translate_pe", "member to world", j,
+                 a.start + j * a.stride,
                  gshmem_team_translate_pe(a.team, j, GSHMEM_TEAM_WORLD));
     DT_CHECK(a.fails, "gshmem_team_translate_pe", "world to team, this PE", a.tme, a.tme,
              gshmem_team_translate_pe(GSHMEM_TEAM_WORLD, a.start + a.tme * a.stride, a.team));
@@ -258,7 +272,8 @@ int main(void)
     if (dt_me % 2 == 0) {
         gshmem_team_t dev = gshmemx_team_device_id(even);
 
-        PT_CHECK("gshmemx_team_device_id", dev != GSHMEM_TEAM_INVALID && dev != GSHMEM_TEAM_WORLD,
+        PT_CHECK("gshmemx_team_device_id",
+                 dev != GSHMEM_TEAM_INVALID && dev != GSHMEM_TEAM_WORLD,
                  "a team id of its own");
         run(even, dev, 0, n_even, dt_me / 2, 0, 2, &a);
     } else {

@@ -80,7 +80,8 @@ DT_FN void dt_fail_(uint64_t *fails, const char *routine, const char *what, long
     do {                                                                                       \
         long long dt_e_ = (long long)(exp), dt_a_ = (long long)(act);                          \
         if (dt_e_ != dt_a_)                                                                    \
-            dt_fail_((fails), (routine), (what), (long)(idx), __FILE__, __LINE__, dt_e_, dt_a_); \
+            dt_fail_((fails), (routine), (what), (long)(idx), __FILE__, __LINE__, dt_e_,       \
+                     dt_a_);                                                                   \
     } while (0)
 
 /* A condition: printed as expected 1, got 0. */
@@ -88,9 +89,18 @@ DT_FN void dt_fail_(uint64_t *fails, const char *routine, const char *what, long
     DT_CHECK(fails, routine, what, idx, 1, (cond) ? 1 : 0)
 
 /* Warps are 32 consecutive threads of a block; the last may be partial. */
-DT_FN unsigned dt_warp_id(void) { return gshmemx_thread_id() / DT_WARP; }
-DT_FN unsigned dt_warps(void) { return (gshmemx_block_threads() + DT_WARP - 1) / DT_WARP; }
-DT_FN unsigned dt_warp_lane(void) { return gshmemx_thread_id() % DT_WARP; }
+DT_FN unsigned dt_warp_id(void)
+{
+    return gshmemx_thread_id() / DT_WARP;
+}
+DT_FN unsigned dt_warps(void)
+{
+    return (gshmemx_block_threads() + DT_WARP - 1) / DT_WARP;
+}
+DT_FN unsigned dt_warp_lane(void)
+{
+    return gshmemx_thread_id() % DT_WARP;
+}
 DT_FN unsigned dt_warp_lanes(void)
 {
     unsigned n = gshmemx_block_threads() - dt_warp_id() * DT_WARP;
@@ -102,7 +112,10 @@ DT_FN unsigned dt_lane(void)
 {
     return gshmemx_block_id() * gshmemx_block_threads() + gshmemx_thread_id();
 }
-DT_FN unsigned dt_lanes(void) { return gshmemx_grid_blocks() * gshmemx_block_threads(); }
+DT_FN unsigned dt_lanes(void)
+{
+    return gshmemx_grid_blocks() * gshmemx_block_threads();
+}
 
 /* ---- both sides ---------------------------------------------------------- */
 
@@ -121,10 +134,13 @@ DT_HD unsigned char dt_pat(int pe, uint64_t off)
 
 /* ---- host side ----------------------------------------------------------- */
 
-static uint64_t *dt_fails;     /* this PE's device-check failure counter (device heap) */
+static uint64_t *dt_fails; /* this PE's device-check failure counter (device heap) */
 static int dt_me, dt_npes;
 
-PT_UNUSED static unsigned dt_threads(void) { return dt_npes <= 2 ? 48u : 32u; }
+PT_UNUSED static unsigned dt_threads(void)
+{
+    return dt_npes <= 2 ? 48u : 32u;
+}
 
 PT_UNUSED static void dt_start_(const char *file)
 {
@@ -134,8 +150,10 @@ PT_UNUSED static void dt_start_(const char *file)
     dt_npes = pt_npes;
     dt_fails = (uint64_t *)gshmem_calloc(1, sizeof(uint64_t));
     if (dt_fails == NULL) {
-        fprintf(stderr, "FAIL PE %d: gshmem_calloc: the device failure counter: "
-                "expected a pointer, got NULL\n", pt_me);
+        fprintf(stderr,
+                "FAIL PE %d: gshmem_calloc: the device failure counter: "
+                "expected a pointer, got NULL\n",
+                pt_me);
         shmem_global_exit(1);
     }
 }
@@ -212,7 +230,10 @@ PT_UNUSED static int dt_env_true(const char *name)
 }
 
 /* Do other PEs go through the proxy (GSHMEM_DISABLE_P2P=1)? */
-PT_UNUSED static int dt_proxy_mode(void) { return dt_env_true("GSHMEM_DISABLE_P2P"); }
+PT_UNUSED static int dt_proxy_mode(void)
+{
+    return dt_env_true("GSHMEM_DISABLE_P2P");
+}
 
 /* Add the device checks' failures to the host's, then pt_finish(). */
 PT_UNUSED static int dt_finish(void)

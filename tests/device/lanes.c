@@ -12,8 +12,8 @@
 
 typedef struct lane_args {
     uint64_t *fails;
-    uint64_t *seen;   /* [blocks * threads]: one word per lane */
-    uint64_t *board;  /* [blocks * threads]: the syncthreads rounds */
+    uint64_t *seen;  /* [blocks * threads]: one word per lane */
+    uint64_t *board; /* [blocks * threads]: the syncthreads rounds */
     unsigned blocks, threads;
     int me, npes;
 } lane_args_t;
@@ -39,8 +39,9 @@ GSHMEM_KERNEL(lane_kernel, lane_args_t, a)
         gshmemx_syncthreads();
         for (i = 0; i < nt; i++)
             if (mine[i] != ((uint64_t)r << 32 | i))
-                DT_CHECK(a.fails, "gshmemx_syncthreads", "another lane's write (round*4096+lane)",
-                         r * 4096 + i, (uint64_t)r << 32 | i, mine[i]);
+                DT_CHECK(a.fails, "gshmemx_syncthreads",
+                         "another lane's write (round*4096+lane)", r * 4096 + i,
+                         (uint64_t)r << 32 | i, mine[i]);
         gshmemx_syncthreads(); /* nobody writes round r + 1 before all read round r */
     }
 }

@@ -16,7 +16,7 @@
 
 typedef struct ptr_args {
     uint64_t *fails;
-    uint64_t *buf;    /* [npes] words: PE p stores into slot p through gshmem_ptr */
+    uint64_t *buf; /* [npes] words: PE p stores into slot p through gshmem_ptr */
     int me, npes, p2p;
 } ptr_args_t;
 
@@ -79,8 +79,8 @@ static void check_free_completes(void)
     c = (unsigned char *)dt_copy_back(a.dst, n);
     for (j = 0; j < n; j++)
         bad += c[j] != 0x40 + left;
-    PT_CHECK_EQ_F("gshmem_free", 0, bad, "bytes of PE %d's 4 MiB put_nbi missing when it returned",
-                  left);
+    PT_CHECK_EQ_F("gshmem_free", 0, bad,
+                  "bytes of PE %d's 4 MiB put_nbi missing when it returned", left);
     free(c);
     gshmem_free(a.src);
     gshmem_free(a.dst);
@@ -166,8 +166,7 @@ int main(void)
     for (pe = 0; pe < dt_npes; pe++)
         if (pe != dt_me)
             PT_CHECK_EQ_F("gshmem_ptr", a.p2p, gshmem_ptr(a.buf, pe) != NULL,
-                          "(host) a peer's mapping, NULL only via the proxy: PE %d",
-                          pe);
+                          "(host) a peer's mapping, NULL only via the proxy: PE %d", pe);
 #endif
     shmem_barrier_all();
     DT_LAUNCH(ptr_kernel, 1, 1, a);

@@ -22,18 +22,24 @@
 
 enum { V_PUT, V_P, V_CH, NV };
 
-DT_HD size_t msg_len(int m, unsigned l) { return 8 * (1 + ((size_t)m * 11 + l * 5) % (SLOT / 8)); }
-DT_HD size_t q_len(unsigned l, int pe) { return 1 + ((size_t)l * 37 + (size_t)pe * 13) % QSLOT; }
+DT_HD size_t msg_len(int m, unsigned l)
+{
+    return 8 * (1 + ((size_t)m * 11 + l * 5) % (SLOT / 8));
+}
+DT_HD size_t q_len(unsigned l, int pe)
+{
+    return 1 + ((size_t)l * 37 + (size_t)pe * 13) % QSLOT;
+}
 
 typedef struct order_args {
     uint64_t *fails;
-    char *src;         /* [lanes][M][SLOT]: this PE's pattern */
-    char *data;        /* [lanes][M][SLOT] */
-    uint64_t *flag;    /* [lanes][2]: raised by the default channel's messages, by channel ch's */
-    char *qsrc;        /* [lanes][QSLOT]: this PE's pattern */
-    char *qdata;       /* [npes][lanes][QSLOT] */
-    char *qback;       /* [lanes][QSLOT]: what the gets read back */
-    uint64_t *count;   /* [2] */
+    char *src;       /* [lanes][M][SLOT]: this PE's pattern */
+    char *data;      /* [lanes][M][SLOT] */
+    uint64_t *flag;  /* [lanes][2]: raised by the default channel's messages, by channel ch's */
+    char *qsrc;      /* [lanes][QSLOT]: this PE's pattern */
+    char *qdata;     /* [npes][lanes][QSLOT] */
+    char *qback;     /* [lanes][QSLOT]: what the gets read back */
+    uint64_t *count; /* [2] */
     int me, npes, left, right;
 } order_args_t;
 
@@ -61,8 +67,8 @@ GSHMEM_KERNEL(fence_kernel, order_args_t, a)
         case V_CH:
             gshmemx_putmem_nbi_ch(a.data + off, a.src + off, n, a.right, ch);
             gshmemx_fence_ch(ch);
-            gshmemx_signal_op_ch(&a.flag[2 * l + 1], (uint64_t)m + 1, GSHMEM_SIGNAL_SET, a.right,
-                                 ch);
+            gshmemx_signal_op_ch(&a.flag[2 * l + 1], (uint64_t)m + 1, GSHMEM_SIGNAL_SET,
+                                 a.right, ch);
             break;
         }
     }
@@ -96,15 +102,15 @@ GSHMEM_KERNEL(quiet_kernel, order_args_t, a)
     /* gshmem_quiet: put into every PE, quiet, read back, count */
     for (i = 0; i < a.npes; i++) {
         pe = (a.me + i) % a.npes;
-        gshmem_putmem_nbi(a.qdata + ((size_t)a.me * lanes + l) * QSLOT, a.qsrc + (size_t)l * QSLOT,
-                          q_len(l, pe), pe);
+        gshmem_putmem_nbi(a.qdata + ((size_t)a.me * lanes + l) * QSLOT,
+                          a.qsrc + (size_t)l * QSLOT, q_len(l, pe), pe);
     }
     gshmem_quiet();
     for (pe = 0; pe < a.npes; pe++) {
         size_t n = q_len(l, pe), bad = 0;
 
-        gshmem_getmem(a.qback + (size_t)l * QSLOT,
-                      a.qdata + ((size_t)a.me * lanes + l) * QSLOT, n, pe);
+        gshmem_getmem(a.qback + (size_t)l * QSLOT, a.qdata + ((size_t)a.me * lanes + l) * QSLOT,
+                      n, pe);
         for (k = 0; k < n; k++)
             bad += a.qback[(size_t)l * QSLOT + k] != a.qsrc[(size_t)l * QSLOT + k];
         DT_CHECK(a.fails, "gshmem_quiet", "bytes not there after the quiet, on PE*65536+lane",

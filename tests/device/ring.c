@@ -20,8 +20,16 @@
 #define M 192     /* messages per lane */
 #define SLOT 1024 /* bytes per message slot */
 
-enum { V_SIG_SET_NBI, V_SIG_ADD, V_U64_SIG_ADD_NBI, V_PUT_FENCE, V_P_FENCE, V_BLOCKING_FENCE,
-       V_CH, NV };
+enum {
+    V_SIG_SET_NBI,
+    V_SIG_ADD,
+    V_U64_SIG_ADD_NBI,
+    V_PUT_FENCE,
+    V_P_FENCE,
+    V_BLOCKING_FENCE,
+    V_CH,
+    NV
+};
 
 DT_HD size_t msg_len(int s, unsigned l, int m)
 {
@@ -29,7 +37,10 @@ DT_HD size_t msg_len(int s, unsigned l, int m)
 
     return tab[((unsigned)m * 3u + l + (unsigned)s) % 8u];
 }
-DT_HD int msg_var(unsigned l, int m) { return (int)((l + (unsigned)m) % NV); }
+DT_HD int msg_var(unsigned l, int m)
+{
+    return (int)((l + (unsigned)m) % NV);
+}
 DT_HD int msg_dest(int s, unsigned l, int m, int npes)
 {
     return (int)(((unsigned)s + 1u + (l + (unsigned)m) % (unsigned)npes) % (unsigned)npes);
@@ -41,10 +52,10 @@ DT_HD uint64_t msg_tag(int s, unsigned l, int m)
 
 typedef struct ring_args {
     uint64_t *fails;
-    char *src;         /* [lanes][M][SLOT]: this PE's pattern */
-    char *data;        /* [npes][lanes][M][SLOT] */
-    uint64_t *sig;     /* [npes][lanes][M] */
-    uint64_t *bytes;   /* [1]: lengths of the messages received */
+    char *src;       /* [lanes][M][SLOT]: this PE's pattern */
+    char *data;      /* [npes][lanes][M][SLOT] */
+    uint64_t *sig;   /* [npes][lanes][M] */
+    uint64_t *bytes; /* [1]: lengths of the messages received */
     int me, npes;
     unsigned lanes;
 } ring_args_t;
@@ -68,13 +79,12 @@ DT_NOINL void send(const ring_args_t *a, unsigned l, int m)
     case V_SIG_SET_NBI:
         gshmem_putmem_signal_nbi(d, s, n, sig, tag, GSHMEM_SIGNAL_SET, r);
         break;
-    case V_SIG_ADD:
-        gshmem_putmem_signal(d, s, n, sig, tag, GSHMEM_SIGNAL_ADD, r);
-        break;
+    case V_SIG_ADD: gshmem_putmem_signal(d, s, n, sig, tag, GSHMEM_SIGNAL_ADD, r); break;
     case V_U64_SIG_ADD_NBI: /* whole words, then the tail as bytes */
         if (n >= 8)
-            gshmem_uint64_put_signal_nbi((uint64_t *)(void *)d, (const uint64_t *)(const void *)s,
-                                         n / 8, sig, tag - 1, GSHMEM_SIGNAL_ADD, r);
+            gshmem_uint64_put_signal_nbi((uint64_t *)(void *)d,
+                                         (const uint64_t *)(const void *)s, n / 8, sig, tag - 1,
+                                         GSHMEM_SIGNAL_ADD, r);
         gshmem_putmem_nbi(d + n / 8 * 8, s + n / 8 * 8, n % 8, r);
         gshmem_fence();
         gshmemx_signal_op(sig, n >= 8 ? 1 : tag, GSHMEM_SIGNAL_ADD, r);
@@ -103,9 +113,7 @@ DT_NOINL void send(const ring_args_t *a, unsigned l, int m)
         gshmem_fence();
         gshmemx_signal_op(sig, tag, GSHMEM_SIGNAL_SET, r);
         break;
-    case V_CH:
-        gshmemx_putmem_signal_nbi_ch(d, s, n, sig, tag, GSHMEM_SIGNAL_SET, r, ch);
-        break;
+    case V_CH: gshmemx_putmem_signal_nbi_ch(d, s, n, sig, tag, GSHMEM_SIGNAL_SET, r, ch); break;
     }
     gshmem_uint64_atomic_add(a->bytes, n, r);
 }

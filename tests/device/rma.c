@@ -41,22 +41,27 @@
 enum { K_PUT, K_GET, K_P, K_G };
 enum { SC_THREAD, SC_WARP, SC_BLOCK, N_SC };
 
+/* clang-format off: an X-macro list clang-format 14 indents as a staircase */
 enum {
 #define OPS_T(T, N)                                                                            \
-    OP_##N##_put, OP_##N##_get, OP_##N##_put_nbi, OP_##N##_get_nbi, OP_##N##_iput,            \
+    OP_##N##_put, OP_##N##_get, OP_##N##_put_nbi, OP_##N##_get_nbi, OP_##N##_iput,             \
         OP_##N##_iget, OP_##N##_p, OP_##N##_g,
     RMA_TYPES(OPS_T)
 #undef OPS_T
 #define OPS_S(B) OP_put##B, OP_get##B, OP_put##B##_nbi, OP_get##B##_nbi, OP_iput##B, OP_iget##B,
-    RMA_SIZES(OPS_S)
+        RMA_SIZES(OPS_S)
 #undef OPS_S
-    OP_putmem, OP_getmem, OP_putmem_nbi, OP_getmem_nbi,
+            OP_putmem,
+    OP_getmem,
+    OP_putmem_nbi,
+    OP_getmem_nbi,
     N_OPS
 };
+/* clang-format on */
 
 /* Element size | kind << 8 | strided << 12. */
 #define INFO(es, kind, str) ((int)(es) | (kind) << 8 | (str) << 12)
-#define INFO_ES(i) ((size_t)((i) & 0xff))
+#define INFO_ES(i) ((size_t)((i)&0xff))
 #define INFO_KIND(i) (((i) >> 8) & 0xf)
 #define INFO_STR(i) (((i) >> 12) & 1)
 
@@ -230,10 +235,10 @@ DT_FN void rma_do(int op, int sc, char *d, const char *s, size_t nel, int pe)
 
 typedef struct rma_args {
     uint64_t *fails;
-    char *src, *dst;   /* [N_OPS][units][R] bytes each */
+    char *src, *dst; /* [N_OPS][units][R] bytes each */
     int scope;
-    unsigned units;    /* units per PE */
-    unsigned long R;   /* bytes per (op, unit) area */
+    unsigned units;  /* units per PE */
+    unsigned long R; /* bytes per (op, unit) area */
     int left, right;
 } rma_args_t;
 
@@ -266,13 +271,15 @@ GSHMEM_KERNEL(rma_kernel, rma_args_t, a)
 /* Host names of the ops, for the failure lines. */
 static const char *const op_name[N_OPS] = {
 #define NAME_T(T, N)                                                                           \
-    #N "_put", #N "_get", #N "_put_nbi", #N "_get_nbi", #N "_iput", #N "_iget", #N "_p", #N "_g",
+#N "_put", #N "_get", #N "_put_nbi", #N "_get_nbi", #N "_iput", #N "_iget", #N "_p",       \
+        #N "_g",
     RMA_TYPES(NAME_T)
 #undef NAME_T
 #define NAME_S(B) "put" #B, "get" #B, "put" #B "_nbi", "get" #B "_nbi", "iput" #B, "iget" #B,
-    RMA_SIZES(NAME_S)
+        RMA_SIZES(NAME_S)
 #undef NAME_S
-    "putmem", "getmem", "putmem_nbi", "getmem_nbi"};
+            "putmem",
+    "getmem", "putmem_nbi", "getmem_nbi"};
 
 static const char *const scope_name[N_SC] = {"thread", "warp", "block"};
 
@@ -303,7 +310,8 @@ static void check(int sc, const unsigned char *h, unsigned units, size_t R, int 
 
             for (o = 0; o < R; o++) {
                 long s = skip ? -1 : src_of(info, nel, o);
-                unsigned char e = s < 0 ? (unsigned char)DT_SENT : dt_pat(left, base + (size_t)s);
+                unsigned char e = s < 0 ? (unsigned char)DT_SENT
+                                        : dt_pat(left, base + (size_t)s);
 
                 if (h[base + o] != e && bad++ == 0)
                     first = o, fe = e, fa = h[base + o];
@@ -315,7 +323,8 @@ static void check(int sc, const unsigned char *h, unsigned units, size_t R, int 
                      sc == SC_THREAD ? "" : "_", sc == SC_THREAD ? "" : scope_name[sc]);
             PT_CHECK_EQ_F(routine, fe, fa,
                           "%s unit %u, %zu elements from/to PE %d: %zu of %zu bytes wrong, "
-                          "the first at byte %zu", scope_name[sc], unit, nel, left, bad, R, first);
+                          "the first at byte %zu",
+                          scope_name[sc], unit, nel, left, bad, R, first);
         }
 }
 

@@ -35,9 +35,18 @@ DT_HD size_t var_es(int v)
 }
 
 /* Message m of a unit: its variant, signal op, blocking or not, elements. */
-DT_HD int msg_var(int m) { return m % NV; }
-DT_HD int msg_add(int m) { return (m / NV) % 2; }
-DT_HD int msg_nbi(int m) { return (m / (2 * NV)) % 2; }
+DT_HD int msg_var(int m)
+{
+    return m % NV;
+}
+DT_HD int msg_add(int m)
+{
+    return (m / NV) % 2;
+}
+DT_HD int msg_nbi(int m)
+{
+    return (m / (2 * NV)) % 2;
+}
 DT_HD size_t msg_nel(int m, unsigned unit, size_t slot)
 {
     size_t max = slot / var_es(msg_var(m));
@@ -70,7 +79,7 @@ DT_HD uint64_t msg_sig(int pe, unsigned unit, int m)
 
 /* One function per variant (kept out of line under nvcc: see DT_NOINL). */
 #define SEND_FN(NAME, f, T)                                                                    \
-    DT_NOINL void NAME(int sc, int nbi, int op, char *d, const char *s, size_t nel,           \
+    DT_NOINL void NAME(int sc, int nbi, int op, char *d, const char *s, size_t nel,            \
                        uint64_t *sig, uint64_t sv, int pe)                                     \
     {                                                                                          \
         PUT_SIGNAL(sc, nbi, f, ((T *)d, (const T *)s, nel, sig, sv, op, pe));                  \
@@ -184,8 +193,8 @@ GSHMEM_KERNEL(order_kernel, order_args_t, a)
                                  pe);
     }
     total = (uint64_t)a.npes * dt_lanes();
-    DT_CHECK(a.fails, "gshmem_signal_wait_until", "tally of every lane's signal_op ADD", 0, total,
-             gshmem_signal_wait_until(a.tally, GSHMEM_CMP_GE, total));
+    DT_CHECK(a.fails, "gshmem_signal_wait_until", "tally of every lane's signal_op ADD", 0,
+             total, gshmem_signal_wait_until(a.tally, GSHMEM_CMP_GE, total));
     DT_CHECK(a.fails, "gshmem_signal_wait_until", "tally of every lane's put_signal ADD", 0,
              total, gshmem_signal_wait_until(a.tally_sig, GSHMEM_CMP_GE, total));
     /* the put_signals' data is there once their ADDs all showed */
@@ -216,7 +225,8 @@ GSHMEM_KERNEL(ring_kernel, ring_args_t, a)
     for (r = 0; r < R; r++) {
         uint64_t k = (uint64_t)r * a.npes + a.me, got;
 
-        got = gshmem_signal_wait_until(&a.ring[l], r % 3 == 2 ? GSHMEM_CMP_GE : GSHMEM_CMP_EQ, k);
+        got = gshmem_signal_wait_until(&a.ring[l], r % 3 == 2 ? GSHMEM_CMP_GE : GSHMEM_CMP_EQ,
+                                       k);
         DT_CHECK(a.fails, "gshmem_signal_wait_until", "the token, lane*256+lap", l * 256 + r, k,
                  got);
         DT_CHECK(a.fails, "gshmem_signal_fetch", "the token, lane*256+lap", l * 256 + r, k,
@@ -297,8 +307,8 @@ int main(void)
     shmem_barrier_all();
     h = (uint64_t *)dt_copy_back(ra.ring, lanes * sizeof(uint64_t));
     for (i = 0; i < lanes; i++)
-        PT_CHECK_EQ_F("gshmemx_signal_op", dt_me == 0 ? (uint64_t)R * dt_npes
-                                                        : (uint64_t)(R - 1) * dt_npes + dt_me,
+        PT_CHECK_EQ_F("gshmemx_signal_op",
+                      dt_me == 0 ? (uint64_t)R * dt_npes : (uint64_t)(R - 1) * dt_npes + dt_me,
                       h[i], "lane %u's token after %d laps", i, R);
     free(h);
     shmem_barrier_all();

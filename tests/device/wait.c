@@ -19,12 +19,12 @@
 
 #define AREA 32 /* elements per lane and type */
 /* Offsets in a lane's area. */
-#define E_ONE 0   /* [1] wait_until / test, comparator l % 6 */
-#define E_ALL 1   /* [4] status {0,0,1,0}: poke 7 into 0, 1, 3 */
-#define E_ANY 5   /* [4] status {1,0,0,0}: [0] holds 7 but is excluded; poke 7 into 2 */
-#define E_SOME 9  /* [4] no status: poke 7 into 1 and 3 */
-#define E_ALLV 13 /* [4] EQ {1,2,3,4}: poke those */
-#define E_ANYV 17 /* [4] EQ {10,11,12,13}: poke 11 into 1 */
+#define E_ONE 0    /* [1] wait_until / test, comparator l % 6 */
+#define E_ALL 1    /* [4] status {0,0,1,0}: poke 7 into 0, 1, 3 */
+#define E_ANY 5    /* [4] status {1,0,0,0}: [0] holds 7 but is excluded; poke 7 into 2 */
+#define E_SOME 9   /* [4] no status: poke 7 into 1 and 3 */
+#define E_ALLV 13  /* [4] EQ {1,2,3,4}: poke those */
+#define E_ANYV 17  /* [4] EQ {10,11,12,13}: poke 11 into 1 */
 #define E_SOMEV 21 /* [4] GE {1,1,1,1}: poke 1 into 0 and 2 */
 
 /* Comparator of lane l's single wait: its initial value, the value poked,
@@ -36,8 +36,14 @@ DT_HD int one_cmp(unsigned l)
 
     return c[l % 6];
 }
-DT_HD int one_init(unsigned l) { return l % 6 >= 4 ? 9 : 0; }
-DT_HD int one_poke(unsigned l) { return l % 6 >= 4 ? 3 : 5; }
+DT_HD int one_init(unsigned l)
+{
+    return l % 6 >= 4 ? 9 : 0;
+}
+DT_HD int one_poke(unsigned l)
+{
+    return l % 6 >= 4 ? 3 : 5;
+}
 DT_HD int one_ref(unsigned l)
 {
     static const int r[6] = {5, 0, 4, 5, 4, 3};
@@ -56,12 +62,14 @@ typedef struct wait_args {
     ((T *)(void *)((a).ivars + ((size_t)(ti) * (a).lanes + (l)) * AREA * 8))
 
 /* Each type's row number, for its area. */
+/* clang-format off: an X-macro list clang-format 14 indents as a staircase */
 enum {
 #define TI(T, N) TI_##N,
     GSHMEM_P2P_TYPES(TI)
 #undef TI
-    N_TYPES
+        N_TYPES
 };
+/* clang-format on */
 
 #define FAMILY(T, N)                                                                           \
     DT_NOINL void init_##N(wait_args_t a, unsigned l)                                          \
@@ -78,7 +86,7 @@ enum {
     DT_NOINL void before_##N(wait_args_t a, unsigned l)                                        \
     {                                                                                          \
         T *v = AREA_OF(a, TI_##N, T, l);                                                       \
-        const int st_all[4] = {0, 0, 1, 0}, st_any[4] = {1, 0, 0, 0}, none[4] = {1, 1, 1, 1};   \
+        const int st_all[4] = {0, 0, 1, 0}, st_any[4] = {1, 0, 0, 0}, none[4] = {1, 1, 1, 1};  \
         const T allv[4] = {1, 2, 3, 4}, anyv[4] = {10, 11, 12, 13}, somev[4] = {1, 1, 1, 1};   \
         size_t idx[4];                                                                         \
                                                                                                \
@@ -102,8 +110,8 @@ enum {
         DT_CHECK(a.fails, "gshmem_" #N "_test_some_vector", "before the poke, lane", l, 0,     \
                  gshmem_##N##_test_some_vector(v + E_SOMEV, 4, idx, NULL, GSHMEM_CMP_GE,       \
                                                somev));                                        \
-        /* waits with no eligible element return at once */                                   \
-        gshmem_##N##_wait_until_all(v + E_ALL, 4, none, GSHMEM_CMP_EQ, (T)7);                 \
+        /* waits with no eligible element return at once */                                    \
+        gshmem_##N##_wait_until_all(v + E_ALL, 4, none, GSHMEM_CMP_EQ, (T)7);                  \
         DT_CHECK(a.fails, "gshmem_" #N "_wait_until_any", "no element eligible (SIZE_MAX)", l, \
                  (long long)(size_t)SIZE_MAX,                                                  \
                  (long long)gshmem_##N##_wait_until_any(v + E_ANY, 4, none, GSHMEM_CMP_EQ,     \
@@ -145,7 +153,7 @@ enum {
         gshmem_##N##_wait_until(v + E_ONE, one_cmp(l), (T)one_ref(l));                         \
         DT_CHECK(a.fails, "gshmem_" #N "_wait_until", "ivar once the wait returned, lane", l,  \
                  one_poke(l), v[E_ONE]);                                                       \
-        gshmem_##N##_wait_until_all(v + E_ALL, 4, st_all, GSHMEM_CMP_EQ, (T)7);               \
+        gshmem_##N##_wait_until_all(v + E_ALL, 4, st_all, GSHMEM_CMP_EQ, (T)7);                \
         DT_CHECK(a.fails, "gshmem_" #N "_wait_until_all", "ivars[0] once it returned", l, 7,   \
                  v[E_ALL]);                                                                    \
         DT_CHECK(a.fails, "gshmem_" #N "_wait_until_all", "ivars[1] once it returned", l, 7,   \
@@ -162,13 +170,14 @@ enum {
             DT_CHECK_TRUE(a.fails, "gshmem_" #N "_wait_until_some",                            \
                           "indices[i] is 1 or 3 and increasing, lane*16+i", l * 16 + i,        \
                           (idx[i] == 1 || idx[i] == 3) && (i == 0 || idx[i] > idx[i - 1]));    \
-        gshmem_##N##_wait_until_all_vector(v + E_ALLV, 4, NULL, GSHMEM_CMP_EQ, allv);         \
+        gshmem_##N##_wait_until_all_vector(v + E_ALLV, 4, NULL, GSHMEM_CMP_EQ, allv);          \
         for (i = 0; i < 4; i++)                                                                \
             DT_CHECK(a.fails, "gshmem_" #N "_wait_until_all_vector", "ivars[lane*16+i]",       \
                      l * 16 + i, (long long)i + 1, v[E_ALLV + i]);                             \
         DT_CHECK(a.fails, "gshmem_" #N "_wait_until_any_vector", "the index it returned", l,   \
-                 1, (long long)gshmem_##N##_wait_until_any_vector(v + E_ANYV, 4, NULL,         \
-                                                                  GSHMEM_CMP_EQ, anyv));       \
+                 1,                                                                            \
+                 (long long)gshmem_##N##_wait_until_any_vector(v + E_ANYV, 4, NULL,            \
+                                                               GSHMEM_CMP_EQ, anyv));          \
         n = gshmem_##N##_wait_until_some_vector(v + E_SOMEV, 4, idx, NULL, GSHMEM_CMP_GE,      \
                                                 somev);                                        \
         DT_CHECK_TRUE(a.fails, "gshmem_" #N "_wait_until_some_vector", "count is 1 or 2", l,   \

@@ -59,11 +59,20 @@ CHECK(_SHMEM_REDUCE_MIN_WRKDATA_SIZE == SHMEM_REDUCE_MIN_WRKDATA_SIZE);
 /* Handles: the predefined ones are the library's objects, the invalid ones
  * null; the configuration structs have the spec's members. */
 shmem_ctx_t check_ctx_default(void);
-shmem_ctx_t check_ctx_default(void) { return SHMEM_CTX_DEFAULT; }
+shmem_ctx_t check_ctx_default(void)
+{
+    return SHMEM_CTX_DEFAULT;
+}
 shmem_team_t check_team_world(void);
-shmem_team_t check_team_world(void) { return SHMEM_TEAM_WORLD; }
+shmem_team_t check_team_world(void)
+{
+    return SHMEM_TEAM_WORLD;
+}
 shmem_team_t check_team_shared(void);
-shmem_team_t check_team_shared(void) { return SHMEM_TEAM_SHARED; }
+shmem_team_t check_team_shared(void)
+{
+    return SHMEM_TEAM_SHARED;
+}
 int check_invalid(void);
 int check_invalid(void)
 {

@@ -23,11 +23,11 @@
 
 #ifdef __cplusplus
 #include <type_traits>
-#define EXPECT_TYPE(expr, T) \
+#define EXPECT_TYPE(expr, T)                                                  \
     static_assert(std::is_same<decltype(expr), T>::value, #expr " is not " #T)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define EXPECT_TYPE(expr, T) \
-    _Static_assert(_Generic((expr), T: 1, default: 0), #expr " is not " #T)
+#define EXPECT_TYPE(expr, T)                                                  \
+    _Static_assert(_Generic((expr), T : 1, default : 0), #expr " is not " #T)
 #else
 #error "generic.c tests the C11 bindings: compile with -std=c11 or later"
 #endif
@@ -119,7 +119,8 @@ static const char *wait_until_routine(const char *typed)
         EXPECT_TYPE(shmem_broadcast(team, dest, source, 8, 0), int);          \
         EXPECT_TYPE(shmem_collect(team, dest, source, 1), int);               \
         EXPECT_TYPE(shmem_fcollect(team, dest, source, 1), int);              \
-        CALL(shmem_alltoall(team, dest, csource, 1), "shmem_" #N "_alltoall"); \
+        CALL(shmem_alltoall(team, dest, csource, 1),                          \
+             "shmem_" #N "_alltoall");                                        \
         CALL(shmem_alltoalls(team, dest, source, 1, 1, 1),                    \
              "shmem_" #N "_alltoalls");                                       \
         CALL(shmem_broadcast(team, dest, source, 8, 0),                       \
@@ -162,7 +163,8 @@ SPEC_RMA_TYPES(TEST_RMA)
         EXPECT_TYPE(shmem_and_reduce(team, dest, source, 4), int);            \
         CALL(shmem_and_reduce(team, dest, source, 4),                         \
              "shmem_" #N "_and_reduce");                                      \
-        CALL(shmem_or_reduce(team, dest, source, 4), "shmem_" #N "_or_reduce"); \
+        CALL(shmem_or_reduce(team, dest, source, 4),                          \
+             "shmem_" #N "_or_reduce");                                       \
         CALL(shmem_xor_reduce(team, dest, source, 4),                         \
              "shmem_" #N "_xor_reduce");                                      \
     }
@@ -208,7 +210,8 @@ SPEC_AMO_EXT_TYPES(TEST_AMO_EXT)
              "shmem_" #N "_atomic_compare_swap");                             \
         CALL(shmem_atomic_compare_swap(ctx, &dest, (T)0, (T)1, 1),            \
              "shmem_ctx_" #N "_atomic_compare_swap");                         \
-        CALL(shmem_atomic_fetch_inc(&dest, 1), "shmem_" #N "_atomic_fetch_inc"); \
+        CALL(shmem_atomic_fetch_inc(&dest, 1),                                \
+             "shmem_" #N "_atomic_fetch_inc");                                \
         CALL(shmem_atomic_fetch_inc(ctx, &dest, 1),                           \
              "shmem_ctx_" #N "_atomic_fetch_inc");                            \
         CALL(shmem_atomic_inc(&dest, 1), "shmem_" #N "_atomic_inc");          \
@@ -222,7 +225,8 @@ SPEC_AMO_EXT_TYPES(TEST_AMO_EXT)
              "shmem_ctx_" #N "_atomic_add");                                  \
         CALL(shmem_atomic_compare_swap_nbi(&fetch, &dest, (T)0, (T)1, 1),     \
              "shmem_" #N "_atomic_compare_swap_nbi");                         \
-        CALL(shmem_atomic_compare_swap_nbi(ctx, &fetch, &dest, (T)0, (T)1, 1), \
+        CALL(shmem_atomic_compare_swap_nbi(ctx, &fetch, &dest, (T)0, (T)1,    \
+                                           1),                                \
              "shmem_ctx_" #N "_atomic_compare_swap_nbi");                     \
         CALL(shmem_atomic_fetch_inc_nbi(&fetch, &dest, 1),                    \
              "shmem_" #N "_atomic_fetch_inc_nbi");                            \
@@ -317,20 +321,24 @@ SPEC_AMO_DEPR_STD_TYPES(TEST_AMO_DEPR_STD)
         const T *ccmp = cmp_values;                                           \
         EXPECT_TYPE(shmem_wait_until_any(ivars, 4, status, 1, (T)1), size_t); \
         EXPECT_TYPE(shmem_wait_until_some(ivars, 4, indices, status, 1,       \
-                                          (T)1), size_t);                     \
+                                          (T)1),                              \
+                    size_t);                                                  \
         EXPECT_TYPE(shmem_wait_until_any_vector(ivars, 4, status, 1, ccmp),   \
                     size_t);                                                  \
         EXPECT_TYPE(shmem_wait_until_some_vector(ivars, 4, indices, status,   \
-                                                 1, ccmp), size_t);           \
+                                                 1, ccmp),                    \
+                    size_t);                                                  \
         EXPECT_TYPE(shmem_test(ivars, SHMEM_CMP_LT, (T)1), int);              \
         EXPECT_TYPE(shmem_test_all(ivars, 4, status, 1, (T)1), int);          \
         EXPECT_TYPE(shmem_test_any(ivars, 4, status, 1, (T)1), size_t);       \
         EXPECT_TYPE(shmem_test_some(ivars, 4, indices, status, 1, (T)1),      \
                     size_t);                                                  \
         EXPECT_TYPE(shmem_test_all_vector(ivars, 4, status, 1, ccmp), int);   \
-        EXPECT_TYPE(shmem_test_any_vector(ivars, 4, status, 1, ccmp), size_t); \
+        EXPECT_TYPE(shmem_test_any_vector(ivars, 4, status, 1, ccmp),         \
+                    size_t);                                                  \
         EXPECT_TYPE(shmem_test_some_vector(ivars, 4, indices, status, 1,      \
-                                           ccmp), size_t);                    \
+                                           ccmp),                             \
+                    size_t);                                                  \
         CALL(shmem_wait_until(ivars, SHMEM_CMP_EQ, (T)1),                     \
              wait_until_routine("shmem_" #N "_wait_until"));                  \
         CALL(shmem_wait_until_all(ivars, 4, status, SHMEM_CMP_NE, (T)1),      \
@@ -345,7 +353,8 @@ SPEC_AMO_DEPR_STD_TYPES(TEST_AMO_DEPR_STD)
              "shmem_" #N "_wait_until_all_vector");                           \
         CALL(shmem_wait_until_any_vector(ivars, 4, status, 1, cmp_values),    \
              "shmem_" #N "_wait_until_any_vector");                           \
-        CALL(shmem_wait_until_some_vector(ivars, 4, indices, status, 1, ccmp), \
+        CALL(shmem_wait_until_some_vector(ivars, 4, indices, status, 1,       \
+                                          ccmp),                              \
              "shmem_" #N "_wait_until_some_vector");                          \
         CALL(shmem_test(ivars, SHMEM_CMP_LE, (T)1), "shmem_" #N "_test");     \
         CALL(shmem_test_all(ivars, 4, status, 1, (T)1),                       \
@@ -380,9 +389,11 @@ static void test_spot_checks(shmem_ctx_t ctx, shmem_team_t team)
     EXPECT_TYPE(shmem_atomic_fetch_add(&pd, 1, 1), ptrdiff_t);
     EXPECT_TYPE(shmem_atomic_fetch_and(&i32, 1, 1), int32_t);
     CALL(shmem_put(SHMEM_CTX_DEFAULT, i8, i8, 4, 1), "shmem_ctx_schar_put");
-    CALL(shmem_atomic_fetch_and(ctx, &i32, 1, 1), "shmem_ctx_int32_atomic_fetch_and");
+    CALL(shmem_atomic_fetch_and(ctx, &i32, 1, 1),
+         "shmem_ctx_int32_atomic_fetch_and");
     CALL(shmem_and_reduce(team, i8, i8, 4), "shmem_int8_and_reduce");
-    CALL(shmem_or_reduce(SHMEM_TEAM_WORLD, u8, u8, 4), "shmem_uchar_or_reduce");
+    CALL(shmem_or_reduce(SHMEM_TEAM_WORLD, u8, u8, 4),
+         "shmem_uchar_or_reduce");
 
     CALL(shmem_signal_add(&sig, 1, 1), "shmem_signal_add");
     CALL(shmem_signal_add(ctx, &sig, 1, 1), "shmem_ctx_signal_add");

@@ -29,8 +29,13 @@ struct gshmem_ctx gshmem_ctx_default;
 struct gshmem_team gshmem_team_world, gshmem_team_shared;
 }
 
-template <typename T> static T stub_zero() { return T(); }
-template <> void stub_zero<void>() {}
+template <typename T> static T stub_zero()
+{
+    return T();
+}
+template <> void stub_zero<void>()
+{
+}
 
 #define GSHMEM_DECL(ret, name, params)                                        \
     extern "C" GSHMEM_EXTENSION ret name params                               \

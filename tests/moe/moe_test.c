@@ -33,14 +33,14 @@
 
 static int me, npes, fails;
 
-#define FAIL(...)                                                              \
-    do {                                                                       \
-        if (fails++ < 20) {                                                    \
-            printf("moe_test: PE %d: ", me);                                   \
-            printf(__VA_ARGS__);                                               \
-            putchar('\n');                                                     \
-            fflush(stdout);                                                    \
-        }                                                                      \
+#define FAIL(...)                                                                              \
+    do {                                                                                       \
+        if (fails++ < 20) {                                                                    \
+            printf("moe_test: PE %d: ", me);                                                   \
+            printf(__VA_ARGS__);                                                               \
+            putchar('\n');                                                                     \
+            fflush(stdout);                                                                    \
+        }                                                                                      \
     } while (0)
 
 typedef struct inputs {
@@ -57,10 +57,12 @@ static void make_inputs(const moe_shape_t *s, moe_route_kind_t route, int pe, ui
 }
 
 /* What local expert le of this PE must have got from each PE, checked. */
-static void check_dispatch(moe_t *m, const moe_shape_t *s, const inputs_t *all, const char *what)
+static void check_dispatch(moe_t *m, const moe_shape_t *s, const inputs_t *all,
+                           const char *what)
 {
     const int L = s->experts / s->npes, N = s->tokens, K = s->topk;
-    size_t pay = moe_payload_bytes(s->hidden, s->dtype), msg = moe_msg_bytes(s->hidden, s->dtype);
+    size_t pay = moe_payload_bytes(s->hidden, s->dtype),
+           msg = moe_msg_bytes(s->hidden, s->dtype);
     unsigned char *want = (unsigned char *)malloc(msg), *got = (unsigned char *)malloc(msg);
     char *seen = (char *)malloc((size_t)N);
     int le, src, t, k, i;
@@ -87,14 +89,16 @@ static void check_dispatch(moe_t *m, const moe_shape_t *s, const inputs_t *all, 
                 memcpy(&h, got, sizeof h);
                 if (h.token < 0 || h.token >= N || seen[h.token] != 1) {
                     FAIL("%s: expert %d, message %d from PE %d names token %d: not routed "
-                         "here, or twice", what, e, i, src, h.token);
+                         "here, or twice",
+                         what, e, i, src, h.token);
                     continue;
                 }
                 seen[h.token] = 2;
                 moe_pack_token(s, in->x, h.token, want);
                 if (memcmp(want + MOE_HDR_BYTES, got + MOE_HDR_BYTES, pay) != 0)
                     FAIL("%s: expert %d, token %d from PE %d: the payload differs from what "
-                         "PE %d packs", what, e, h.token, src, src);
+                         "PE %d packs",
+                         what, e, h.token, src, src);
             }
         }
     free(seen);
@@ -102,7 +106,8 @@ static void check_dispatch(moe_t *m, const moe_shape_t *s, const inputs_t *all, 
     free(want);
 }
 
-static void check_combine(moe_t *m, const moe_shape_t *s, const inputs_t *mine, const char *what)
+static void check_combine(moe_t *m, const moe_shape_t *s, const inputs_t *mine,
+                          const char *what)
 {
     size_t n = (size_t)s->tokens * s->hidden;
     moe_bf16_t *ref = (moe_bf16_t *)malloc(n * 2), *out = (moe_bf16_t *)malloc(n * 2);
@@ -111,8 +116,8 @@ static void check_combine(moe_t *m, const moe_shape_t *s, const inputs_t *mine, 
     moe_reference(s, mine->x, mine->idx, mine->w, ref);
     gshmemx_memcpy_from_device(out, m->out, n * 2);
     if ((d = moe_first_diff(out, ref, (long)n)) >= 0)
-        FAIL("%s: token %ld value %ld: combine gave %g (0x%04x), the reference %g (0x%04x)", what,
-             d / s->hidden, d % s->hidden, moe_bf16_to_f32(out[d]), out[d],
+        FAIL("%s: token %ld value %ld: combine gave %g (0x%04x), the reference %g (0x%04x)",
+             what, d / s->hidden, d % s->hidden, moe_bf16_to_f32(out[d]), out[d],
              moe_bf16_to_f32(ref[d]), ref[d]);
     free(out);
     free(ref);
@@ -143,7 +148,8 @@ static int run_pass(const char *label, moe_dtype_t dt)
             char what[160];
 
             snprintf(what, sizeof what, "%s, %s, %s routing, batch %d", label,
-                     dt == MOE_FP8 ? "fp8" : "bf16", moe_route_name((moe_route_kind_t)route), iter);
+                     dt == MOE_FP8 ? "fp8" : "bf16", moe_route_name((moe_route_kind_t)route),
+                     iter);
             for (pe = 0; pe < npes; pe++)
                 make_inputs(&s, (moe_route_kind_t)route, pe, seed, &all[pe]);
             gshmemx_memcpy_to_device(m.x, all[me].x, (size_t)s.tokens * s.hidden * 2);

@@ -13,15 +13,15 @@
 #include "pe_test.h"
 #include <gshmem/typetable.h>
 
-#define K 8        /* operations per PE per target word */
-#define ADDV 3     /* the add operand */
+#define K 8    /* operations per PE per target word */
+#define ADDV 3 /* the add operand */
 #define MAXPE 64
 #define NWORDS (4 * MAXPE)
 
 static int me, npes;
-static unsigned char *sym_t;  /* NWORDS T words, 8-byte aligned */
-static long long *sym_acc;    /* [64]: sums of fetched values, on the target */
-static int *sym_wins;         /* [64]: compare_swap winners, on the target */
+static unsigned char *sym_t; /* NWORDS T words, 8-byte aligned */
+static long long *sym_acc;   /* [64]: sums of fetched values, on the target */
+static int *sym_wins;        /* [64]: compare_swap winners, on the target */
 
 /* Zero the shared words (each PE its own) and wait for everybody. */
 static void reset(void)
@@ -43,8 +43,14 @@ static void settle(shmem_ctx_t ctx)
 
 #if PT_SPEC >= 105
 #define STD_NBI_CASES(N)                                                                       \
-    case 8: shmem_##N##_atomic_fetch_inc_nbi(&v, &w[op], pe); shmem_quiet(); break;            \
-    case 9: shmem_##N##_atomic_fetch_add_nbi(&v, &w[op], ADDV, pe); shmem_quiet(); break;      \
+    case 8:                                                                                    \
+        shmem_##N##_atomic_fetch_inc_nbi(&v, &w[op], pe);                                      \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
+    case 9:                                                                                    \
+        shmem_##N##_atomic_fetch_add_nbi(&v, &w[op], ADDV, pe);                                \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
     case 10:                                                                                   \
         shmem_ctx_##N##_atomic_fetch_inc_nbi(ctx, &v, &w[op], pe);                             \
         shmem_ctx_quiet(ctx);                                                                  \
@@ -74,17 +80,22 @@ static void settle(shmem_ctx_t ctx)
 #define STD_TEST(T, N)                                                                         \
     static void std_##N(shmem_ctx_t ctx)                                                       \
     {                                                                                          \
-        static const char *const name[] = {                                                    \
-            "shmem_" #N "_atomic_fetch_inc",        "shmem_" #N "_atomic_inc",                 \
-            "shmem_" #N "_atomic_fetch_add",        "shmem_" #N "_atomic_add",                 \
-            "shmem_ctx_" #N "_atomic_fetch_inc",    "shmem_ctx_" #N "_atomic_inc",             \
-            "shmem_ctx_" #N "_atomic_fetch_add",    "shmem_ctx_" #N "_atomic_add",             \
-            "shmem_" #N "_atomic_fetch_inc_nbi",    "shmem_" #N "_atomic_fetch_add_nbi",       \
-            "shmem_ctx_" #N "_atomic_fetch_inc_nbi", "shmem_ctx_" #N "_atomic_fetch_add_nbi"}; \
-        static const char *const cs_name[] = {                                                 \
-            "shmem_" #N "_atomic_compare_swap", "shmem_ctx_" #N "_atomic_compare_swap",        \
-            "shmem_" #N "_atomic_compare_swap_nbi",                                            \
-            "shmem_ctx_" #N "_atomic_compare_swap_nbi"};                                       \
+        static const char *const name[] = {"shmem_" #N "_atomic_fetch_inc",                    \
+                                           "shmem_" #N "_atomic_inc",                          \
+                                           "shmem_" #N "_atomic_fetch_add",                    \
+                                           "shmem_" #N "_atomic_add",                          \
+                                           "shmem_ctx_" #N "_atomic_fetch_inc",                \
+                                           "shmem_ctx_" #N "_atomic_inc",                      \
+                                           "shmem_ctx_" #N "_atomic_fetch_add",                \
+                                           "shmem_ctx_" #N "_atomic_add",                      \
+                                           "shmem_" #N "_atomic_fetch_inc_nbi",                \
+                                           "shmem_" #N "_atomic_fetch_add_nbi",                \
+                                           "shmem_ctx_" #N "_atomic_fetch_inc_nbi",            \
+                                           "shmem_ctx_" #N "_atomic_fetch_add_nbi"};           \
+        static const char *const cs_name[] = {"shmem_" #N "_atomic_compare_swap",              \
+                                              "shmem_ctx_" #N "_atomic_compare_swap",          \
+                                              "shmem_" #N "_atomic_compare_swap_nbi",          \
+                                              "shmem_ctx_" #N "_atomic_compare_swap_nbi"};     \
         static const int step[] = {1, 1, ADDV, ADDV, 1, 1, ADDV, ADDV, 1, ADDV, 1, ADDV};      \
         static const int fetches[] = {1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1};                     \
         T *w = (T *)sym_t;                                                                     \
@@ -105,27 +116,31 @@ static void settle(shmem_ctx_t ctx)
                     case 3: shmem_##N##_atomic_add(&w[op], ADDV, pe); break;                   \
                     case 4: v = shmem_ctx_##N##_atomic_fetch_inc(ctx, &w[op], pe); break;      \
                     case 5: shmem_ctx_##N##_atomic_inc(ctx, &w[op], pe); break;                \
-                    case 6: v = shmem_ctx_##N##_atomic_fetch_add(ctx, &w[op], ADDV, pe); break; \
-                    case 7: shmem_ctx_##N##_atomic_add(ctx, &w[op], ADDV, pe); break;          \
-                    STD_NBI_CASES(N)                                                           \
+                    case 6: v = shmem_ctx_##N##_atomic_fetch_add(ctx, &w[op], ADDV, pe);       \
+                        break;                                                                 \
+                    case 7:                                                                    \
+                        shmem_ctx_##N##_atomic_add(ctx, &w[op], ADDV, pe);                     \
+                        break;                                                                 \
+                        STD_NBI_CASES(N)                                                       \
                     }                                                                          \
                     if (!fetches[op])                                                          \
                         continue;                                                              \
                     /* a PE's fetches from one word only grow, below the total */              \
                     if (r > 0 && !(v > last[pe]))                                              \
                         PT_CHECK_EQ_F(name[op], last[pe] + step[op], v,                        \
-                                      "fetch %d from PE %d (must exceed the previous)", r, pe); \
+                                      "fetch %d from PE %d (must exceed the previous)", r,     \
+                                      pe);                                                     \
                     if ((long long)v >= m * step[op] || (long long)v % step[op] != 0)          \
                         PT_CHECK_EQ_F(name[op], 0, v,                                          \
-                                      "fetch %d from PE %d (a multiple of %d below %lld)",     \
-                                      r, pe, step[op], m * step[op]);                          \
+                                      "fetch %d from PE %d (a multiple of %d below %lld)", r,  \
+                                      pe, step[op], m *step[op]);                              \
                     last[pe] = v;                                                              \
                     shmem_longlong_atomic_add(&sym_acc[op], (long long)v, pe);                 \
                 }                                                                              \
         settle(ctx);                                                                           \
         for (op = 0; op < STD_OPS; op++) {                                                     \
-            PT_CHECK_EQ_F(name[op], m * step[op], w[op],                                       \
-                          "the word after %d PEs x %d ops", npes, K);                          \
+            PT_CHECK_EQ_F(name[op], m *step[op], w[op], "the word after %d PEs x %d ops",      \
+                          npes, K);                                                            \
             if (fetches[op])                                                                   \
                 PT_CHECK_EQ_F(name[op], step[op] * m * (m - 1) / 2, sym_acc[op],               \
                               "the sum of all fetched values (each one exactly once)");        \
@@ -138,11 +153,12 @@ static void settle(shmem_ctx_t ctx)
                 int pe = (me + k) % npes;                                                      \
                 T v = 0;                                                                       \
                 switch (op) {                                                                  \
-                case 0: v = shmem_##N##_atomic_compare_swap(&w[op], 0, (T)(me + 1), pe); break; \
+                case 0: v = shmem_##N##_atomic_compare_swap(&w[op], 0, (T)(me + 1), pe);       \
+                    break;                                                                     \
                 case 1:                                                                        \
                     v = shmem_ctx_##N##_atomic_compare_swap(ctx, &w[op], 0, (T)(me + 1), pe);  \
                     break;                                                                     \
-                CSWAP_NBI_CASES(T, N)                                                          \
+                    CSWAP_NBI_CASES(T, N)                                                      \
                 }                                                                              \
                 cs_got[op][pe] = v;                                                            \
                 if (v == 0)                                                                    \
@@ -154,7 +170,8 @@ static void settle(shmem_ctx_t ctx)
             for (k = 0; k < npes; k++)                                                         \
                 if (cs_got[op][k] != 0)                                                        \
                     PT_CHECK_EQ_F(cs_name[op], shmem_##N##_g(&w[op], k), cs_got[op][k],        \
-                                  "value a losing PE fetched from PE %d (the winner's id)", k); \
+                                  "value a losing PE fetched from PE %d (the winner's id)",    \
+                                  k);                                                          \
         }                                                                                      \
         shmem_barrier_all();                                                                   \
                                                                                                \
@@ -178,10 +195,19 @@ GSHMEM_AMO_STD_TYPES(STD_TEST)
 
 #if PT_SPEC >= 105
 #define EXT_FETCH_NBI_CASES(N)                                                                 \
-    case 2: shmem_##N##_atomic_fetch_nbi(&v, &w[q], pe); shmem_quiet(); break;                 \
-    case 3: shmem_ctx_##N##_atomic_fetch_nbi(ctx, &v, &w[q], pe); shmem_ctx_quiet(ctx); break;
+    case 2:                                                                                    \
+        shmem_##N##_atomic_fetch_nbi(&v, &w[q], pe);                                           \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
+    case 3:                                                                                    \
+        shmem_ctx_##N##_atomic_fetch_nbi(ctx, &v, &w[q], pe);                                  \
+        shmem_ctx_quiet(ctx);                                                                  \
+        break;
 #define EXT_SWAP_NBI_CASES(T, N)                                                               \
-    case 2: shmem_##N##_atomic_swap_nbi(&v, &x[op], (T)(me + 1), pe); shmem_quiet(); break;    \
+    case 2:                                                                                    \
+        shmem_##N##_atomic_swap_nbi(&v, &x[op], (T)(me + 1), pe);                              \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
     case 3:                                                                                    \
         shmem_ctx_##N##_atomic_swap_nbi(ctx, &v, &x[op], (T)(me + 1), pe);                     \
         shmem_ctx_quiet(ctx);                                                                  \
@@ -199,12 +225,14 @@ GSHMEM_AMO_STD_TYPES(STD_TEST)
     {                                                                                          \
         static const char *const set_name[] = {"shmem_" #N "_atomic_set",                      \
                                                "shmem_ctx_" #N "_atomic_set"};                 \
-        static const char *const fetch_name[] = {                                              \
-            "shmem_" #N "_atomic_fetch", "shmem_ctx_" #N "_atomic_fetch",                      \
-            "shmem_" #N "_atomic_fetch_nbi", "shmem_ctx_" #N "_atomic_fetch_nbi"};             \
-        static const char *const swap_name[] = {                                               \
-            "shmem_" #N "_atomic_swap", "shmem_ctx_" #N "_atomic_swap",                        \
-            "shmem_" #N "_atomic_swap_nbi", "shmem_ctx_" #N "_atomic_swap_nbi"};               \
+        static const char *const fetch_name[] = {"shmem_" #N "_atomic_fetch",                  \
+                                                 "shmem_ctx_" #N "_atomic_fetch",              \
+                                                 "shmem_" #N "_atomic_fetch_nbi",              \
+                                                 "shmem_ctx_" #N "_atomic_fetch_nbi"};         \
+        static const char *const swap_name[] = {"shmem_" #N "_atomic_swap",                    \
+                                                "shmem_ctx_" #N "_atomic_swap",                \
+                                                "shmem_" #N "_atomic_swap_nbi",                \
+                                                "shmem_ctx_" #N "_atomic_swap_nbi"};           \
         T *w = (T *)sym_t, *x = w + 2 * MAXPE;                                                 \
         int op, k, q;                                                                          \
                                                                                                \
@@ -226,8 +254,10 @@ GSHMEM_AMO_STD_TYPES(STD_TEST)
                     T v = 0;                                                                   \
                     switch (op) {                                                              \
                     case 0: v = shmem_##N##_atomic_fetch(&w[q], pe); break;                    \
-                    case 1: v = shmem_ctx_##N##_atomic_fetch(ctx, &w[q], pe); break;           \
-                    EXT_FETCH_NBI_CASES(N)                                                     \
+                    case 1:                                                                    \
+                        v = shmem_ctx_##N##_atomic_fetch(ctx, &w[q], pe);                      \
+                        break;                                                                 \
+                        EXT_FETCH_NBI_CASES(N)                                                 \
                     }                                                                          \
                     PT_CHECK_EQ_F(fetch_name[op], q * 8 + pe + 1, v,                           \
                                   "word of PE %d that PE %d set", pe, q);                      \
@@ -241,8 +271,10 @@ GSHMEM_AMO_STD_TYPES(STD_TEST)
                 T v = 0;                                                                       \
                 switch (op) {                                                                  \
                 case 0: v = shmem_##N##_atomic_swap(&x[op], (T)(me + 1), pe); break;           \
-                case 1: v = shmem_ctx_##N##_atomic_swap(ctx, &x[op], (T)(me + 1), pe); break;  \
-                EXT_SWAP_NBI_CASES(T, N)                                                       \
+                case 1:                                                                        \
+                    v = shmem_ctx_##N##_atomic_swap(ctx, &x[op], (T)(me + 1), pe);             \
+                    break;                                                                     \
+                    EXT_SWAP_NBI_CASES(T, N)                                                   \
                 }                                                                              \
                 if (!(v == 0 || (v >= 1 && v <= (T)npes && v != (T)(me + 1))))                 \
                     PT_CHECK_EQ_F(swap_name[op], 0, v,                                         \
@@ -251,7 +283,7 @@ GSHMEM_AMO_STD_TYPES(STD_TEST)
             }                                                                                  \
         settle(ctx);                                                                           \
         for (op = 0; op < EXT_NBI_OPS; op++)                                                   \
-            PT_CHECK_EQ_F(swap_name[op], (long long)npes * (npes + 1) / 2,                     \
+            PT_CHECK_EQ_F(swap_name[op], (long long)npes *(npes + 1) / 2,                      \
                           sym_acc[op] + (long long)x[op],                                      \
                           "values swapped out plus the last one in");                          \
         shmem_barrier_all();                                                                   \
@@ -268,9 +300,18 @@ static const int bit_fetches[] = {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1
 #if PT_SPEC >= 105
 #define BIT_OPS 18
 #define BIT_NBI_CASES(N)                                                                       \
-    case 12: shmem_##N##_atomic_fetch_and_nbi(&v, &w[op], opnd, pe); shmem_quiet(); break;     \
-    case 13: shmem_##N##_atomic_fetch_or_nbi(&v, &w[op], opnd, pe); shmem_quiet(); break;      \
-    case 14: shmem_##N##_atomic_fetch_xor_nbi(&v, &w[op], opnd, pe); shmem_quiet(); break;     \
+    case 12:                                                                                   \
+        shmem_##N##_atomic_fetch_and_nbi(&v, &w[op], opnd, pe);                                \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
+    case 13:                                                                                   \
+        shmem_##N##_atomic_fetch_or_nbi(&v, &w[op], opnd, pe);                                 \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
+    case 14:                                                                                   \
+        shmem_##N##_atomic_fetch_xor_nbi(&v, &w[op], opnd, pe);                                \
+        shmem_quiet();                                                                         \
+        break;                                                                                 \
     case 15:                                                                                   \
         shmem_ctx_##N##_atomic_fetch_and_nbi(ctx, &v, &w[op], opnd, pe);                       \
         shmem_ctx_quiet(ctx);                                                                  \
@@ -291,16 +332,24 @@ static const int bit_fetches[] = {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1
 #define BIT_TEST(T, N)                                                                         \
     static void bit_##N(shmem_ctx_t ctx)                                                       \
     {                                                                                          \
-        static const char *const name[] = {                                                    \
-            "shmem_" #N "_atomic_and",           "shmem_" #N "_atomic_or",                     \
-            "shmem_" #N "_atomic_xor",           "shmem_" #N "_atomic_fetch_and",              \
-            "shmem_" #N "_atomic_fetch_or",      "shmem_" #N "_atomic_fetch_xor",              \
-            "shmem_ctx_" #N "_atomic_and",       "shmem_ctx_" #N "_atomic_or",                 \
-            "shmem_ctx_" #N "_atomic_xor",       "shmem_ctx_" #N "_atomic_fetch_and",          \
-            "shmem_ctx_" #N "_atomic_fetch_or",  "shmem_ctx_" #N "_atomic_fetch_xor",          \
-            "shmem_" #N "_atomic_fetch_and_nbi", "shmem_" #N "_atomic_fetch_or_nbi",           \
-            "shmem_" #N "_atomic_fetch_xor_nbi", "shmem_ctx_" #N "_atomic_fetch_and_nbi",      \
-            "shmem_ctx_" #N "_atomic_fetch_or_nbi", "shmem_ctx_" #N "_atomic_fetch_xor_nbi"};  \
+        static const char *const name[] = {"shmem_" #N "_atomic_and",                          \
+                                           "shmem_" #N "_atomic_or",                           \
+                                           "shmem_" #N "_atomic_xor",                          \
+                                           "shmem_" #N "_atomic_fetch_and",                    \
+                                           "shmem_" #N "_atomic_fetch_or",                     \
+                                           "shmem_" #N "_atomic_fetch_xor",                    \
+                                           "shmem_ctx_" #N "_atomic_and",                      \
+                                           "shmem_ctx_" #N "_atomic_or",                       \
+                                           "shmem_ctx_" #N "_atomic_xor",                      \
+                                           "shmem_ctx_" #N "_atomic_fetch_and",                \
+                                           "shmem_ctx_" #N "_atomic_fetch_or",                 \
+                                           "shmem_ctx_" #N "_atomic_fetch_xor",                \
+                                           "shmem_" #N "_atomic_fetch_and_nbi",                \
+                                           "shmem_" #N "_atomic_fetch_or_nbi",                 \
+                                           "shmem_" #N "_atomic_fetch_xor_nbi",                \
+                                           "shmem_ctx_" #N "_atomic_fetch_and_nbi",            \
+                                           "shmem_ctx_" #N "_atomic_fetch_or_nbi",             \
+                                           "shmem_ctx_" #N "_atomic_fetch_xor_nbi"};           \
         T *w = (T *)sym_t;                                                                     \
         T bit = (T)((T)1 << me), all = 0;                                                      \
         int op, k;                                                                             \
@@ -309,7 +358,7 @@ static const int bit_fetches[] = {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1
             all |= (T)((T)1 << k);                                                             \
         reset();                                                                               \
         for (op = 0; op < BIT_OPS; op++)                                                       \
-            w[op] = bit_kind[op] == AND ? (T)~(T)0 : (T)0;                                     \
+            w[op] = bit_kind[op] == AND ? (T) ~(T)0 : (T)0;                                    \
         shmem_barrier_all();                                                                   \
         for (op = 0; op < BIT_OPS; op++)                                                       \
             for (k = 0; k < npes; k++) {                                                       \
@@ -328,8 +377,10 @@ static const int bit_fetches[] = {0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1
                 case 8: shmem_ctx_##N##_atomic_xor(ctx, &w[op], opnd, pe); break;              \
                 case 9: v = shmem_ctx_##N##_atomic_fetch_and(ctx, &w[op], opnd, pe); break;    \
                 case 10: v = shmem_ctx_##N##_atomic_fetch_or(ctx, &w[op], opnd, pe); break;    \
-                case 11: v = shmem_ctx_##N##_atomic_fetch_xor(ctx, &w[op], opnd, pe); break;   \
-                BIT_NBI_CASES(N)                                                               \
+                case 11:                                                                       \
+                    v = shmem_ctx_##N##_atomic_fetch_xor(ctx, &w[op], opnd, pe);               \
+                    break;                                                                     \
+                    BIT_NBI_CASES(N)                                                           \
                 }                                                                              \
                 /* before this PE's op its own bit is still in the initial state */            \
                 if (bit_fetches[op])                                                           \
@@ -370,11 +421,11 @@ GSHMEM_AMO_BIT_TYPES(BIT_TEST)
                 shmem_int_atomic_inc(&sym_wins[4], k);                                         \
         shmem_barrier_all();                                                                   \
         PT_CHECK_EQ("shmem_" #N "_finc", m, w[0]);                                             \
-        PT_CHECK_EQ("shmem_" #N "_finc", m * (m - 1) / 2, sym_acc[0]);                         \
+        PT_CHECK_EQ("shmem_" #N "_finc", m *(m - 1) / 2, sym_acc[0]);                          \
         PT_CHECK_EQ("shmem_" #N "_inc", m, w[1]);                                              \
-        PT_CHECK_EQ("shmem_" #N "_fadd", m * ADDV, w[2]);                                      \
-        PT_CHECK_EQ("shmem_" #N "_fadd", ADDV * m * (m - 1) / 2, sym_acc[2]);                  \
-        PT_CHECK_EQ("shmem_" #N "_add", m * ADDV, w[3]);                                       \
+        PT_CHECK_EQ("shmem_" #N "_fadd", m *ADDV, w[2]);                                       \
+        PT_CHECK_EQ("shmem_" #N "_fadd", ADDV *m *(m - 1) / 2, sym_acc[2]);                    \
+        PT_CHECK_EQ("shmem_" #N "_add", m *ADDV, w[3]);                                        \
         PT_CHECK_EQ("shmem_" #N "_cswap", 1, sym_wins[4]);                                     \
         shmem_barrier_all();                                                                   \
     }
@@ -400,7 +451,7 @@ GSHMEM_AMO_DEPR_STD_TYPES(DEPR_STD_TEST)
             shmem_longlong_atomic_add(&sym_acc[0], (long long)v, k);                           \
         }                                                                                      \
         shmem_barrier_all();                                                                   \
-        PT_CHECK_EQ_F("shmem_" #N "_swap", (long long)npes * (npes + 1) / 2,                   \
+        PT_CHECK_EQ_F("shmem_" #N "_swap", (long long)npes *(npes + 1) / 2,                    \
                       sym_acc[0] + (long long)w[MAXPE],                                        \
                       "values swapped out plus the last one in");                              \
         shmem_barrier_all();                                                                   \

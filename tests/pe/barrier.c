@@ -14,7 +14,7 @@
 #define ROUNDS 100
 
 static int me, npes;
-static long *slots;  /* [2][npes]: double-buffered by round parity */
+static long *slots;   /* [2][npes]: double-buffered by round parity */
 static long *arrived; /* on PE 0 */
 
 static void round_trip(int use_sync, long r)

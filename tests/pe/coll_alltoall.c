@@ -20,7 +20,8 @@ static const ptrdiff_t strides[][2] = {{1, 1}, {2, 3}, {3, 1}}; /* dst, sst */
 static const size_t strided_sizes[] = {0, 1, 4, 50};
 
 /* The value of element k of the block member `from` sends to member `to`. */
-#define CT_A2A(T, from, to, nelems, k, salt) CT_VAL(T, from, (size_t)(to) * (nelems) + (k), salt)
+#define CT_A2A(T, from, to, nelems, k, salt)                                                   \
+    CT_VAL(T, from, (size_t)(to) * (nelems) + (k), salt)
 
 static int poisoned(const void *p, size_t size)
 {
@@ -32,53 +33,51 @@ static int poisoned(const void *p, size_t size)
     return 1;
 }
 
-#define CT_ALLTOALL(T, N)                                                                    \
-    static void alltoall_##N(shmem_team_t team, size_t nelems, int salt)                     \
-    {                                                                                        \
-        const char *routine = "shmem_" #N "_alltoall";                                       \
-        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                \
-        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                     \
-                                                                                             \
-        for (int j = 0; j < n; j++)                                                          \
-            for (size_t k = 0; k < nelems; k++)                                              \
-                s[j * nelems + k] = CT_A2A(T, me, j, nelems, k, salt);                       \
-        memset(d, CT_POISON, (size_t)n * nelems * sizeof(T) + 8);                            \
-        shmem_team_sync(team);                                                               \
-        rc = shmem_##N##_alltoall(team, d, s, nelems);                                       \
-        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", nelems);                  \
-        for (int i = 0; i < n; i++)                                                          \
-            for (size_t k = 0; k < nelems; k++)                                              \
-                PT_CHECK_EQ_F(routine, CT_A2A(T, i, me, nelems, k, salt),                    \
-                              d[i * nelems + k], "element %zu of the block from member %d",  \
-                              k, i);                                                         \
-        PT_CHECK(routine, poisoned(d + (size_t)n * nelems, 8), "nothing written past dest"); \
-    }                                                                                        \
-    static void alltoalls_##N(shmem_team_t team, ptrdiff_t dst, ptrdiff_t sst,               \
-                              size_t nelems, int salt)                                       \
-    {                                                                                        \
-        const char *routine = "shmem_" #N "_alltoalls";                                      \
-        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                \
-        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                     \
-        size_t blocks = (size_t)n * nelems;                                                  \
-                                                                                             \
-        for (int j = 0; j < n; j++)                                                          \
-            for (size_t k = 0; k < nelems; k++)                                              \
-                s[(j * nelems + k) * sst] = CT_A2A(T, me, j, nelems, k, salt);               \
-        memset(d, CT_POISON, blocks * dst * sizeof(T) + 8);                                  \
-        shmem_team_sync(team);                                                               \
-        rc = shmem_##N##_alltoalls(team, d, s, dst, sst, nelems);                            \
-        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", nelems);                  \
-        for (size_t x = 0; x < blocks * dst; x++) {                                          \
-            if (x % dst)                                                                     \
-                PT_CHECK(routine, poisoned(d + x, sizeof(T)), "a gap left alone");           \
-            else                                                                             \
-                PT_CHECK_EQ_F(routine,                                                       \
-                              CT_A2A(T, x / dst / nelems, me, nelems, x / dst % nelems,      \
-                                     salt),                                                  \
-                              d[x], "dest[%zu], dst %td sst %td nelems %zu", x, dst, sst,    \
-                              nelems);                                                       \
-        }                                                                                    \
-        PT_CHECK(routine, poisoned(d + blocks * dst, 8), "nothing written past dest");       \
+#define CT_ALLTOALL(T, N)                                                                      \
+    static void alltoall_##N(shmem_team_t team, size_t nelems, int salt)                       \
+    {                                                                                          \
+        const char *routine = "shmem_" #N "_alltoall";                                         \
+        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                  \
+        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                       \
+                                                                                               \
+        for (int j = 0; j < n; j++)                                                            \
+            for (size_t k = 0; k < nelems; k++)                                                \
+                s[j * nelems + k] = CT_A2A(T, me, j, nelems, k, salt);                         \
+        memset(d, CT_POISON, (size_t)n *nelems * sizeof(T) + 8);                               \
+        shmem_team_sync(team);                                                                 \
+        rc = shmem_##N##_alltoall(team, d, s, nelems);                                         \
+        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", nelems);                    \
+        for (int i = 0; i < n; i++)                                                            \
+            for (size_t k = 0; k < nelems; k++)                                                \
+                PT_CHECK_EQ_F(routine, CT_A2A(T, i, me, nelems, k, salt), d[i * nelems + k],   \
+                              "element %zu of the block from member %d", k, i);                \
+        PT_CHECK(routine, poisoned(d + (size_t)n * nelems, 8), "nothing written past dest");   \
+    }                                                                                          \
+    static void alltoalls_##N(shmem_team_t team, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,  \
+                              int salt)                                                        \
+    {                                                                                          \
+        const char *routine = "shmem_" #N "_alltoalls";                                        \
+        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                  \
+        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                       \
+        size_t blocks = (size_t)n * nelems;                                                    \
+                                                                                               \
+        for (int j = 0; j < n; j++)                                                            \
+            for (size_t k = 0; k < nelems; k++)                                                \
+                s[(j * nelems + k) * sst] = CT_A2A(T, me, j, nelems, k, salt);                 \
+        memset(d, CT_POISON, blocks *dst * sizeof(T) + 8);                                     \
+        shmem_team_sync(team);                                                                 \
+        rc = shmem_##N##_alltoalls(team, d, s, dst, sst, nelems);                              \
+        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", nelems);                    \
+        for (size_t x = 0; x < blocks * dst; x++) {                                            \
+            if (x % dst)                                                                       \
+                PT_CHECK(routine, poisoned(d + x, sizeof(T)), "a gap left alone");             \
+            else                                                                               \
+                PT_CHECK_EQ_F(routine,                                                         \
+                              CT_A2A(T, x / dst / nelems, me, nelems, x / dst % nelems, salt), \
+                              d[x], "dest[%zu], dst %td sst %td nelems %zu", x, dst, sst,      \
+                              nelems);                                                         \
+        }                                                                                      \
+        PT_CHECK(routine, poisoned(d + blocks * dst, 8), "nothing written past dest");         \
     }
 GSHMEM_RMA_TYPES(CT_ALLTOALL)
 #undef CT_ALLTOALL
@@ -86,8 +85,8 @@ GSHMEM_RMA_TYPES(CT_ALLTOALL)
 static void typed_all(shmem_team_t team, int salt)
 {
     for (size_t k = 0; k < sizeof typed_sizes / sizeof *typed_sizes; k++) {
-#define CT_CALL(T, N)                                                                        \
-    if (ct_type_on(#N))                                                                      \
+#define CT_CALL(T, N)                                                                          \
+    if (ct_type_on(#N))                                                                        \
         alltoall_##N(team, typed_sizes[k], salt + (int)k);
         GSHMEM_RMA_TYPES(CT_CALL)
 #undef CT_CALL
@@ -96,9 +95,9 @@ static void typed_all(shmem_team_t team, int salt)
         for (size_t k = 0; k < sizeof strided_sizes / sizeof *strided_sizes; k++) {
             if (ct_light && strided_sizes[k] > 8)
                 continue; /* one network put per element */
-#define CT_CALL(T, N)                                                                        \
-    if (ct_type_on(#N))                                                                      \
-        alltoalls_##N(team, strides[p][0], strides[p][1], strided_sizes[k],                  \
+#define CT_CALL(T, N)                                                                          \
+    if (ct_type_on(#N))                                                                        \
+        alltoalls_##N(team, strides[p][0], strides[p][1], strided_sizes[k],                    \
                       salt + (int)(p + k));
             GSHMEM_RMA_TYPES(CT_CALL)
 #undef CT_CALL
@@ -123,8 +122,9 @@ static void mem_all(shmem_team_t team, int salt)
         for (int i = 0; i < n; i++)
             for (size_t k = 0; k < nb; k++)
                 if (d[i * nb + k] != CT_A2A(unsigned char, i, me, nb, k, salt)) {
-                    PT_CHECK_EQ_F("shmem_alltoallmem", CT_A2A(unsigned char, i, me, nb, k, salt),
-                                  d[i * nb + k], "byte %zu of the block from member %d", k, i);
+                    PT_CHECK_EQ_F("shmem_alltoallmem",
+                                  CT_A2A(unsigned char, i, me, nb, k, salt), d[i * nb + k],
+                                  "byte %zu of the block from member %d", k, i);
                     break;
                 }
         PT_CHECK("shmem_alltoallmem", poisoned(d + n * nb, 8), "nothing written past dest");
@@ -209,8 +209,8 @@ static void aset_one(const ct_aset_t *a, int bits, ptrdiff_t dst, ptrdiff_t sst,
         if (x % ds)
             PT_CHECK(routine, poisoned(ct_dst + x * size, size), "a gap left alone");
         else
-            PT_CHECK_EQ_F(routine, CT_A2A(long long, x / ds / nelems, me, nelems,
-                                          x / ds % nelems, call),
+            PT_CHECK_EQ_F(routine,
+                          CT_A2A(long long, x / ds / nelems, me, nelems, x / ds % nelems, call),
                           got, "dest[%zu] over %s", x, a->name);
     }
     PT_CHECK(routine, poisoned(ct_dst + blocks * ds * size, 8), "nothing written past dest");

@@ -26,32 +26,32 @@ static void check_tail(const char *routine, const void *end, const char *what)
 }
 
 /* bcast_TYPENAME(team, root, nelems, salt): one checked call. */
-#define CT_BCAST(T, N)                                                                       \
-    static void bcast_##N(shmem_team_t team, int root, size_t nelems, int salt)              \
-    {                                                                                        \
-        const char *routine = "shmem_" #N "_broadcast";                                      \
-        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                \
-        int me = shmem_team_my_pe(team), rc;                                                 \
-                                                                                             \
-        for (size_t i = 0; i < nelems; i++)                                                  \
-            s[i] = CT_VAL(T, me, i, salt);                                                   \
-        memset(d, CT_POISON, nelems * sizeof(T) + 8);                                        \
-        shmem_team_sync(team);                                                               \
-        rc = shmem_##N##_broadcast(team, d, s, nelems, root);                                \
-        PT_CHECK_EQ_F(routine, 0, rc, "return value (root %d, nelems %zu)", root, nelems);  \
-        for (size_t i = 0; i < nelems; i++)                                                  \
-            PT_CHECK_EQ_F(routine, CT_VAL(T, root, i, salt), d[i],                           \
-                          "dest[%zu] of %zu from root %d of %d", i, nelems, root,            \
-                          shmem_team_n_pes(team));                                           \
-        check_tail(routine, d + nelems, "typed");                                            \
+#define CT_BCAST(T, N)                                                                         \
+    static void bcast_##N(shmem_team_t team, int root, size_t nelems, int salt)                \
+    {                                                                                          \
+        const char *routine = "shmem_" #N "_broadcast";                                        \
+        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                  \
+        int me = shmem_team_my_pe(team), rc;                                                   \
+                                                                                               \
+        for (size_t i = 0; i < nelems; i++)                                                    \
+            s[i] = CT_VAL(T, me, i, salt);                                                     \
+        memset(d, CT_POISON, nelems * sizeof(T) + 8);                                          \
+        shmem_team_sync(team);                                                                 \
+        rc = shmem_##N##_broadcast(team, d, s, nelems, root);                                  \
+        PT_CHECK_EQ_F(routine, 0, rc, "return value (root %d, nelems %zu)", root, nelems);     \
+        for (size_t i = 0; i < nelems; i++)                                                    \
+            PT_CHECK_EQ_F(routine, CT_VAL(T, root, i, salt), d[i],                             \
+                          "dest[%zu] of %zu from root %d of %d", i, nelems, root,              \
+                          shmem_team_n_pes(team));                                             \
+        check_tail(routine, d + nelems, "typed");                                              \
     }
 GSHMEM_RMA_TYPES(CT_BCAST)
 #undef CT_BCAST
 
 static void typed_all(shmem_team_t team, int root, size_t nelems, int salt)
 {
-#define CT_CALL(T, N)                                                                        \
-    if (ct_type_on(#N))                                                                      \
+#define CT_CALL(T, N)                                                                          \
+    if (ct_type_on(#N))                                                                        \
         bcast_##N(team, root, nelems, salt);
     GSHMEM_RMA_TYPES(CT_CALL)
 #undef CT_CALL
@@ -67,7 +67,8 @@ static void mem_one(shmem_team_t team, int root, size_t nbytes, int salt)
     memset(d, CT_POISON, nbytes + 8);
     shmem_team_sync(team);
     rc = shmem_broadcastmem(team, d, s, nbytes, root);
-    PT_CHECK_EQ_F("shmem_broadcastmem", 0, rc, "return value (root %d, %zu bytes)", root, nbytes);
+    PT_CHECK_EQ_F("shmem_broadcastmem", 0, rc, "return value (root %d, %zu bytes)", root,
+                  nbytes);
     for (size_t i = 0; i < nbytes; i++)
         if (d[i] != CT_VAL(unsigned char, root, i, salt)) {
             PT_CHECK_EQ_F("shmem_broadcastmem", CT_VAL(unsigned char, root, i, salt), d[i],
@@ -129,9 +130,11 @@ static void aset_one(const ct_aset_t *a, int bits, int root, size_t nelems, int 
     memset(ct_dst, CT_POISON, nelems * size + 8);
     ct_aset_sync(a);
     if (bits == 32)
-        shmem_broadcast32(ct_dst, ct_src, nelems, root, a->start, a->log_stride, a->size, psync);
+        shmem_broadcast32(ct_dst, ct_src, nelems, root, a->start, a->log_stride, a->size,
+                          psync);
     else
-        shmem_broadcast64(ct_dst, ct_src, nelems, root, a->start, a->log_stride, a->size, psync);
+        shmem_broadcast64(ct_dst, ct_src, nelems, root, a->start, a->log_stride, a->size,
+                          psync);
     for (size_t i = 0; i < nelems; i++) {
         long long got = bits == 32 ? ((int32_t *)ct_dst)[i] : ((int64_t *)ct_dst)[i];
 

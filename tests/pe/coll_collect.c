@@ -33,46 +33,46 @@ static void check_tail(const char *routine, const void *end, const char *what)
 }
 
 /* {f,}collect_TYPENAME(team, nelems or scale, salt): one checked call each. */
-#define CT_COLLECT(T, N)                                                                     \
-    static void fcollect_##N(shmem_team_t team, size_t nelems, int salt)                     \
-    {                                                                                        \
-        const char *routine = "shmem_" #N "_fcollect";                                       \
-        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                \
-        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                     \
-                                                                                             \
-        for (size_t i = 0; i < nelems; i++)                                                  \
-            s[i] = CT_VAL(T, me, i, salt);                                                   \
-        memset(d, CT_POISON, (size_t)n * nelems * sizeof(T) + 8);                            \
-        shmem_team_sync(team);                                                               \
-        rc = shmem_##N##_fcollect(team, d, s, nelems);                                       \
-        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", nelems);                  \
-        for (int m = 0; m < n; m++)                                                          \
-            for (size_t i = 0; i < nelems; i++)                                              \
-                PT_CHECK_EQ_F(routine, CT_VAL(T, m, i, salt), d[(size_t)m * nelems + i],     \
-                              "dest[%zu]: element %zu of member %d of %d", m * nelems + i,   \
-                              i, m, n);                                                      \
-        check_tail(routine, d + (size_t)n * nelems, "typed");                                \
-    }                                                                                        \
-    static void collect_##N(shmem_team_t team, size_t scale, int salt)                       \
-    {                                                                                        \
-        const char *routine = "shmem_" #N "_collect";                                        \
-        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                \
-        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                     \
-        size_t mine = collect_count(me, salt, scale), total = 0, at = 0;                     \
-                                                                                             \
-        for (int m = 0; m < n; m++)                                                          \
-            total += collect_count(m, salt, scale);                                          \
-        for (size_t i = 0; i < mine; i++)                                                    \
-            s[i] = CT_VAL(T, me, i, salt);                                                   \
-        memset(d, CT_POISON, total * sizeof(T) + 8);                                         \
-        shmem_team_sync(team);                                                               \
-        rc = shmem_##N##_collect(team, d, s, mine);                                          \
-        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", mine);                    \
-        for (int m = 0; m < n; m++)                                                          \
-            for (size_t i = 0; i < collect_count(m, salt, scale); i++, at++)                 \
-                PT_CHECK_EQ_F(routine, CT_VAL(T, m, i, salt), d[at],                         \
-                              "dest[%zu]: element %zu of member %d of %d", at, i, m, n);     \
-        check_tail(routine, d + total, "typed");                                             \
+#define CT_COLLECT(T, N)                                                                       \
+    static void fcollect_##N(shmem_team_t team, size_t nelems, int salt)                       \
+    {                                                                                          \
+        const char *routine = "shmem_" #N "_fcollect";                                         \
+        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                  \
+        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                       \
+                                                                                               \
+        for (size_t i = 0; i < nelems; i++)                                                    \
+            s[i] = CT_VAL(T, me, i, salt);                                                     \
+        memset(d, CT_POISON, (size_t)n *nelems * sizeof(T) + 8);                               \
+        shmem_team_sync(team);                                                                 \
+        rc = shmem_##N##_fcollect(team, d, s, nelems);                                         \
+        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", nelems);                    \
+        for (int m = 0; m < n; m++)                                                            \
+            for (size_t i = 0; i < nelems; i++)                                                \
+                PT_CHECK_EQ_F(routine, CT_VAL(T, m, i, salt), d[(size_t)m * nelems + i],       \
+                              "dest[%zu]: element %zu of member %d of %d", m *nelems + i, i,   \
+                              m, n);                                                           \
+        check_tail(routine, d + (size_t)n * nelems, "typed");                                  \
+    }                                                                                          \
+    static void collect_##N(shmem_team_t team, size_t scale, int salt)                         \
+    {                                                                                          \
+        const char *routine = "shmem_" #N "_collect";                                          \
+        T *s = (T *)ct_src, *d = (T *)ct_dst;                                                  \
+        int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team), rc;                       \
+        size_t mine = collect_count(me, salt, scale), total = 0, at = 0;                       \
+                                                                                               \
+        for (int m = 0; m < n; m++)                                                            \
+            total += collect_count(m, salt, scale);                                            \
+        for (size_t i = 0; i < mine; i++)                                                      \
+            s[i] = CT_VAL(T, me, i, salt);                                                     \
+        memset(d, CT_POISON, total * sizeof(T) + 8);                                           \
+        shmem_team_sync(team);                                                                 \
+        rc = shmem_##N##_collect(team, d, s, mine);                                            \
+        PT_CHECK_EQ_F(routine, 0, rc, "return value (nelems %zu)", mine);                      \
+        for (int m = 0; m < n; m++)                                                            \
+            for (size_t i = 0; i < collect_count(m, salt, scale); i++, at++)                   \
+                PT_CHECK_EQ_F(routine, CT_VAL(T, m, i, salt), d[at],                           \
+                              "dest[%zu]: element %zu of member %d of %d", at, i, m, n);       \
+        check_tail(routine, d + total, "typed");                                               \
     }
 GSHMEM_RMA_TYPES(CT_COLLECT)
 #undef CT_COLLECT
@@ -80,15 +80,15 @@ GSHMEM_RMA_TYPES(CT_COLLECT)
 static void typed_all(shmem_team_t team, int salt)
 {
     for (size_t k = 0; k < sizeof typed_sizes / sizeof *typed_sizes; k++) {
-#define CT_CALL(T, N)                                                                        \
-    if (ct_type_on(#N))                                                                      \
+#define CT_CALL(T, N)                                                                          \
+    if (ct_type_on(#N))                                                                        \
         fcollect_##N(team, typed_sizes[k], salt + (int)k);
         GSHMEM_RMA_TYPES(CT_CALL)
 #undef CT_CALL
     }
     for (size_t scale = 0; scale <= 600; scale += 600) {
-#define CT_CALL(T, N)                                                                        \
-    if (ct_type_on(#N))                                                                      \
+#define CT_CALL(T, N)                                                                          \
+    if (ct_type_on(#N))                                                                        \
         collect_##N(team, scale, salt + (int)scale);
         GSHMEM_RMA_TYPES(CT_CALL)
 #undef CT_CALL

@@ -15,8 +15,8 @@
 
 #define ROUNDS 60 /* a quarter under the network transport (ct_light) */
 
-static long *arrived;  /* [CT_ASETS]: on each set's first PE */
-static long *slots;    /* [2][npes]: double-buffered by round parity */
+static long *arrived; /* [CT_ASETS]: on each set's first PE */
+static long *slots;   /* [2][npes]: double-buffered by round parity */
 
 static void one_round(const ct_aset_t *a, int k, int use_sync, long r)
 {

@@ -42,8 +42,8 @@ static int ct_light;
 
 PT_UNUSED static int ct_type_on(const char *typename)
 {
-    static const char *const reps[] = {"char", "short", "int", "long", "longdouble", "float",
-                                       "double"};
+    static const char *const reps[] = {"char",       "short", "int",   "long",
+                                       "longdouble", "float", "double"};
 
     if (!ct_light)
         return 1;
@@ -71,8 +71,8 @@ PT_UNUSED static void ct_aset_sync(const ct_aset_t *a)
 
 /* Element i of the data that team member `pe` contributes (salt varies it
  * between calls): small integers, exact in every RMA type. */
-#define CT_VAL(T, pe, i, salt) ((T)((((long)(pe) * 37 + (long)(i) * 11 + (salt) * 5) % 113) + 1))
-#define CT_POISON 0x5a  /* fill byte of dest before a call: no element equals it */
+#define CT_VAL(T, pe, i, salt) ((T)((((long)(pe)*37 + (long)(i)*11 + (salt)*5) % 113) + 1))
+#define CT_POISON 0x5a /* fill byte of dest before a call: no element equals it */
 
 /* The program's start: CT_SETUP() names it in the verdict. */
 #define CT_SETUP() ct_setup_(__FILE__)

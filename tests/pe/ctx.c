@@ -208,10 +208,10 @@ static void test_sessions(void)
         shmem_ctx_quiet(c);
         shmem_barrier_all();
         for (i = 0; i < NE; i++)
-            PT_CHECK_EQ_F("shmem_ctx_session_stop", 300 * (round + 1) + left * 10 + i,
-                          slots[i], "element %d put in a session (round %d)", i, round);
-        PT_CHECK_EQ_F("shmem_ctx_session_stop", (long)NE * ((me == 0 ? npes : 0) + 1),
-                      *counter, "adds made in a session (round %d)", round);
+            PT_CHECK_EQ_F("shmem_ctx_session_stop", 300 * (round + 1) + left * 10 + i, slots[i],
+                          "element %d put in a session (round %d)", i, round);
+        PT_CHECK_EQ_F("shmem_ctx_session_stop", (long)NE * ((me == 0 ? npes : 0) + 1), *counter,
+                      "adds made in a session (round %d)", round);
         shmem_barrier_all();
     }
     shmem_ctx_destroy(ctx);

@@ -25,7 +25,7 @@ static unsigned char *sym; /* 64 elements of up to 16 bytes */
 static uint64_t *sig;
 
 /* Where the puts of rma_N land: the source element, or -1 (untouched). */
-static const int put_src[33] = {0, 1, 2,  3, 0, 1,  2, 3,  0, 1,  0, 1, 0, 1, 0,  -1, 1,
+static const int put_src[33] = {0,  1, 2,  3, 0,  1, 2, 3,  0, 1, 0,  1, 0, 1,  0, -1, 1,
                                 -1, 0, -1, 1, -1, 0, 1, -1, 2, 3, -1, 0, 1, -1, 2, 3};
 
 #define GEN_RMA(T, N)                                                                          \
@@ -72,10 +72,22 @@ static const int put_src[33] = {0, 1, 2,  3, 0, 1,  2, 3,  0, 1,  0, 1, 0, 1, 0,
             switch (f) {                                                                       \
             case 0: shmem_get(got, d, 4, left); break;                                         \
             case 1: shmem_get(ctx, got, d, 4, left); break;                                    \
-            case 2: for (i = 0; i < 4; i++) got[i] = shmem_g(d + i, left); break;              \
-            case 3: for (i = 0; i < 4; i++) got[i] = shmem_g(ctx, d + i, left); break;         \
-            case 4: shmem_get_nbi(got, d, 4, left); shmem_quiet(); break;                      \
-            case 5: shmem_get_nbi(ctx, got, d, 4, left); shmem_ctx_quiet(ctx); break;          \
+            case 2:                                                                            \
+                for (i = 0; i < 4; i++)                                                        \
+                    got[i] = shmem_g(d + i, left);                                             \
+                break;                                                                         \
+            case 3:                                                                            \
+                for (i = 0; i < 4; i++)                                                        \
+                    got[i] = shmem_g(ctx, d + i, left);                                        \
+                break;                                                                         \
+            case 4:                                                                            \
+                shmem_get_nbi(got, d, 4, left);                                                \
+                shmem_quiet();                                                                 \
+                break;                                                                         \
+            case 5:                                                                            \
+                shmem_get_nbi(ctx, got, d, 4, left);                                           \
+                shmem_ctx_quiet(ctx);                                                          \
+                break;                                                                         \
             case 6: shmem_iget(got, d, 1, 4, 4, left); break;                                  \
             case 7: shmem_iget(ctx, got, d, 1, 4, 4, left); break;                             \
             case 8: shmem_ibget(got, d, 2, 4, 2, 2, left); break;                              \
@@ -184,7 +196,7 @@ GSHMEM_AMO_EXT_TYPES(GEN_AMO_EXT)
     static void amo_bit_##N(shmem_ctx_t ctx)                                                   \
     {                                                                                          \
         T *w = (T *)sym, v[12];                                                                \
-        const T ones = (T)~(T)0;                                                               \
+        const T ones = (T) ~(T)0;                                                              \
         int i;                                                                                 \
                                                                                                \
         for (i = 0; i < 9; i++)                                                                \
@@ -192,23 +204,23 @@ GSHMEM_AMO_EXT_TYPES(GEN_AMO_EXT)
         shmem_barrier_all();                                                                   \
         shmem_atomic_or(&w[0], 1, right);                                                      \
         shmem_atomic_or(ctx, &w[0], 2, right);                                                 \
-        shmem_atomic_and(&w[1], (T)~(T)1, right);                                              \
-        shmem_atomic_and(ctx, &w[1], (T)~(T)2, right);                                         \
+        shmem_atomic_and(&w[1], (T) ~(T)1, right);                                             \
+        shmem_atomic_and(ctx, &w[1], (T) ~(T)2, right);                                        \
         shmem_atomic_xor(&w[2], 1, right);                                                     \
         shmem_atomic_xor(ctx, &w[2], 2, right);                                                \
         v[0] = shmem_atomic_fetch_or(&w[3], 4, right);                                         \
         v[1] = shmem_atomic_fetch_or(ctx, &w[3], 8, right);                                    \
-        v[2] = shmem_atomic_fetch_and(&w[4], (T)~(T)4, right);                                 \
-        v[3] = shmem_atomic_fetch_and(ctx, &w[4], (T)~(T)8, right);                            \
+        v[2] = shmem_atomic_fetch_and(&w[4], (T) ~(T)4, right);                                \
+        v[3] = shmem_atomic_fetch_and(ctx, &w[4], (T) ~(T)8, right);                           \
         v[4] = shmem_atomic_fetch_xor(&w[5], 4, right);                                        \
         v[5] = shmem_atomic_fetch_xor(ctx, &w[5], 8, right);                                   \
         shmem_atomic_fetch_or_nbi(&v[6], &w[6], 16, right);                                    \
         shmem_quiet();                                                                         \
         shmem_atomic_fetch_or_nbi(ctx, &v[7], &w[6], 32, right);                               \
         shmem_ctx_quiet(ctx);                                                                  \
-        shmem_atomic_fetch_and_nbi(&v[8], &w[7], (T)~(T)16, right);                            \
+        shmem_atomic_fetch_and_nbi(&v[8], &w[7], (T) ~(T)16, right);                           \
         shmem_quiet();                                                                         \
-        shmem_atomic_fetch_and_nbi(ctx, &v[9], &w[7], (T)~(T)32, right);                       \
+        shmem_atomic_fetch_and_nbi(ctx, &v[9], &w[7], (T) ~(T)32, right);                      \
         shmem_ctx_quiet(ctx);                                                                  \
         shmem_atomic_fetch_xor_nbi(&v[10], &w[8], 16, right);                                  \
         shmem_quiet();                                                                         \
@@ -217,24 +229,24 @@ GSHMEM_AMO_EXT_TYPES(GEN_AMO_EXT)
         PT_CHECK_EQ("shmem_atomic_fetch_or (C11, " #N ")", 0, v[0]);                           \
         PT_CHECK_EQ("shmem_atomic_fetch_or (C11, " #N ")", 4, v[1]);                           \
         PT_CHECK_EQ("shmem_atomic_fetch_and (C11, " #N ")", ones, v[2]);                       \
-        PT_CHECK_EQ("shmem_atomic_fetch_and (C11, " #N ")", (T)~(T)4, v[3]);                   \
+        PT_CHECK_EQ("shmem_atomic_fetch_and (C11, " #N ")", (T) ~(T)4, v[3]);                  \
         PT_CHECK_EQ("shmem_atomic_fetch_xor (C11, " #N ")", 0, v[4]);                          \
         PT_CHECK_EQ("shmem_atomic_fetch_xor (C11, " #N ")", 4, v[5]);                          \
         PT_CHECK_EQ("shmem_atomic_fetch_or_nbi (C11, " #N ")", 0, v[6]);                       \
         PT_CHECK_EQ("shmem_atomic_fetch_or_nbi (C11, " #N ")", 16, v[7]);                      \
         PT_CHECK_EQ("shmem_atomic_fetch_and_nbi (C11, " #N ")", ones, v[8]);                   \
-        PT_CHECK_EQ("shmem_atomic_fetch_and_nbi (C11, " #N ")", (T)~(T)16, v[9]);              \
+        PT_CHECK_EQ("shmem_atomic_fetch_and_nbi (C11, " #N ")", (T) ~(T)16, v[9]);             \
         PT_CHECK_EQ("shmem_atomic_fetch_xor_nbi (C11, " #N ")", 0, v[10]);                     \
         PT_CHECK_EQ("shmem_atomic_fetch_xor_nbi (C11, " #N ")", 16, v[11]);                    \
         shmem_barrier_all();                                                                   \
         PT_CHECK_EQ("shmem_atomic_or (C11, " #N ")", 3, w[0]);                                 \
-        PT_CHECK_EQ("shmem_atomic_and (C11, " #N ")", (T)~(T)3, w[1]);                         \
+        PT_CHECK_EQ("shmem_atomic_and (C11, " #N ")", (T) ~(T)3, w[1]);                        \
         PT_CHECK_EQ("shmem_atomic_xor (C11, " #N ")", 3, w[2]);                                \
         PT_CHECK_EQ("shmem_atomic_fetch_or (C11, " #N ")", 12, w[3]);                          \
-        PT_CHECK_EQ("shmem_atomic_fetch_and (C11, " #N ")", (T)~(T)12, w[4]);                  \
+        PT_CHECK_EQ("shmem_atomic_fetch_and (C11, " #N ")", (T) ~(T)12, w[4]);                 \
         PT_CHECK_EQ("shmem_atomic_fetch_xor (C11, " #N ")", 12, w[5]);                         \
         PT_CHECK_EQ("shmem_atomic_fetch_or_nbi (C11, " #N ")", 48, w[6]);                      \
-        PT_CHECK_EQ("shmem_atomic_fetch_and_nbi (C11, " #N ")", (T)~(T)48, w[7]);              \
+        PT_CHECK_EQ("shmem_atomic_fetch_and_nbi (C11, " #N ")", (T) ~(T)48, w[7]);             \
         PT_CHECK_EQ("shmem_atomic_fetch_xor_nbi (C11, " #N ")", 48, w[8]);                     \
         shmem_barrier_all();                                                                   \
     }
@@ -264,8 +276,7 @@ GSHMEM_AMO_BIT_TYPES(GEN_AMO_BIT)
         PT_CHECK("shmem_wait_until_any (C11, " #N ")", n < 4 && n != 2,                        \
                  "an index of the wait set");                                                  \
         n = shmem_wait_until_some(&w[1], 4, idx, status, SHMEM_CMP_EQ, 1);                     \
-        PT_CHECK("shmem_wait_until_some (C11, " #N ")", n >= 1 && n <= 3,                      \
-                 "1 to 3 indices");                                                            \
+        PT_CHECK("shmem_wait_until_some (C11, " #N ")", n >= 1 && n <= 3, "1 to 3 indices");   \
         shmem_wait_until_all_vector(&w[1], 4, status, SHMEM_CMP_EQ, ones);                     \
         n = shmem_wait_until_any_vector(&w[1], 4, status, SHMEM_CMP_EQ, ones);                 \
         PT_CHECK("shmem_wait_until_any_vector (C11, " #N ")", n < 4 && n != 2,                 \

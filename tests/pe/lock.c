@@ -53,7 +53,8 @@ int main(void)
             while (shmem_test_lock(lock) != 0)
                 ;
         }
-        critical_section(counter_a, &inside[0], i % 2 ? "shmem_test_lock" : "shmem_set_lock", i);
+        critical_section(counter_a, &inside[0], i % 2 ? "shmem_test_lock" : "shmem_set_lock",
+                         i);
         /* nested: the second lock while holding the first, on some rounds */
         if (i % 3 == 0) {
             shmem_set_lock(&static_lock);

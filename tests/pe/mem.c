@@ -199,7 +199,8 @@ static void test_hints(void)
     for (i = 0; i < 4; i++) {
         long *p = shmem_malloc_with_hints(16 * sizeof(long), hints[i]);
 
-        PT_CHECK_EQ_F("shmem_malloc_with_hints", 1, p != NULL, "a block with hints %ld", hints[i]);
+        PT_CHECK_EQ_F("shmem_malloc_with_hints", 1, p != NULL, "a block with hints %ld",
+                      hints[i]);
         if (p == NULL)
             continue;
         check_same_address("shmem_malloc_with_hints", p, "a block with hints");

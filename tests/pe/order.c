@@ -24,9 +24,9 @@ static unsigned char pat(int pe, long round, long i)
 }
 
 enum { V_FENCE, V_CTX_FENCE, V_QUIET, V_CTX_QUIET, V_PE_QUIET, V_CTX_PE_QUIET, NV };
-static const char *const vname[NV] = {"shmem_fence", "shmem_ctx_fence", "shmem_quiet",
-                                      "shmem_ctx_quiet", "shmem_pe_quiet",
-                                      "shmem_ctx_pe_quiet"};
+static const char *const vname[NV] = {"shmem_fence",    "shmem_ctx_fence",
+                                      "shmem_quiet",    "shmem_ctx_quiet",
+                                      "shmem_pe_quiet", "shmem_ctx_pe_quiet"};
 
 static void data_then_flag(int v, shmem_ctx_t ctx, unsigned char *src, long *base)
 {
@@ -107,8 +107,8 @@ static void fence_same_word(shmem_ctx_t ctx)
         shmem_ctx_long_p(ctx, &word[1], 2 * r + 2, right);
         shmem_ctx_quiet(ctx);
         shmem_barrier_all();
-        PT_CHECK_EQ_F("shmem_fence", 2 * r + 2, word[0], "the word after p, fence, p (round %ld)",
-                      r);
+        PT_CHECK_EQ_F("shmem_fence", 2 * r + 2, word[0],
+                      "the word after p, fence, p (round %ld)", r);
         PT_CHECK_EQ_F("shmem_ctx_fence", 2 * r + 2, word[1],
                       "the word after p, fence, p (round %ld)", r);
     }
@@ -181,8 +181,8 @@ static void words_and_blocks(unsigned char *src, long *base)
         shmem_long_p((long *)data + 1, -r, right);
         shmem_quiet();
         shmem_barrier_all();
-        PT_CHECK_EQ_F("shmem_fence", -r, mine[1], "word 1 after block put, fence, p (round %ld)",
-                      r);
+        PT_CHECK_EQ_F("shmem_fence", -r, mine[1],
+                      "word 1 after block put, fence, p (round %ld)", r);
         PT_CHECK_EQ_F("shmem_fence", pat_long(left, seq, 2), mine[2],
                       "word 2 after block put, fence, p (round %ld)", r);
 

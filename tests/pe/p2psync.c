@@ -100,7 +100,8 @@ static void check_some(const char *routine, size_t n, const size_t *idx, size_t 
             PT_CHECK_EQ("shmem_" #N "_test_any_vector", SIZE_MAX,                              \
                         shmem_##N##_test_any_vector(anyv, NV, status, SHMEM_CMP_EQ, vec));     \
             PT_CHECK_EQ("shmem_" #N "_test_some_vector", 0,                                    \
-                        shmem_##N##_test_some_vector(somev, NV, idx, status, SHMEM_CMP_EQ, vec)); \
+                        shmem_##N##_test_some_vector(somev, NV, idx, status, SHMEM_CMP_EQ,     \
+                                                     vec));                                    \
             for (c = 0; c < 6; c++)                                                            \
                 PT_CHECK_EQ_F("shmem_" #N "_test", 0,                                          \
                               shmem_##N##_test(&cmpw[c], cmps[c], (T)cmp_value[c]),            \
@@ -143,7 +144,8 @@ static void check_some(const char *routine, size_t n, const size_t *idx, size_t 
             PT_CHECK_EQ("shmem_" #N "_wait_until_any", SIZE_MAX,                               \
                         shmem_##N##_wait_until_any(any, NV, all_masked, SHMEM_CMP_EQ, 10));    \
             PT_CHECK_EQ("shmem_" #N "_wait_until_some", 0,                                     \
-                        shmem_##N##_wait_until_some(some, NV, idx, all_masked, SHMEM_CMP_EQ, 10)); \
+                        shmem_##N##_wait_until_some(some, NV, idx, all_masked, SHMEM_CMP_EQ,   \
+                                                    10));                                      \
             shmem_##N##_wait_until_all(all, NV, all_masked, SHMEM_CMP_EQ, 123);                \
         }                                                                                      \
         /* the waits (round B: racing with the writes) */                                      \
@@ -219,7 +221,9 @@ int main(void)
     if (sym_iv == NULL)
         return pt_finish();
 
-#define RUN(T, N) p2p_##N(0); p2p_##N(1);
+#define RUN(T, N)                                                                              \
+    p2p_##N(0);                                                                                \
+    p2p_##N(1);
     GSHMEM_P2P_TYPES(RUN)
 #undef RUN
 #define RUN(T, N) depr_wait_##N();

@@ -29,8 +29,8 @@
 
 static int pt_me = -1;
 static int pt_npes;
-static int pt_fails;          /* failed checks on this PE */
-static int *pt_total;         /* symmetric (heap): the sum of pt_fails, on PE 0 */
+static int pt_fails;  /* failed checks on this PE */
+static int *pt_total; /* symmetric (heap): the sum of pt_fails, on PE 0 */
 static const char *pt_prog = "?";
 
 /* Print at most this many failure lines per PE; the count stays exact. */
@@ -44,16 +44,15 @@ PT_UNUSED static void pt_report(const char *routine, const char *what, const cha
     pt_fails++;
     if (pt_fails > PT_MAX_LINES)
         return;
-    fprintf(stderr, "FAIL PE %d: %s: %s (%s:%d): expected %s, got %s\n", pt_me, routine,
-            what, base ? base + 1 : file, line, exp, act);
+    fprintf(stderr, "FAIL PE %d: %s: %s (%s:%d): expected %s, got %s\n", pt_me, routine, what,
+            base ? base + 1 : file, line, exp, act);
     if (pt_fails == PT_MAX_LINES)
         fprintf(stderr, "FAIL PE %d: further failures on this PE are counted, not printed\n",
                 pt_me);
 }
 
-PT_UNUSED static void pt_report_num(const char *routine, const char *what,
-                                    const char *file, int line, long double exp,
-                                    long double act)
+PT_UNUSED static void pt_report_num(const char *routine, const char *what, const char *file,
+                                    int line, long double exp, long double act)
 {
     char e[64], a[64];
 
@@ -109,8 +108,10 @@ PT_UNUSED static void pt_setup_(const char *file)
     pt_npes = shmem_n_pes();
     pt_total = (int *)shmem_calloc(1, sizeof(int));
     if (pt_total == NULL) {
-        fprintf(stderr, "FAIL PE %d: shmem_calloc: the verdict counter: "
-                "expected a pointer, got NULL\n", pt_me);
+        fprintf(stderr,
+                "FAIL PE %d: shmem_calloc: the verdict counter: "
+                "expected a pointer, got NULL\n",
+                pt_me);
         shmem_global_exit(1);
     }
 }

@@ -34,12 +34,12 @@ int main(void)
         volatile unsigned long spin = 0;
 
         while (now_s() < end)
-            spin++;  /* computing: no gshmem call */
+            spin++; /* computing: no gshmem call */
     } else if (pt_me == 0) {
         double t0 = now_s() + 0.2;
 
         while (now_s() < t0)
-            ;  /* let PE 1 start computing */
+            ; /* let PE 1 start computing */
         for (int round = 0; round < 20; round++) {
             double start = now_s(), took;
             long got;

@@ -13,48 +13,48 @@
  */
 #include "reduce_test.h"
 
-#define RT_REDUCE(OP, VAL, T, N)                                                            \
-    static void reduce_##N##_##OP(shmem_team_t team, size_t n, int in_place)                \
-    {                                                                                       \
-        const char *fn = "shmem_" #N "_" #OP "_reduce";                                     \
-        int me = shmem_team_my_pe(team), npes = shmem_team_n_pes(team);                     \
-        T *dest = rt_dest, *source = in_place ? rt_dest : rt_source;                        \
-                                                                                            \
-        rt_prepare_dest(n, sizeof(T));                                                      \
-        for (size_t i = 0; i < n; i++)                                                      \
-            source[i] = VAL(T, me, i);                                                      \
-        PT_CHECK_EQ_F(fn, 0, shmem_##N##_##OP##_reduce(team, dest, source, n),              \
-                      "return value, %zu elements on team %s, %s", n, rt_team_name,         \
-                      RT_PLACE(in_place));                                                  \
-        for (size_t i = 0; i < n; i++) {                                                    \
-            T expected = VAL(T, 0, i);                                                      \
-                                                                                            \
-            for (int k = 1; k < npes; k++)                                                  \
-                expected = RT_##OP(T, expected, VAL(T, k, i));                              \
-            RT_CHECK_EQ(fn, expected, dest[i], "dest[%zu] of %zu on team %s, %s", i, n,     \
-                        rt_team_name, RT_PLACE(in_place));                                  \
-        }                                                                                   \
-        rt_check_guard(fn, n, sizeof(T), in_place);                                         \
-        for (size_t i = 0; !in_place && i < n; i++)                                         \
-            RT_CHECK_EQ(fn, VAL(T, me, i), source[i], "source[%zu] of %zu on team %s", i,   \
-                        n, rt_team_name);                                                   \
+#define RT_REDUCE(OP, VAL, T, N)                                                               \
+    static void reduce_##N##_##OP(shmem_team_t team, size_t n, int in_place)                   \
+    {                                                                                          \
+        const char *fn = "shmem_" #N "_" #OP "_reduce";                                        \
+        int me = shmem_team_my_pe(team), npes = shmem_team_n_pes(team);                        \
+        T *dest = rt_dest, *source = in_place ? rt_dest : rt_source;                           \
+                                                                                               \
+        rt_prepare_dest(n, sizeof(T));                                                         \
+        for (size_t i = 0; i < n; i++)                                                         \
+            source[i] = VAL(T, me, i);                                                         \
+        PT_CHECK_EQ_F(fn, 0, shmem_##N##_##OP##_reduce(team, dest, source, n),                 \
+                      "return value, %zu elements on team %s, %s", n, rt_team_name,            \
+                      RT_PLACE(in_place));                                                     \
+        for (size_t i = 0; i < n; i++) {                                                       \
+            T expected = VAL(T, 0, i);                                                         \
+                                                                                               \
+            for (int k = 1; k < npes; k++)                                                     \
+                expected = RT_##OP(T, expected, VAL(T, k, i));                                 \
+            RT_CHECK_EQ(fn, expected, dest[i], "dest[%zu] of %zu on team %s, %s", i, n,        \
+                        rt_team_name, RT_PLACE(in_place));                                     \
+        }                                                                                      \
+        rt_check_guard(fn, n, sizeof(T), in_place);                                            \
+        for (size_t i = 0; !in_place && i < n; i++)                                            \
+            RT_CHECK_EQ(fn, VAL(T, me, i), source[i], "source[%zu] of %zu on team %s", i, n,   \
+                        rt_team_name);                                                         \
     }
 
-#define RT_BIT(T, N)                                                                        \
-    RT_REDUCE(and, RT_VAL_BITS, T, N)                                                       \
-    RT_REDUCE(or, RT_VAL_BITS, T, N)                                                        \
+#define RT_BIT(T, N)                                                                           \
+    RT_REDUCE(and, RT_VAL_BITS, T, N)                                                          \
+    RT_REDUCE(or, RT_VAL_BITS, T, N)                                                           \
     RT_REDUCE(xor, RT_VAL_BITS, T, N)
 GSHMEM_REDUCE_BIT_TYPES(RT_BIT)
 #undef RT_BIT
 
-#define RT_MINMAX(T, N)                                                                     \
-    RT_REDUCE(max, RT_VAL_SPREAD, T, N)                                                     \
+#define RT_MINMAX(T, N)                                                                        \
+    RT_REDUCE(max, RT_VAL_SPREAD, T, N)                                                        \
     RT_REDUCE(min, RT_VAL_SPREAD, T, N)
 GSHMEM_REDUCE_MINMAX_TYPES(RT_MINMAX)
 #undef RT_MINMAX
 
-#define RT_ARITH(T, N)                                                                      \
-    RT_REDUCE(sum, RT_VAL_ARITH, T, N)                                                      \
+#define RT_ARITH(T, N)                                                                         \
+    RT_REDUCE(sum, RT_VAL_ARITH, T, N)                                                         \
     RT_REDUCE(prod, RT_VAL_ARITH, T, N)
 GSHMEM_REDUCE_ARITH_TYPES(RT_ARITH)
 #undef RT_ARITH
@@ -63,11 +63,11 @@ GSHMEM_REDUCE_ARITH_TYPES(RT_ARITH)
 #define RT_BIT_ROWS(T, N) RT_ROW(and, T, N) RT_ROW(or, T, N) RT_ROW(xor, T, N)
 #define RT_MINMAX_ROWS(T, N) RT_ROW(max, T, N) RT_ROW(min, T, N)
 #define RT_ARITH_ROWS(T, N) RT_ROW(sum, T, N) RT_ROW(prod, T, N)
-static const rt_case_t cases[] = {
-    GSHMEM_REDUCE_BIT_TYPES(RT_BIT_ROWS)
-    GSHMEM_REDUCE_MINMAX_TYPES(RT_MINMAX_ROWS)
-    GSHMEM_REDUCE_ARITH_TYPES(RT_ARITH_ROWS)
-};
+/* clang-format off: an X-macro list clang-format 14 indents as a staircase */
+static const rt_case_t cases[] = {GSHMEM_REDUCE_BIT_TYPES(RT_BIT_ROWS)
+                                      GSHMEM_REDUCE_MINMAX_TYPES(RT_MINMAX_ROWS)
+                                          GSHMEM_REDUCE_ARITH_TYPES(RT_ARITH_ROWS)};
+/* clang-format on */
 
 static long static_source[40], static_dest[40];
 

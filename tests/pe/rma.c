@@ -12,10 +12,10 @@
 #include "pe_test.h"
 #include <gshmem/typetable.h>
 
-#define NE 16           /* elements one routine call moves */
-#define SLOT (4 * NE)   /* elements per (op, PE) slot: room for the strides */
-#define SENT 127        /* what untouched elements hold; VAL never yields it */
-#define VAL(pe, i) (((pe) * 37 + (i) * 5 + 1) % 127)
+#define NE 16         /* elements one routine call moves */
+#define SLOT (4 * NE) /* elements per (op, PE) slot: room for the strides */
+#define SENT 127      /* what untouched elements hold; VAL never yields it */
+#define VAL(pe, i) (((pe)*37 + (i)*5 + 1) % 127)
 
 /* iput/iget: dest stride, source stride (elements). */
 #define IS_D 3
@@ -30,8 +30,8 @@ enum { CONTIG, STRIDED, BLOCKED };
 
 /* The ops of each form, in this order; the ib ones (1.6) come last so an
  * older shmem.h just runs fewer. */
-static const int shape[] = {CONTIG,  CONTIG,  CONTIG,  CONTIG,  CONTIG,
-                            CONTIG,  STRIDED, STRIDED, BLOCKED, BLOCKED};
+static const int shape[] = {CONTIG, CONTIG,  CONTIG,  CONTIG,  CONTIG,
+                            CONTIG, STRIDED, STRIDED, BLOCKED, BLOCKED};
 #if PT_SPEC >= 106
 #define N_TYPED_OPS 10
 #else
@@ -47,22 +47,23 @@ static unsigned char *sym_src; /* one slot, read by the gets */
 static long src_of(int shp, long j)
 {
     switch (shp) {
-    case CONTIG:
-        return j < NE ? j : -1;
-    case STRIDED:
-        return (j % IS_D == 0 && j / IS_D < NE) ? j / IS_D * IS_S : -1;
-    default:
-        return (j % IB_D < IB_B && j / IB_D < IB_N) ? j / IB_D * IB_S + j % IB_D : -1;
+    case CONTIG: return j < NE ? j : -1;
+    case STRIDED: return (j % IS_D == 0 && j / IS_D < NE) ? j / IS_D * IS_S : -1;
+    default: return (j % IB_D < IB_B && j / IB_D < IB_N) ? j / IB_D * IB_S + j % IB_D : -1;
     }
 }
 
 #if PT_SPEC >= 106
 #define IB_PUT_CASES(N)                                                                        \
     case 8: shmem_##N##_ibput(d, loc, IB_D, IB_S, IB_B, IB_N, pe); break;                      \
-    case 9: shmem_ctx_##N##_ibput(ctx, d, loc, IB_D, IB_S, IB_B, IB_N, pe); break;
+    case 9:                                                                                    \
+        shmem_ctx_##N##_ibput(ctx, d, loc, IB_D, IB_S, IB_B, IB_N, pe);                        \
+        break;
 #define IB_GET_CASES(N)                                                                        \
     case 8: shmem_##N##_ibget(got, src, IB_D, IB_S, IB_B, IB_N, pe); break;                    \
-    case 9: shmem_ctx_##N##_ibget(ctx, got, src, IB_D, IB_S, IB_B, IB_N, pe); break;
+    case 9:                                                                                    \
+        shmem_ctx_##N##_ibget(ctx, got, src, IB_D, IB_S, IB_B, IB_N, pe);                      \
+        break;
 #else
 #define IB_PUT_CASES(N)
 #define IB_GET_CASES(N)
@@ -71,16 +72,16 @@ static long src_of(int shp, long j)
 #define TYPED_TEST(T, N)                                                                       \
     static void test_##N(shmem_ctx_t ctx)                                                      \
     {                                                                                          \
-        static const char *const put_name[] = {                                                \
-            "shmem_" #N "_put",     "shmem_ctx_" #N "_put",     "shmem_" #N "_p",              \
-            "shmem_ctx_" #N "_p",   "shmem_" #N "_put_nbi",     "shmem_ctx_" #N "_put_nbi",    \
-            "shmem_" #N "_iput",    "shmem_ctx_" #N "_iput",    "shmem_" #N "_ibput",          \
-            "shmem_ctx_" #N "_ibput"};                                                         \
-        static const char *const get_name[] = {                                                \
-            "shmem_" #N "_get",     "shmem_ctx_" #N "_get",     "shmem_" #N "_g",              \
-            "shmem_ctx_" #N "_g",   "shmem_" #N "_get_nbi",     "shmem_ctx_" #N "_get_nbi",    \
-            "shmem_" #N "_iget",    "shmem_ctx_" #N "_iget",    "shmem_" #N "_ibget",          \
-            "shmem_ctx_" #N "_ibget"};                                                         \
+        static const char *const put_name[] =                                                  \
+            {"shmem_" #N "_put",      "shmem_ctx_" #N "_put",  "shmem_" #N "_p",               \
+             "shmem_ctx_" #N "_p",    "shmem_" #N "_put_nbi",  "shmem_ctx_" #N "_put_nbi",     \
+             "shmem_" #N "_iput",     "shmem_ctx_" #N "_iput", "shmem_" #N "_ibput",           \
+             "shmem_ctx_" #N "_ibput"};                                                        \
+        static const char *const get_name[] =                                                  \
+            {"shmem_" #N "_get",      "shmem_ctx_" #N "_get",  "shmem_" #N "_g",               \
+             "shmem_ctx_" #N "_g",    "shmem_" #N "_get_nbi",  "shmem_ctx_" #N "_get_nbi",     \
+             "shmem_" #N "_iget",     "shmem_ctx_" #N "_iget", "shmem_" #N "_ibget",           \
+             "shmem_ctx_" #N "_ibget"};                                                        \
         T *dst = (T *)sym_dst, *src = (T *)sym_src;                                            \
         T loc[SLOT], got[SLOT];                                                                \
         long i, j;                                                                             \
@@ -109,8 +110,10 @@ static long src_of(int shp, long j)
                 case 4: shmem_##N##_put_nbi(d, loc, NE, pe); break;                            \
                 case 5: shmem_ctx_##N##_put_nbi(ctx, d, loc, NE, pe); break;                   \
                 case 6: shmem_##N##_iput(d, loc, IS_D, IS_S, NE, pe); break;                   \
-                case 7: shmem_ctx_##N##_iput(ctx, d, loc, IS_D, IS_S, NE, pe); break;          \
-                IB_PUT_CASES(N)                                                                \
+                case 7:                                                                        \
+                    shmem_ctx_##N##_iput(ctx, d, loc, IS_D, IS_S, NE, pe);                     \
+                    break;                                                                     \
+                    IB_PUT_CASES(N)                                                            \
                 }                                                                              \
             }                                                                                  \
         shmem_quiet();                                                                         \
@@ -153,8 +156,10 @@ static long src_of(int shp, long j)
                     shmem_ctx_quiet(ctx);                                                      \
                     break;                                                                     \
                 case 6: shmem_##N##_iget(got, src, IS_D, IS_S, NE, pe); break;                 \
-                case 7: shmem_ctx_##N##_iget(ctx, got, src, IS_D, IS_S, NE, pe); break;        \
-                IB_GET_CASES(N)                                                                \
+                case 7:                                                                        \
+                    shmem_ctx_##N##_iget(ctx, got, src, IS_D, IS_S, NE, pe);                   \
+                    break;                                                                     \
+                    IB_GET_CASES(N)                                                            \
                 }                                                                              \
                 for (j = 0; j < SLOT; j++) {                                                   \
                     long s = src_of(shape[op], j);                                             \
@@ -172,10 +177,14 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
 #if PT_SPEC >= 106
 #define IB_SIZE_PUT_CASES(BITS)                                                                \
     case 8: shmem_ibput##BITS(d, loc, IB_D, IB_S, IB_B, IB_N, pe); break;                      \
-    case 9: shmem_ctx_ibput##BITS(ctx, d, loc, IB_D, IB_S, IB_B, IB_N, pe); break;
+    case 9:                                                                                    \
+        shmem_ctx_ibput##BITS(ctx, d, loc, IB_D, IB_S, IB_B, IB_N, pe);                        \
+        break;
 #define IB_SIZE_GET_CASES(BITS)                                                                \
     case 8: shmem_ibget##BITS(got, src, IB_D, IB_S, IB_B, IB_N, pe); break;                    \
-    case 9: shmem_ctx_ibget##BITS(ctx, got, src, IB_D, IB_S, IB_B, IB_N, pe); break;
+    case 9:                                                                                    \
+        shmem_ctx_ibget##BITS(ctx, got, src, IB_D, IB_S, IB_B, IB_N, pe);                      \
+        break;
 #else
 #define IB_SIZE_PUT_CASES(BITS)
 #define IB_SIZE_GET_CASES(BITS)
@@ -184,16 +193,26 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
 #define SIZED_TEST(BITS, BYTES)                                                                \
     static void test_size##BITS(shmem_ctx_t ctx)                                               \
     {                                                                                          \
-        static const char *const put_name[] = {                                                \
-            "shmem_put" #BITS,       "shmem_ctx_put" #BITS,      "",  "",                      \
-            "shmem_put" #BITS "_nbi", "shmem_ctx_put" #BITS "_nbi",                            \
-            "shmem_iput" #BITS,      "shmem_ctx_iput" #BITS,                                   \
-            "shmem_ibput" #BITS,     "shmem_ctx_ibput" #BITS};                                 \
-        static const char *const get_name[] = {                                                \
-            "shmem_get" #BITS,       "shmem_ctx_get" #BITS,      "",  "",                      \
-            "shmem_get" #BITS "_nbi", "shmem_ctx_get" #BITS "_nbi",                            \
-            "shmem_iget" #BITS,      "shmem_ctx_iget" #BITS,                                   \
-            "shmem_ibget" #BITS,     "shmem_ctx_ibget" #BITS};                                 \
+        static const char *const put_name[] = {"shmem_put" #BITS,                              \
+                                               "shmem_ctx_put" #BITS,                          \
+                                               "",                                             \
+                                               "",                                             \
+                                               "shmem_put" #BITS "_nbi",                       \
+                                               "shmem_ctx_put" #BITS "_nbi",                   \
+                                               "shmem_iput" #BITS,                             \
+                                               "shmem_ctx_iput" #BITS,                         \
+                                               "shmem_ibput" #BITS,                            \
+                                               "shmem_ctx_ibput" #BITS};                       \
+        static const char *const get_name[] = {"shmem_get" #BITS,                              \
+                                               "shmem_ctx_get" #BITS,                          \
+                                               "",                                             \
+                                               "",                                             \
+                                               "shmem_get" #BITS "_nbi",                       \
+                                               "shmem_ctx_get" #BITS "_nbi",                   \
+                                               "shmem_iget" #BITS,                             \
+                                               "shmem_ctx_iget" #BITS,                         \
+                                               "shmem_ibget" #BITS,                            \
+                                               "shmem_ctx_ibget" #BITS};                       \
         unsigned char *dst = sym_dst, *src = sym_src;                                          \
         long double loc_[SLOT * BYTES / sizeof(long double) + 1];                              \
         long double got_[SLOT * BYTES / sizeof(long double) + 1];                              \
@@ -203,7 +222,7 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
                                                                                                \
         for (i = 0; i < SLOT * BYTES; i++)                                                     \
             loc[i] = (unsigned char)VAL(me, i);                                                \
-        memset(dst, SENT, (size_t)N_TYPED_OPS * npes * SLOT * BYTES);                          \
+        memset(dst, SENT, (size_t)N_TYPED_OPS *npes *SLOT *BYTES);                             \
         shmem_barrier_all();                                                                   \
         for (op = 0; op < N_TYPED_OPS; op++)                                                   \
             for (k = 0; k < npes && (op != 2 && op != 3); k++) {                               \
@@ -215,8 +234,10 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
                 case 4: shmem_put##BITS##_nbi(d, loc, NE, pe); break;                          \
                 case 5: shmem_ctx_put##BITS##_nbi(ctx, d, loc, NE, pe); break;                 \
                 case 6: shmem_iput##BITS(d, loc, IS_D, IS_S, NE, pe); break;                   \
-                case 7: shmem_ctx_iput##BITS(ctx, d, loc, IS_D, IS_S, NE, pe); break;          \
-                IB_SIZE_PUT_CASES(BITS)                                                        \
+                case 7:                                                                        \
+                    shmem_ctx_iput##BITS(ctx, d, loc, IS_D, IS_S, NE, pe);                     \
+                    break;                                                                     \
+                    IB_SIZE_PUT_CASES(BITS)                                                    \
                 }                                                                              \
             }                                                                                  \
         shmem_quiet();                                                                         \
@@ -238,7 +259,7 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
         for (op = 0; op < N_TYPED_OPS; op++)                                                   \
             for (k = 0; k < npes && (op != 2 && op != 3); k++) {                               \
                 int pe = (me + k) % npes;                                                      \
-                memset(got, SENT, SLOT * BYTES);                                               \
+                memset(got, SENT, SLOT *BYTES);                                                \
                 switch (op) {                                                                  \
                 case 0: shmem_get##BITS(got, src, NE, pe); break;                              \
                 case 1: shmem_ctx_get##BITS(ctx, got, src, NE, pe); break;                     \
@@ -251,8 +272,10 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
                     shmem_ctx_quiet(ctx);                                                      \
                     break;                                                                     \
                 case 6: shmem_iget##BITS(got, src, IS_D, IS_S, NE, pe); break;                 \
-                case 7: shmem_ctx_iget##BITS(ctx, got, src, IS_D, IS_S, NE, pe); break;        \
-                IB_SIZE_GET_CASES(BITS)                                                        \
+                case 7:                                                                        \
+                    shmem_ctx_iget##BITS(ctx, got, src, IS_D, IS_S, NE, pe);                   \
+                    break;                                                                     \
+                    IB_SIZE_GET_CASES(BITS)                                                    \
                 }                                                                              \
                 for (j = 0; j < SLOT; j++)                                                     \
                     for (b = 0; b < BYTES; b++) {                                              \
@@ -316,8 +339,14 @@ static void test_mem(shmem_ctx_t ctx)
             switch (op) {
             case 0: shmem_getmem(got, sym_src, MEMN, pe); break;
             case 1: shmem_ctx_getmem(ctx, got, sym_src, MEMN, pe); break;
-            case 2: shmem_getmem_nbi(got, sym_src, MEMN, pe); shmem_quiet(); break;
-            case 3: shmem_ctx_getmem_nbi(ctx, got, sym_src, MEMN, pe); shmem_ctx_quiet(ctx); break;
+            case 2:
+                shmem_getmem_nbi(got, sym_src, MEMN, pe);
+                shmem_quiet();
+                break;
+            case 3:
+                shmem_ctx_getmem_nbi(ctx, got, sym_src, MEMN, pe);
+                shmem_ctx_quiet(ctx);
+                break;
             }
             for (j = 0; j < SLOT; j++)
                 PT_CHECK_EQ_F(get_name[op], j < MEMN ? VAL(pe, j) : SENT, got[j],

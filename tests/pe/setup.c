@@ -9,7 +9,7 @@
  */
 #include "pe_test.h"
 
-#include <shmemx.h>  /* SHMEMX_TEAM_NODE, where the library has it */
+#include <shmemx.h> /* SHMEMX_TEAM_NODE, where the library has it */
 
 long global_word;           /* symmetric: data segment */
 static long static_word[4]; /* symmetric: bss */
@@ -233,8 +233,8 @@ static void test_node_team(void)
     }
     /* A collective over it: every member adds its world PE to member 0's word. */
     shmem_team_sync(SHMEMX_TEAM_NODE);
-    shmem_long_atomic_add(word, me, shmem_team_translate_pe(SHMEMX_TEAM_NODE, 0,
-                                                           SHMEM_TEAM_WORLD));
+    shmem_long_atomic_add(word, me,
+                          shmem_team_translate_pe(SHMEMX_TEAM_NODE, 0, SHMEM_TEAM_WORLD));
     shmem_barrier_all();
     if (shmem_team_my_pe(SHMEMX_TEAM_NODE) == 0) {
         long sum = 0;
@@ -276,8 +276,10 @@ int main(void)
 
         shmem_query_initialized(&init);
         if (init != 0) {
-            fprintf(stderr, "FAIL PE %d: shmem_query_initialized: after the last "
-                    "shmem_finalize (setup.c): expected 0, got %d\n", me, init);
+            fprintf(stderr,
+                    "FAIL PE %d: shmem_query_initialized: after the last "
+                    "shmem_finalize (setup.c): expected 0, got %d\n",
+                    me, init);
             status = 1;
         }
     }

@@ -13,7 +13,7 @@
 #include <gshmem/typetable.h>
 
 #define NE 8
-#define VAL(pe, i) (((pe) * 37 + (i) * 5 + 1) % 127)
+#define VAL(pe, i) (((pe)*37 + (i)*5 + 1) % 127)
 #define NR 4 /* routines per form: blocking, ctx, nbi, ctx nbi */
 
 static int me, npes, left, right;
@@ -43,15 +43,16 @@ static void wait_both(const char *routine, int r)
 #define TYPED_TEST(T, N)                                                                       \
     static void test_##N(shmem_ctx_t ctx)                                                      \
     {                                                                                          \
-        static const char *const name[] = {                                                    \
-            "shmem_" #N "_put_signal", "shmem_ctx_" #N "_put_signal",                          \
-            "shmem_" #N "_put_signal_nbi", "shmem_ctx_" #N "_put_signal_nbi"};                 \
+        static const char *const name[] = {"shmem_" #N "_put_signal",                          \
+                                           "shmem_ctx_" #N "_put_signal",                      \
+                                           "shmem_" #N "_put_signal_nbi",                      \
+                                           "shmem_ctx_" #N "_put_signal_nbi"};                 \
         T *data = (T *)sym_data, loc[NE];                                                      \
         int r, k, q, i;                                                                        \
                                                                                                \
         for (i = 0; i < NE; i++)                                                               \
             loc[i] = (T)VAL(me, i);                                                            \
-        reset((size_t)NR * (npes + 1) * NE * sizeof(T));                                       \
+        reset((size_t)NR *(npes + 1) * NE * sizeof(T));                                        \
         for (r = 0; r < NR; r++)                                                               \
             for (k = 0; k <= npes; k++) {                                                      \
                 /* k < npes: ADD into slot me of every PE; k == npes: SET right */             \
@@ -64,9 +65,7 @@ static void wait_both(const char *routine, int r)
                 case 0: shmem_##N##_put_signal(d, loc, NE, s, sv, op, pe); break;              \
                 case 1: shmem_ctx_##N##_put_signal(ctx, d, loc, NE, s, sv, op, pe); break;     \
                 case 2: shmem_##N##_put_signal_nbi(d, loc, NE, s, sv, op, pe); break;          \
-                case 3:                                                                        \
-                    shmem_ctx_##N##_put_signal_nbi(ctx, d, loc, NE, s, sv, op, pe);            \
-                    break;                                                                     \
+                case 3: shmem_ctx_##N##_put_signal_nbi(ctx, d, loc, NE, s, sv, op, pe); break; \
                 }                                                                              \
             }                                                                                  \
         for (r = 0; r < NR; r++) {                                                             \
@@ -90,12 +89,16 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
     case 0: shmem_put##BITS##_signal(d, loc, NE, s, sv, op, pe); break;                        \
     case 1: shmem_ctx_put##BITS##_signal(ctx, d, loc, NE, s, sv, op, pe); break;               \
     case 2: shmem_put##BITS##_signal_nbi(d, loc, NE, s, sv, op, pe); break;                    \
-    case 3: shmem_ctx_put##BITS##_signal_nbi(ctx, d, loc, NE, s, sv, op, pe); break;
+    case 3:                                                                                    \
+        shmem_ctx_put##BITS##_signal_nbi(ctx, d, loc, NE, s, sv, op, pe);                      \
+        break;
 #define MEM_CALLS                                                                              \
     case 0: shmem_putmem_signal(d, loc, NE, s, sv, op, pe); break;                             \
     case 1: shmem_ctx_putmem_signal(ctx, d, loc, NE, s, sv, op, pe); break;                    \
     case 2: shmem_putmem_signal_nbi(d, loc, NE, s, sv, op, pe); break;                         \
-    case 3: shmem_ctx_putmem_signal_nbi(ctx, d, loc, NE, s, sv, op, pe); break;
+    case 3:                                                                                    \
+        shmem_ctx_putmem_signal_nbi(ctx, d, loc, NE, s, sv, op, pe);                           \
+        break;
 
 #define BYTES_TEST(FN, BYTES, CALLS, N0, N1, N2, N3)                                           \
     static void FN(shmem_ctx_t ctx)                                                            \
@@ -107,7 +110,7 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
                                                                                                \
         for (i = 0; i < NE * BYTES; i++)                                                       \
             loc[i] = (unsigned char)VAL(me, i);                                                \
-        reset((size_t)NR * (npes + 1) * NE * BYTES);                                           \
+        reset((size_t)NR *(npes + 1) * NE * BYTES);                                            \
         for (r = 0; r < NR; r++)                                                               \
             for (k = 0; k <= npes; k++) {                                                      \
                 int pe = k < npes ? (me + k) % npes : right;                                   \
@@ -116,7 +119,9 @@ GSHMEM_RMA_TYPES(TYPED_TEST)
                 uint64_t *s = &sym_sig[2 * r + (k == npes)];                                   \
                 uint64_t sv = k < npes ? 1 : (uint64_t)(me + 1);                               \
                 int op = k < npes ? SHMEM_SIGNAL_ADD : SHMEM_SIGNAL_SET;                       \
-                switch (r) { CALLS }                                                           \
+                switch (r) {                                                                   \
+                    CALLS                                                                      \
+                }                                                                              \
             }                                                                                  \
         for (r = 0; r < NR; r++) {                                                             \
             wait_both(name[r], r);                                                             \
@@ -168,7 +173,8 @@ static void test_signal_ops(shmem_ctx_t ctx)
         v = shmem_signal_wait_until(&set1[q], SHMEM_CMP_NE, 0);
         PT_CHECK_EQ_F("shmem_signal_set", (uint64_t)(q + 1) * 7, v, "word set by PE %d", q);
         v = shmem_signal_wait_until(&set2[q], SHMEM_CMP_NE, 0);
-        PT_CHECK_EQ_F("shmem_ctx_signal_set", (uint64_t)(q + 1) * 11, v, "word set by PE %d", q);
+        PT_CHECK_EQ_F("shmem_ctx_signal_set", (uint64_t)(q + 1) * 11, v, "word set by PE %d",
+                      q);
     }
     shmem_barrier_all();
 

@@ -8,14 +8,14 @@
  */
 #include "pe_test.h"
 
-long gx;                      /* .bss */
-long gy = 42;                 /* .data */
+long gx;      /* .bss */
+long gy = 42; /* .data */
 double gd;
-static long arr[64];          /* .bss, static */
+static long arr[64]; /* .bss, static */
 static int iarr[16] = {1, 2, 3};
 static unsigned char big[1 << 20]; /* a large .bss object: its end must work too */
 
-#define VAL(pe, i) ((long)(pe) * 1000 + (i))
+#define VAL(pe, i) ((long)(pe)*1000 + (i))
 
 static int me, npes, left, right;
 
@@ -36,7 +36,8 @@ static void test_initial(void)
     PT_CHECK_EQ("static data", 0, arr[63]);
     PT_CHECK_EQ("static data", 0, big[sizeof big - 1]);
     for (pe = 0; pe < npes; pe++) {
-        PT_CHECK_EQ_F("shmem_long_g", 42, shmem_long_g(&gy, pe), "initialized global of PE %d", pe);
+        PT_CHECK_EQ_F("shmem_long_g", 42, shmem_long_g(&gy, pe), "initialized global of PE %d",
+                      pe);
         PT_CHECK_EQ_F("shmem_int_g", 2, shmem_int_g(&iarr[1], pe),
                       "initialized static array of PE %d", pe);
     }
@@ -69,8 +70,8 @@ static void test_rma(void)
 
         shmem_long_get(got, &arr[4 * ((pe + 1) % npes)], 4, pe);
         for (i = 0; i < 4; i++)
-            PT_CHECK_EQ_F("shmem_long_get", VAL((pe + 1) % npes, i), got[i],
-                          "arr[%d] of PE %d", 4 * ((pe + 1) % npes) + i, pe);
+            PT_CHECK_EQ_F("shmem_long_get", VAL((pe + 1) % npes, i), got[i], "arr[%d] of PE %d",
+                          4 * ((pe + 1) % npes) + i, pe);
         PT_CHECK_EQ_F("shmem_long_g", VAL((pe + npes - 1) % npes, 7),
                       shmem_long_g(&func_static()[1], pe), "function static of PE %d", pe);
     }

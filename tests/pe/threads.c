@@ -8,15 +8,15 @@
 #include "pe_test.h"
 #include <pthread.h>
 
-#define NT 4   /* threads per PE */
-#define K 50   /* fetch-adds per thread per target */
+#define NT 4 /* threads per PE */
+#define K 50 /* fetch-adds per thread per target */
 #define NE 16
 
 static int me, npes, left, right;
 static long *slots;   /* [npes][NT][NE]: written by (PE, thread) */
 static long *counter; /* [2]: fetch_inc target, then fetched-value sums */
 static long *acc;
-static long *flags;   /* [NT]: set by the left neighbour's thread t */
+static long *flags; /* [NT]: set by the left neighbour's thread t */
 static int thread_fails[NT];
 
 struct arg {

@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static long word = -1;  /* symmetric: static data */
+static long word = -1; /* symmetric: static data */
 
 /* Start ranks 0..n-1 as children running `child(rank)`. */
 static void fork_ranks(int n, int (*child)(int rank, int n, const gshmemx_uniqueid_t *uid),
@@ -68,7 +68,8 @@ static int run_rank(int rank, int n, const gshmemx_uniqueid_t *uid)
     npes = shmem_n_pes();
     shmem_query_thread(&provided);
     if (me != rank || npes != n) {
-        fprintf(stderr, "FAIL rank %d: shmem_my_pe/shmem_n_pes: expected %d of %d, got %d of %d\n",
+        fprintf(stderr,
+                "FAIL rank %d: shmem_my_pe/shmem_n_pes: expected %d of %d, got %d of %d\n",
                 rank, rank, n, me, npes);
         fails++;
     }
@@ -77,20 +78,23 @@ static int run_rank(int rank, int n, const gshmemx_uniqueid_t *uid)
                 SHMEM_THREAD_MULTIPLE, provided);
         fails++;
     }
-    heap = shmem_malloc(sizeof(long));  /* collective: goes through the bootstrap's barrier */
+    heap = shmem_malloc(sizeof(long)); /* collective: goes through the bootstrap's barrier */
     *heap = -1;
     shmem_barrier_all();
     shmem_long_p(&word, 1000 + me, (me + 1) % npes);
     shmem_long_p(heap, 2000 + me, (me + npes - 1) % npes);
     shmem_barrier_all();
     if (word != 1000 + (me + npes - 1) % npes) {
-        fprintf(stderr, "FAIL rank %d: shmem_long_p: static word from PE %d: expected %d, "
-                "got %ld\n", me, (me + npes - 1) % npes, 1000 + (me + npes - 1) % npes, word);
+        fprintf(stderr,
+                "FAIL rank %d: shmem_long_p: static word from PE %d: expected %d, "
+                "got %ld\n",
+                me, (me + npes - 1) % npes, 1000 + (me + npes - 1) % npes, word);
         fails++;
     }
     if (*heap != 2000 + (me + 1) % npes) {
-        fprintf(stderr, "FAIL rank %d: shmem_long_p: heap word from PE %d: expected %d, got %ld\n",
-                me, (me + 1) % npes, 2000 + (me + 1) % npes, *heap);
+        fprintf(stderr,
+                "FAIL rank %d: shmem_long_p: heap word from PE %d: expected %d, got %ld\n", me,
+                (me + 1) % npes, 2000 + (me + 1) % npes, *heap);
         fails++;
     }
     shmem_free(heap);
@@ -100,13 +104,13 @@ static int run_rank(int rank, int n, const gshmemx_uniqueid_t *uid)
 
 static int bad_nranks_child(int rank, int n, const gshmemx_uniqueid_t *uid)
 {
-    return run_rank(rank, n + rank, uid);  /* rank 1 disagrees with rank 0 */
+    return run_rank(rank, n + rank, uid); /* rank 1 disagrees with rank 0 */
 }
 
 static int missing_child(int rank, int n, const gshmemx_uniqueid_t *uid)
 {
     (void)n;
-    return run_rank(rank, 3, uid);  /* rank 2 of 3 never starts */
+    return run_rank(rank, 3, uid); /* rank 2 of 3 never starts */
 }
 
 int main(int argc, char **argv)
@@ -126,27 +130,27 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "bad-rank")) {
         gshmemx_get_uniqueid(&uid);
         gshmemx_set_attr_uniqueid_args(4, 4, &uid, &attr);
-        return 0;  /* must not come here */
+        return 0; /* must not come here */
     }
     if (!strcmp(mode, "bad-uid")) {
         gshmemx_get_uniqueid(&uid);
-        uid.internal[13] ^= 0x40;  /* a bit of the port */
+        uid.internal[13] ^= 0x40; /* a bit of the port */
         gshmemx_set_attr_uniqueid_args(0, 1, &uid, &attr);
         return 0;
     }
     if (!strcmp(mode, "bad-nranks")) {
         gshmemx_get_uniqueid(&uid);
-        fork_ranks(2, bad_nranks_child, &uid);  /* rank 0 says 2, rank 1 says 3 */
+        fork_ranks(2, bad_nranks_child, &uid); /* rank 0 says 2, rank 1 says 3 */
         return reap();
     }
     if (!strcmp(mode, "missing")) {
         gshmemx_get_uniqueid(&uid);
-        fork_ranks(2, missing_child, &uid);  /* ranks 0 and 1 of 3 */
+        fork_ranks(2, missing_child, &uid); /* ranks 0 and 1 of 3 */
         return reap();
     }
     if (!strcmp(mode, "unreachable")) {
         gshmemx_get_uniqueid(&stale);
-        gshmemx_get_uniqueid(&uid);  /* closes the first id's socket */
+        gshmemx_get_uniqueid(&uid); /* closes the first id's socket */
         return run_rank(1, 2, &stale);
     }
     if (!strcmp(mode, "env")) {
@@ -155,6 +159,6 @@ int main(int argc, char **argv)
         return 0;
     }
     fprintf(stderr, "usage: api N | bad-rank | bad-uid | bad-nranks | missing | unreachable | "
-            "env\n");
+                    "env\n");
     return 2;
 }

@@ -65,9 +65,11 @@ int main(void)
             for (size_t i = 0; i < len; i++)
                 if (out[(size_t)r * len + i] != pattern(r, round, i)) {
                     if (fails++ < 10)
-                        fprintf(stderr, "FAIL boot: rank %d: allgather %d of %zu bytes: byte %zu "
-                                "from rank %d: expected %u, got %u\n", info.rank, round, len, i,
-                                r, pattern(r, round, i), out[(size_t)r * len + i]);
+                        fprintf(stderr,
+                                "FAIL boot: rank %d: allgather %d of %zu bytes: byte %zu "
+                                "from rank %d: expected %u, got %u\n",
+                                info.rank, round, len, i, r, pattern(r, round, i),
+                                out[(size_t)r * len + i]);
                     break;
                 }
         if (round % 7 == 0 && gsb_uid_ops.barrier() != 0) {

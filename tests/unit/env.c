@@ -6,25 +6,32 @@
 
 Test(env, sizes_accept_suffixes)
 {
-    struct { const char *text; size_t bytes; } ok[] = {
-        {"4096", 4096}, {"512M", 512ULL << 20}, {"2G", 2ULL << 30}, {"1k", 1024},
-        {"3T", 3ULL << 40}, {"64MB", 64ULL << 20}, {" 8M ", 8ULL << 20},
+    struct {
+        const char *text;
+        size_t bytes;
+    } ok[] = {
+        {"4096", 4096},     {"512M", 512ULL << 20}, {"2G", 2ULL << 30},   {"1k", 1024},
+        {"3T", 3ULL << 40}, {"64MB", 64ULL << 20},  {" 8M ", 8ULL << 20},
     };
     for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
         size_t got = 0;
 
-        cr_expect_eq(gsi_env_parse_size(ok[i].text, &got), GSI_OK, "\"%s\" rejected", ok[i].text);
-        cr_expect_eq(got, ok[i].bytes, "\"%s\" -> %zu, expected %zu", ok[i].text, got, ok[i].bytes);
+        cr_expect_eq(gsi_env_parse_size(ok[i].text, &got), GSI_OK, "\"%s\" rejected",
+                     ok[i].text);
+        cr_expect_eq(got, ok[i].bytes, "\"%s\" -> %zu, expected %zu", ok[i].text, got,
+                     ok[i].bytes);
     }
 }
 
 Test(env, malformed_sizes_are_rejected)
 {
-    const char *bad[] = {"", "M", "12Q", "-5", "1.5G", "99999999999999999999", "5 G x", "20000000T"};
+    const char *bad[] = {"",      "M",        "12Q", "-5", "1.5G", "99999999999999999999",
+                         "5 G x", "20000000T"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         size_t got;
 
-        cr_expect_eq(gsi_env_parse_size(bad[i], &got), GSI_ERR_INVALID, "\"%s\" accepted", bad[i]);
+        cr_expect_eq(gsi_env_parse_size(bad[i], &got), GSI_ERR_INVALID, "\"%s\" accepted",
+                     bad[i]);
     }
 }
 
@@ -90,7 +97,7 @@ Test(env, every_row_is_documented)
     for (size_t i = 0; i < gsi_env_count; i++) {
         cr_expect(strlen(gsi_env_desc[i].help) > 10, "%s has no help", gsi_env_desc[i].name);
         cr_expect(!strncmp(gsi_env_desc[i].name, "SHMEM_", 6) ||
-                  !strncmp(gsi_env_desc[i].name, "GSHMEM_", 7), "%s lacks a prefix",
-                  gsi_env_desc[i].name);
+                      !strncmp(gsi_env_desc[i].name, "GSHMEM_", 7),
+                  "%s lacks a prefix", gsi_env_desc[i].name);
     }
 }

@@ -23,8 +23,8 @@
 #include "gsd/proxy.h"
 
 #define MAX_PRODUCERS 16
-#define ROUND_TRIP_EVERY 1024   /* a fetching AMO or a g, and its reply */
-#define QUIET_EVERY 8192        /* a quiet, then: all of this producer's work is done */
+#define ROUND_TRIP_EVERY 1024 /* a fetching AMO or a g, and its reply */
+#define QUIET_EVERY 8192      /* a quiet, then: all of this producer's work is done */
 
 /* ---- the recording transport ------------------------------------------------ */
 
@@ -39,8 +39,10 @@ static struct {
 static void record(int pe, size_t offset)
 {
     if (pe < 0 || pe >= MAX_PRODUCERS || offset != rec.next[pe]) {
-        fprintf(stderr, "ring test: producer %d: descriptor %llu executed where %llu was "
-                "expected (lost, duplicated or reordered)\n", pe, (unsigned long long)offset,
+        fprintf(stderr,
+                "ring test: producer %d: descriptor %llu executed where %llu was "
+                "expected (lost, duplicated or reordered)\n",
+                pe, (unsigned long long)offset,
                 pe >= 0 && pe < MAX_PRODUCERS ? (unsigned long long)rec.next[pe] : 0ull);
         abort();
     }
@@ -115,15 +117,16 @@ typedef struct producer {
     gsd_channel_t *chan;
     int pe;
     uint64_t count;
-    uint64_t errors;                  /* wrong replies, incomplete quiets */
+    uint64_t errors; /* wrong replies, incomplete quiets */
     char first_error[160];
 } producer_t;
 
 static void fail(producer_t *p, const char *what, uint64_t got, uint64_t expected)
 {
     if (!p->errors++)
-        snprintf(p->first_error, sizeof(p->first_error), "producer %d: %s: got %llu, expected %llu",
-                 p->pe, what, (unsigned long long)got, (unsigned long long)expected);
+        snprintf(p->first_error, sizeof(p->first_error),
+                 "producer %d: %s: got %llu, expected %llu", p->pe, what,
+                 (unsigned long long)got, (unsigned long long)expected);
 }
 
 static void *produce(void *arg)
@@ -184,10 +187,12 @@ static void run(int n_chan, int n_threads, int n_producers, uint32_t size, uint3
 
     memset(&rec, 0, sizeof(rec));
     for (int i = 0; i < n_chan; i++)
-        cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, size, n_ret, i, &chans[i]), GSI_OK);
+        cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, size, n_ret, i, &chans[i]),
+                     GSI_OK);
     cr_assert_eq(gsi_proxy_group_start(chans, n_chan, n_threads, &rec_ops, &group), GSI_OK);
     for (int i = 0; i < n_producers; i++) {
-        prod[i] = (producer_t){.chan = &chans[i % n_chan].dev, .pe = i,
+        prod[i] = (producer_t){.chan = &chans[i % n_chan].dev,
+                               .pe = i,
                                .count = total / n_producers + (i < (int)(total % n_producers))};
         expected_total += prod[i].count;
         cr_assert_eq(pthread_create(&prod[i].thread, NULL, produce, &prod[i]), 0);
@@ -199,8 +204,9 @@ static void run(int n_chan, int n_threads, int n_producers, uint32_t size, uint3
     for (int i = 0; i < n_producers; i++) {
         cr_expect_eq(prod[i].errors, 0, "%s (%llu errors)", prod[i].first_error,
                      (unsigned long long)prod[i].errors);
-        cr_expect_eq(rec.next[i], prod[i].count, "producer %d: %llu of %llu descriptors executed",
-                     i, (unsigned long long)rec.next[i], (unsigned long long)prod[i].count);
+        cr_expect_eq(rec.next[i], prod[i].count,
+                     "producer %d: %llu of %llu descriptors executed", i,
+                     (unsigned long long)rec.next[i], (unsigned long long)prod[i].count);
     }
     cr_expect_eq(rec.total, expected_total, "%llu descriptors executed, %llu pushed",
                  (unsigned long long)rec.total, (unsigned long long)expected_total);
@@ -280,7 +286,7 @@ Test(ring, unpublished_slot_is_not_consumed)
     t0 = gsd_chan_reserve(&ch.dev);
     t1 = gsd_chan_reserve(&ch.dev);
     d.offset = 1;
-    gsd_chan_publish(&ch.dev, t1, &d);    /* ticket 1 before ticket 0 */
+    gsd_chan_publish(&ch.dev, t1, &d); /* ticket 1 before ticket 0 */
     cr_expect_eq(gsi_proxy_poll(&ch, &rec_ops, 100), 0, "ticket 1 ran before ticket 0");
     d.offset = 0;
     gsd_chan_publish(&ch.dev, t0, &d);

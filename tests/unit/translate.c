@@ -15,13 +15,15 @@ static void setup(void)
     gsi_pe.my_pe = 1;
     gsi_pe.n_pes = 3;
     gsi_pe.n_regions = 2;
-    gsi_pe.region[GSI_REGION_HEAP] = (gsi_region_t){(uintptr_t)heap, sizeof(heap), heap_peers, -1};
-    gsi_pe.region[GSI_REGION_DATA] = (gsi_region_t){(uintptr_t)data, sizeof(data), data_peers, -1};
+    gsi_pe.region[GSI_REGION_HEAP] = (gsi_region_t){(uintptr_t)heap, sizeof(heap), heap_peers,
+                                                    -1};
+    gsi_pe.region[GSI_REGION_DATA] = (gsi_region_t){(uintptr_t)data, sizeof(data), data_peers,
+                                                    -1};
     for (int pe = 0; pe < 3; pe++) {
         heap_peers[pe] = (uintptr_t)peer_heap[pe];
         data_peers[pe] = (uintptr_t)peer_data[pe];
     }
-    heap_peers[2] = 0;  /* PE 2: reached through the network */
+    heap_peers[2] = 0; /* PE 2: reached through the network */
     gsi_pe.net = &gst_none_ops;
 }
 

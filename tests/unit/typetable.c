@@ -5,7 +5,8 @@
 #include <string.h>
 
 #define COUNT(T, N) +1
-#define SIZE_OK(T, N) cr_expect(sizeof(T) >= 1 && sizeof(T) <= 32, #N " has size %zu", sizeof(T));
+#define SIZE_OK(T, N)                                                                          \
+    cr_expect(sizeof(T) >= 1 && sizeof(T) <= 32, #N " has size %zu", sizeof(T));
 
 Test(typetable, row_counts_match_the_specification)
 {
@@ -46,10 +47,10 @@ static int contains(const char *const *list, size_t n, const char *name)
 
 Test(typetable, generic_lists_are_subsets)
 {
-    const char *rma[] = {GSHMEM_RMA_TYPES(NAME)};
-    const char *rma_g[] = {GSHMEM_RMA_GENERIC_TYPES(NAME)};
-    const char *amo[] = {GSHMEM_AMO_EXT_TYPES(NAME)};
-    const char *amo_g[] = {GSHMEM_AMO_EXT_GENERIC_TYPES(NAME)};
+    const char *rma[] = { GSHMEM_RMA_TYPES(NAME) };
+    const char *rma_g[] = { GSHMEM_RMA_GENERIC_TYPES(NAME) };
+    const char *amo[] = { GSHMEM_AMO_EXT_TYPES(NAME) };
+    const char *amo_g[] = { GSHMEM_AMO_EXT_GENERIC_TYPES(NAME) };
 
     for (size_t i = 0; i < sizeof(rma_g) / sizeof(rma_g[0]); i++)
         cr_expect(contains(rma, sizeof(rma) / sizeof(rma[0]), rma_g[i]), "%s", rma_g[i]);

@@ -6,12 +6,12 @@
 
 /* Extended AMO types: fetch, set, swap. */
 #define GSHMEM_AMO_EXT_DECLS(T, N)                                             \
-    GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch,                               \
-                    shmem_ctx_##N##_atomic_fetch, (GSHMEM_PARAMS_LOAD(T)))     \
-    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_set,                              \
-                    shmem_ctx_##N##_atomic_set, (GSHMEM_PARAMS_STORE(T)))      \
-    GSHMEM_DECL_CTX(T, shmem_##N##_atomic_swap,                                \
-                    shmem_ctx_##N##_atomic_swap, (GSHMEM_PARAMS_STORE(T)))     \
+    GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch, shmem_ctx_##N##_atomic_fetch, \
+                    (GSHMEM_PARAMS_LOAD(T)))                                   \
+    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_set, shmem_ctx_##N##_atomic_set,  \
+                    (GSHMEM_PARAMS_STORE(T)))                                  \
+    GSHMEM_DECL_CTX(T, shmem_##N##_atomic_swap, shmem_ctx_##N##_atomic_swap,   \
+                    (GSHMEM_PARAMS_STORE(T)))                                  \
     GSHMEM_DECL_CTX(void, shmem_##N##_atomic_fetch_nbi,                        \
                     shmem_ctx_##N##_atomic_fetch_nbi,                          \
                     (GSHMEM_PARAMS_LOAD_NBI(T)))                               \
@@ -28,13 +28,13 @@ GSHMEM_AMO_EXT_TYPES(GSHMEM_AMO_EXT_DECLS)
                     (GSHMEM_PARAMS_CSWAP(T)))                                  \
     GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch_inc,                           \
                     shmem_ctx_##N##_atomic_fetch_inc, (GSHMEM_PARAMS_INC(T)))  \
-    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_inc,                              \
-                    shmem_ctx_##N##_atomic_inc, (GSHMEM_PARAMS_INC(T)))        \
+    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_inc, shmem_ctx_##N##_atomic_inc,  \
+                    (GSHMEM_PARAMS_INC(T)))                                    \
     GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch_add,                           \
                     shmem_ctx_##N##_atomic_fetch_add,                          \
                     (GSHMEM_PARAMS_STORE(T)))                                  \
-    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_add,                              \
-                    shmem_ctx_##N##_atomic_add, (GSHMEM_PARAMS_STORE(T)))      \
+    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_add, shmem_ctx_##N##_atomic_add,  \
+                    (GSHMEM_PARAMS_STORE(T)))                                  \
     GSHMEM_DECL_CTX(void, shmem_##N##_atomic_compare_swap_nbi,                 \
                     shmem_ctx_##N##_atomic_compare_swap_nbi,                   \
                     (GSHMEM_PARAMS_CSWAP_NBI(T)))                              \
@@ -52,17 +52,17 @@ GSHMEM_AMO_STD_TYPES(GSHMEM_AMO_STD_DECLS)
     GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch_and,                           \
                     shmem_ctx_##N##_atomic_fetch_and,                          \
                     (GSHMEM_PARAMS_STORE(T)))                                  \
-    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_and,                              \
-                    shmem_ctx_##N##_atomic_and, (GSHMEM_PARAMS_STORE(T)))      \
+    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_and, shmem_ctx_##N##_atomic_and,  \
+                    (GSHMEM_PARAMS_STORE(T)))                                  \
     GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch_or,                            \
                     shmem_ctx_##N##_atomic_fetch_or, (GSHMEM_PARAMS_STORE(T))) \
-    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_or,                               \
-                    shmem_ctx_##N##_atomic_or, (GSHMEM_PARAMS_STORE(T)))       \
+    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_or, shmem_ctx_##N##_atomic_or,    \
+                    (GSHMEM_PARAMS_STORE(T)))                                  \
     GSHMEM_DECL_CTX(T, shmem_##N##_atomic_fetch_xor,                           \
                     shmem_ctx_##N##_atomic_fetch_xor,                          \
                     (GSHMEM_PARAMS_STORE(T)))                                  \
-    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_xor,                              \
-                    shmem_ctx_##N##_atomic_xor, (GSHMEM_PARAMS_STORE(T)))      \
+    GSHMEM_DECL_CTX(void, shmem_##N##_atomic_xor, shmem_ctx_##N##_atomic_xor,  \
+                    (GSHMEM_PARAMS_STORE(T)))                                  \
     GSHMEM_DECL_CTX(void, shmem_##N##_atomic_fetch_and_nbi,                    \
                     shmem_ctx_##N##_atomic_fetch_and_nbi,                      \
                     (GSHMEM_PARAMS_STORE_NBI(T)))                              \

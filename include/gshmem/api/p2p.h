@@ -31,7 +31,7 @@ GSHMEM_P2P_TYPES(GSHMEM_P2P_DECLS)
 #undef GSHMEM_P2P_DECLS
 
 GSHMEM_DECL(uint64_t, shmem_signal_wait_until,
-            (uint64_t *sig_addr, int cmp, uint64_t cmp_value))
+            (uint64_t * sig_addr, int cmp, uint64_t cmp_value))
 
 /* Deprecated.  In C11 and C++ the name shmem_wait_until is also the
  * type-generic wait (gshmem/generic_*.h); for long * both mean the same. */
@@ -39,6 +39,6 @@ GSHMEM_DECL(void, shmem_wait_until, (long *ivar, int cmp, long cmp_value))
 GSHMEM_DECL(void, shmem_wait, (long *ivar, long cmp_value))
 
 #define GSHMEM_WAIT_DEPR_DECLS(T, N)                                           \
-    GSHMEM_DECL(void, shmem_##N##_wait, (T *ivar, T cmp_value))
+    GSHMEM_DECL(void, shmem_##N##_wait, (T * ivar, T cmp_value))
 GSHMEM_WAIT_DEPRECATED_TYPES(GSHMEM_WAIT_DEPR_DECLS)
 #undef GSHMEM_WAIT_DEPR_DECLS

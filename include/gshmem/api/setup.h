@@ -14,7 +14,8 @@ GSHMEM_DECL(int, shmem_n_pes, (void))
 GSHMEM_DECL(int, shmem_pe_accessible, (int pe))
 GSHMEM_DECL(int, shmem_addr_accessible, (const void *addr, int pe))
 GSHMEM_DECL(void *, shmem_ptr, (const void *dest, int pe))
-GSHMEM_DECL(void *, shmem_team_ptr, (shmem_team_t team, const void *dest, int pe))
+GSHMEM_DECL(void *, shmem_team_ptr,
+            (shmem_team_t team, const void *dest, int pe))
 GSHMEM_DECL(void, shmem_info_get_version, (int *major, int *minor))
 GSHMEM_DECL(void, shmem_info_get_name, (char *name))
 

@@ -31,7 +31,7 @@ GSHMEM_DECL_CTX(void, shmem_putmem_signal_nbi, shmem_ctx_putmem_signal_nbi,
  * type-generic (optional leading ctx); gshmem/generic_*.h defines those
  * after these declarations. */
 GSHMEM_DECL_CTX(void, shmem_signal_add, shmem_ctx_signal_add,
-                (uint64_t *sig_addr, uint64_t signal, int pe))
+                (uint64_t * sig_addr, uint64_t signal, int pe))
 GSHMEM_DECL_CTX(void, shmem_signal_set, shmem_ctx_signal_set,
-                (uint64_t *sig_addr, uint64_t signal, int pe))
+                (uint64_t * sig_addr, uint64_t signal, int pe))
 GSHMEM_DECL(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))

@@ -15,7 +15,6 @@ GSHMEM_DECL(int, shmem_team_split_strided,
 GSHMEM_DECL(int, shmem_team_split_2d,
             (shmem_team_t parent_team, int xrange,
              const shmem_team_config_t *xaxis_config, long xaxis_mask,
-             shmem_team_t *xaxis_team,
-             const shmem_team_config_t *yaxis_config, long yaxis_mask,
-             shmem_team_t *yaxis_team))
+             shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+             long yaxis_mask, shmem_team_t *yaxis_team))
 GSHMEM_DECL(void, shmem_team_destroy, (shmem_team_t team))

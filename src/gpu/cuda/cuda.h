@@ -32,7 +32,7 @@ typedef struct gsi_cuda_dev {
     CUdevice dev;
     CUcontext ctx;
     int ordinal;
-    int vmm, posix_fd, rdma_vmm;   /* device attributes the heap needs */
+    int vmm, posix_fd, rdma_vmm; /* device attributes the heap needs */
 } gsi_cuda_dev_t;
 
 extern gsi_cuda_dev_t gsi_cuda;
@@ -43,10 +43,10 @@ extern gsi_cuda_dev_t gsi_cuda;
 
 /* ---- cuda_devmem.c: memory (the devmem ops of the same names) ---------------- */
 
-void *gsi_cuda_alloc_device(size_t size);        /* zeroed; NULL on failure */
+void *gsi_cuda_alloc_device(size_t size); /* zeroed; NULL on failure */
 void gsi_cuda_free_device(void *dev);
-void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size);  /* waits */
-gsi_status_t gsi_cuda_zero(void *dev, size_t size);                      /* waits */
+void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size); /* waits */
+gsi_status_t gsi_cuda_zero(void *dev, size_t size);                     /* waits */
 
 /* ---- cuda_heap.c: the device heap ------------------------------------------ */
 

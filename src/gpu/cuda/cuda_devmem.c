@@ -39,8 +39,8 @@ static struct {
     pthread_mutex_t lock;
     const gsd_cuda_hooks_t *hooks[MAX_MODULES];
     int n;
-    const gsd_cuda_hooks_t *mismatch;  /* a module built against another gshmem */
-    int live;                          /* the state below is published */
+    const gsd_cuda_hooks_t *mismatch; /* a module built against another gshmem */
+    int live;                         /* the state below is published */
     gsd_state_t state;
 } reg = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -48,7 +48,7 @@ static struct {
  * waits for the program's kernels (a running kernel may be waiting for
  * the host to finish what makes these copies, e.g. a team). */
 static CUstream copy_stream;
-static int own_primary;                /* we retained the primary context */
+static int own_primary; /* we retained the primary context */
 
 /* ---- the archive's hooks ----------------------------------------------------- */
 
@@ -68,7 +68,8 @@ GSI_EXPORT void gshmemi_cuda_register(const gsd_cuda_hooks_t *hooks)
         reg.mismatch = hooks;
     } else if (reg.n == MAX_MODULES) {
         GSI_WARN("more than %d CUDA modules use gshmem: the device API will not work in the "
-                 "later ones", MAX_MODULES);
+                 "later ones",
+                 MAX_MODULES);
     } else {
         reg.hooks[reg.n++] = hooks;
         /* A module loaded after gshmem_init (a Python extension) gets the
@@ -104,10 +105,12 @@ static int local_usable(char *why, size_t len)
     n_hooks = reg.n;
     pthread_mutex_unlock(&reg.lock);
     if (reg.mismatch)
-        gsi_fatal("gshmem_init", "this program's libgshmem_device.a (interface %u, state of "
+        gsi_fatal("gshmem_init",
+                  "this program's libgshmem_device.a (interface %u, state of "
                   "%u bytes) does not match libgshmem.so (interface %u, %zu bytes): build and "
-                  "run with the same gshmem", reg.mismatch->version, reg.mismatch->state_size,
-                  GSD_CUDA_HOOKS_VERSION, sizeof(gsd_state_t));
+                  "run with the same gshmem",
+                  reg.mismatch->version, reg.mismatch->state_size, GSD_CUDA_HOOKS_VERSION,
+                  sizeof(gsd_state_t));
     if (n_hooks == 0) {
         snprintf(why, len, "the program is not linked with libgshmem_device.a");
         return 0;
@@ -150,15 +153,18 @@ int gsi_cuda_usable(void)
     free(all);
     if (with != 0 && with != gsi_pe.n_pes) {
         if (!mine)
-            gsi_fatal("gshmem_init", "other PEs run the device API on a GPU, this one cannot: "
-                      "%s", why);
-        gsi_fatal("gshmem_init", "PE %d cannot run the device API on a GPU (its own message "
-                  "says why), this PE can: every PE must have one or none", without);
+            gsi_fatal("gshmem_init",
+                      "other PEs run the device API on a GPU, this one cannot: "
+                      "%s",
+                      why);
+        gsi_fatal("gshmem_init",
+                  "PE %d cannot run the device API on a GPU (its own message "
+                  "says why), this PE can: every PE must have one or none",
+                  without);
     }
     answer = mine;
     if (!mine && strstr(why, "libgshmem_device.a") == NULL)
-        GSI_WARN("this program was built for GPUs, but %s: the device API runs on host lanes",
-                 why);
+        GSI_WARN("this program was built for GPUs, but %s: the device API runs on host lanes", why);
     else if (!mine)
         GSI_DEBUG("device API on host lanes: %s", why);
     return answer;
@@ -248,7 +254,8 @@ static gsi_status_t choose_device(const char *fn)
     }
     if (!gsi_cuda.vmm) {
         GSI_WARN("%s: GPU %d has no virtual memory management (cuMemCreate), which the device "
-                 "heap needs", fn, gsi_cuda.ordinal);
+                 "heap needs",
+                 fn, gsi_cuda.ordinal);
         return GSI_ERR_UNSUPPORTED;
     }
     GSI_DEBUG("GPU %d (node rank %d of the PEs), %s context", gsi_cuda.ordinal, rank,

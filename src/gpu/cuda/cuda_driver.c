@@ -23,18 +23,17 @@ static void load(void)
     CUresult r;
 
     if (!lib) {
-        snprintf(load_err, sizeof(load_err), "no CUDA driver (dlopen libcuda.so.1: %s)",
-                 dlerror());
+        snprintf(load_err, sizeof(load_err), "no CUDA driver (dlopen libcuda.so.1: %s)", dlerror());
         return;
     }
     /* GSI_CU_STR expands cuda.h's macro first: the versioned symbol. */
-#define GSI_CU_LOOKUP(name)                                                          \
-    *(void **)(void *)&cu.p_##name = dlsym(lib, GSI_CU_STR(name));                   \
-    if (!cu.p_##name) {                                                              \
+#define GSI_CU_LOOKUP(name)                                                                \
+    *(void **)(void *)&cu.p_##name = dlsym(lib, GSI_CU_STR(name));                         \
+    if (!cu.p_##name) {                                                                    \
         snprintf(load_err, sizeof(load_err), "the CUDA driver lacks %s (driver too old?)", \
-                 GSI_CU_STR(name));                                                  \
-        dlclose(lib);                                                                \
-        return;                                                                      \
+                 GSI_CU_STR(name));                                                        \
+        dlclose(lib);                                                                      \
+        return;                                                                            \
     }
     GSI_CU_FUNCS(GSI_CU_LOOKUP)
 #undef GSI_CU_LOOKUP

@@ -16,43 +16,43 @@
 
 #include "base/status.h"
 
-#define GSI_CU_FUNCS(X)                  \
-    X(cuInit)                            \
-    X(cuDriverGetVersion)                \
-    X(cuGetErrorString)                  \
-    X(cuDeviceGetCount)                  \
-    X(cuDeviceGet)                       \
-    X(cuDeviceGetAttribute)              \
-    X(cuDeviceGetPCIBusId)               \
-    X(cuDevicePrimaryCtxRetain)          \
-    X(cuDevicePrimaryCtxRelease)         \
-    X(cuCtxGetCurrent)                   \
-    X(cuCtxSetCurrent)                   \
-    X(cuCtxGetDevice)                    \
-    X(cuCtxSynchronize)                  \
-    X(cuStreamCreate)                    \
-    X(cuStreamDestroy)                   \
-    X(cuStreamSynchronize)               \
-    X(cuMemHostAlloc)                    \
-    X(cuMemHostGetDevicePointer)         \
-    X(cuMemFreeHost)                     \
-    X(cuMemAlloc)                        \
-    X(cuMemFree)                         \
-    X(cuMemsetD8Async)                   \
-    X(cuMemcpyHtoDAsync)                 \
-    X(cuMemGetAllocationGranularity)     \
-    X(cuMemAddressReserve)               \
-    X(cuMemAddressFree)                  \
-    X(cuMemCreate)                       \
-    X(cuMemRelease)                      \
-    X(cuMemMap)                          \
-    X(cuMemUnmap)                        \
-    X(cuMemSetAccess)                    \
-    X(cuMemExportToShareableHandle)      \
+#define GSI_CU_FUNCS(X)              \
+    X(cuInit)                        \
+    X(cuDriverGetVersion)            \
+    X(cuGetErrorString)              \
+    X(cuDeviceGetCount)              \
+    X(cuDeviceGet)                   \
+    X(cuDeviceGetAttribute)          \
+    X(cuDeviceGetPCIBusId)           \
+    X(cuDevicePrimaryCtxRetain)      \
+    X(cuDevicePrimaryCtxRelease)     \
+    X(cuCtxGetCurrent)               \
+    X(cuCtxSetCurrent)               \
+    X(cuCtxGetDevice)                \
+    X(cuCtxSynchronize)              \
+    X(cuStreamCreate)                \
+    X(cuStreamDestroy)               \
+    X(cuStreamSynchronize)           \
+    X(cuMemHostAlloc)                \
+    X(cuMemHostGetDevicePointer)     \
+    X(cuMemFreeHost)                 \
+    X(cuMemAlloc)                    \
+    X(cuMemFree)                     \
+    X(cuMemsetD8Async)               \
+    X(cuMemcpyHtoDAsync)             \
+    X(cuMemGetAllocationGranularity) \
+    X(cuMemAddressReserve)           \
+    X(cuMemAddressFree)              \
+    X(cuMemCreate)                   \
+    X(cuMemRelease)                  \
+    X(cuMemMap)                      \
+    X(cuMemUnmap)                    \
+    X(cuMemSetAccess)                \
+    X(cuMemExportToShareableHandle)  \
     X(cuMemImportFromShareableHandle)
 
 typedef struct gsi_cu {
-    void *lib;                           /* dlopen handle; NULL: not loaded */
+    void *lib; /* dlopen handle; NULL: not loaded */
 #define GSI_CU_MEMBER(name) __typeof__(&name) p_##name;
     GSI_CU_FUNCS(GSI_CU_MEMBER)
 #undef GSI_CU_MEMBER

@@ -33,33 +33,33 @@
 #include "gpu/cuda/cuda_driver.h"
 #include "net/transport.h"
 
-#define GROW_MIN ((size_t)64 << 20)    /* a growth commits at least this much, */
-#define GROW_MAX ((size_t)2 << 30)     /* else the committed size, up to this */
-#define IPC_TIMEOUT_S 120              /* node peers answer a growth within this */
+#define GROW_MIN ((size_t)64 << 20) /* a growth commits at least this much, */
+#define GROW_MAX ((size_t)2 << 30)  /* else the committed size, up to this */
+#define IPC_TIMEOUT_S 120           /* node peers answer a growth within this */
 
 typedef struct heap_chunk {
     size_t offset, size;
     CUmemGenericAllocationHandle own;
-    CUmemGenericAllocationHandle *peer;   /* [n_peers] imported; 0: not mapped */
+    CUmemGenericAllocationHandle *peer; /* [n_peers] imported; 0: not mapped */
 } heap_chunk_t;
 
 static struct {
     int up;
-    size_t reserve;                /* bytes of address range per PE */
-    size_t gran;                   /* commit granularity, job-wide */
-    size_t committed;              /* bytes mapped from base */
+    size_t reserve;   /* bytes of address range per PE */
+    size_t gran;      /* commit granularity, job-wide */
+    size_t committed; /* bytes mapped from base */
     CUdeviceptr base;
     CUmemAllocationProp prop;
     CUmemAccessDesc access;
-    int n_peers;                   /* node peers mapped here */
-    int *peers;                    /* [n_peers] their world PEs */
-    CUdeviceptr *peer_va;          /* [n_peers] the range reserved for each */
-    uint64_t *peer_base;           /* [n_pes] host copy of gsd_state_t.peer_base */
-    void *peer_base_dev;           /* its device copy */
+    int n_peers;          /* node peers mapped here */
+    int *peers;           /* [n_peers] their world PEs */
+    CUdeviceptr *peer_va; /* [n_peers] the range reserved for each */
+    uint64_t *peer_base;  /* [n_pes] host copy of gsd_state_t.peer_base */
+    void *peer_base_dev;  /* its device copy */
     heap_chunk_t *chunks;
     int n_chunks, cap_chunks;
     gsi_alloc_t alloc;
-    uint64_t tag;                  /* growths so far: the exchange's tag */
+    uint64_t tag; /* growths so far: the exchange's tag */
 } heap;
 
 static size_t round_up(size_t x, size_t to)
@@ -93,8 +93,8 @@ static gsi_status_t agree(const char *fn, size_t gran)
     for (int pe = 0; pe < gsi_pe.n_pes; pe++) {
         if (all[2 * pe + 1] != mine[1]) {
             GSI_WARN("%s: PE %d has a device heap of %llu bytes, this PE %llu (set "
-                     "GSHMEM_DEVICE_HEAP_SIZE alike on every PE)", fn, pe,
-                     (unsigned long long)all[2 * pe + 1], (unsigned long long)mine[1]);
+                     "GSHMEM_DEVICE_HEAP_SIZE alike on every PE)",
+                     fn, pe, (unsigned long long)all[2 * pe + 1], (unsigned long long)mine[1]);
             free(all);
             return GSI_ERR_MISMATCH;
         }
@@ -132,8 +132,8 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
     prop->type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop->location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop->location.id = gsi_cuda.ordinal;
-    prop->requestedHandleTypes =
-        gsi_cuda.posix_fd ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : CU_MEM_HANDLE_TYPE_NONE;
+    prop->requestedHandleTypes = gsi_cuda.posix_fd ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+                                                   : CU_MEM_HANDLE_TYPE_NONE;
     /* The NIC may read and write it (GPUDirect RDMA through UCX). */
     prop->allocFlags.gpuDirectRDMACapable = gsi_cuda.rdma_vmm ? 1 : 0;
     heap.access.location = prop->location;
@@ -153,8 +153,8 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
         goto err_fini;
     if (heap.n_peers && !gsi_cuda.posix_fd) {
         GSI_WARN("%s: GPU %d cannot export memory as file descriptors, so node peers cannot map "
-                 "its device heap (GSHMEM_DISABLE_P2P=1 reaches them through the network)", fn,
-                 gsi_cuda.ordinal);
+                 "its device heap (GSHMEM_DISABLE_P2P=1 reaches them through the network)",
+                 fn, gsi_cuda.ordinal);
         status = GSI_ERR_UNSUPPORTED;
         goto err_fini;
     }
@@ -185,8 +185,8 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
                             (size_t)gsi_pe.n_pes * sizeof(uint64_t));
     heap.up = 1;
     GSI_DEBUG("device heap: %zu bytes of address range at %#llx (granularity %zu), %d node "
-              "peers mapped", heap.reserve, (unsigned long long)heap.base, heap.gran,
-              heap.n_peers);
+              "peers mapped",
+              heap.reserve, (unsigned long long)heap.base, heap.gran, heap.n_peers);
     return GSI_OK;
 
 err_fini:
@@ -243,8 +243,8 @@ static gsi_status_t share_chunk(const char *fn, heap_chunk_t *c)
         status = map_range(heap.peer_va[i] + c->offset, c->size, c->peer[i], fn);
         if (status != GSI_OK) {
             GSI_WARN("%s: PE %d's device heap cannot be mapped on this PE's GPU %d; "
-                     "GSHMEM_DISABLE_P2P=1 reaches it through the network instead", fn,
-                     heap.peers[i], gsi_cuda.ordinal);
+                     "GSHMEM_DISABLE_P2P=1 reaches it through the network instead",
+                     fn, heap.peers[i], gsi_cuda.ordinal);
             GSI_CU(cuMemRelease)(c->peer[i]);
             c->peer[i] = 0;
         }
@@ -259,8 +259,9 @@ static gsi_status_t share_chunk(const char *fn, heap_chunk_t *c)
 /* Commit [committed, to): collective, every PE with the same `to`. */
 static gsi_status_t grow(const char *fn, size_t need)
 {
-    size_t step = heap.committed < GROW_MIN ? GROW_MIN
-                  : heap.committed < GROW_MAX ? heap.committed : GROW_MAX;
+    size_t step = heap.committed < GROW_MIN   ? GROW_MIN
+                  : heap.committed < GROW_MAX ? heap.committed
+                                              : GROW_MAX;
     size_t to = round_up(need > heap.committed + step ? need : heap.committed + step, heap.gran);
     char err[512] = "";
     heap_chunk_t *c;
@@ -316,17 +317,18 @@ void *gsi_cuda_heap_alloc(const char *fn, size_t size, size_t align)
         return NULL;
     if (gsi_alloc_get(&heap.alloc, size, align, &off) != GSI_OK) {
         GSI_WARN("%s: the device heap has no room for %zu bytes (largest free block %zu of "
-                 "%zu: raise GSHMEM_DEVICE_HEAP_SIZE)", fn, size,
-                 gsi_alloc_largest_free(&heap.alloc), heap.reserve);
+                 "%zu: raise GSHMEM_DEVICE_HEAP_SIZE)",
+                 fn, size, gsi_alloc_largest_free(&heap.alloc), heap.reserve);
         return NULL;
     }
     /* Every PE reaches this with the same offset, so every PE grows. */
     if (off + size > heap.committed) {
         gsi_cuda_bind_thread();
         if (grow(fn, off + size) != GSI_OK)
-            gsi_fatal(fn, "cannot commit GPU memory for the device heap (%zu of %zu bytes "
-                      "committed, %zu more needed); the line above says why", heap.committed,
-                      heap.reserve, off + size - heap.committed);
+            gsi_fatal(fn,
+                      "cannot commit GPU memory for the device heap (%zu of %zu bytes "
+                      "committed, %zu more needed); the line above says why",
+                      heap.committed, heap.reserve, off + size - heap.committed);
     }
     return (void *)(uintptr_t)(heap.base + off);
 }

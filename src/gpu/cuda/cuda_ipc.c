@@ -30,7 +30,7 @@
 #include "core/pe.h"
 #include "core/wait.h"
 
-#define IPC_MAGIC 0x6773686d63756461ull   /* "gshmcuda" */
+#define IPC_MAGIC 0x6773686d63756461ull /* "gshmcuda" */
 
 typedef struct ipc_msg {
     uint64_t magic;
@@ -269,8 +269,7 @@ gsi_status_t gsi_cuda_ipc_exchange(int fd, const int *peers, int n, uint64_t tag
                 sent[i] = 1, n_sent++, progress = 1;
             } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != ENOBUFS &&
                        errno != EINTR) {
-                GSI_WARN("cannot pass a GPU memory handle to PE %d: %s", peers[i],
-                         strerror(errno));
+                GSI_WARN("cannot pass a GPU memory handle to PE %d: %s", peers[i], strerror(errno));
                 status = GSI_ERR_SYSTEM;
                 break;
             }
@@ -293,7 +292,8 @@ gsi_status_t gsi_cuda_ipc_exchange(int fd, const int *peers, int n, uint64_t tag
             break;
         if (gsi_now_ns() > deadline) {
             GSI_WARN("node peers' GPU memory handles: %d of %d received, %d of %d sent after "
-                     "%d s", n_in, n, n_sent, n, timeout_s);
+                     "%d s",
+                     n_in, n, n_sent, n, timeout_s);
             status = GSI_ERR_TIMEOUT;
             break;
         }

@@ -32,7 +32,6 @@
 #include "net/ucx/ucx_rehome.h"
 #include "net/ucx/ucx_state.h"
 
-
 /* The progress thread wakes every period and drives the worker only if no
  * thread of the PE has done so since its last look: a PE that waits or
  * communicates progresses the worker itself (and must not fight a second
@@ -142,8 +141,8 @@ static ucs_status_t map_region_memory(const gst_init_args_t *args, int r, uint64
     ucp_mem_map_params_t mp = {0};
     void *moved;
 
-    if (args->private_regions &&
-        gst_ucx_rehome(gst_ucx.context, args->base[r], args->size[r], &gst_ucx.mem[r], &moved) == 0) {
+    if (args->private_regions && gst_ucx_rehome(gst_ucx.context, args->base[r], args->size[r],
+                                                &gst_ucx.mem[r], &moved) == 0) {
         *ucx_base = (uint64_t)(uintptr_t)moved;
         return UCS_OK;
     }
@@ -206,9 +205,10 @@ static gsi_status_t register_regions(const gst_init_args_t *args, char *err, siz
                 continue;
             memcpy(&gst_ucx.peer_base[pe * args->n_regions + r], all + (size_t)pe * stride,
                    sizeof(uint64_t));
-            gst_ucx.moved[pe * args->n_regions + r] =
-                gst_ucx.peer_base[pe * args->n_regions + r] != args->peer_base[pe * args->n_regions + r];
-            status = ucp_ep_rkey_unpack(gst_ucx.ep[pe], all + (size_t)pe * stride + sizeof(uint64_t),
+            gst_ucx.moved[pe * args->n_regions + r] = gst_ucx.peer_base[pe * args->n_regions + r] !=
+                                                      args->peer_base[pe * args->n_regions + r];
+            status = ucp_ep_rkey_unpack(gst_ucx.ep[pe],
+                                        all + (size_t)pe * stride + sizeof(uint64_t),
                                         &gst_ucx.rkey[pe * args->n_regions + r]);
             if (status != UCS_OK) {
                 free(all);
@@ -227,9 +227,13 @@ static gsi_status_t register_regions(const gst_init_args_t *args, char *err, siz
  * send to it. */
 static gsi_status_t start_am(const gst_init_args_t *args, char *err, size_t errlen)
 {
-    gst_ucx_am_args_t am = {.worker = gst_ucx.worker, .ep = gst_ucx.ep, .my_pe = args->my_pe,
-                            .n_pes = args->n_pes, .n_regions = args->n_regions,
-                            .base = args->base, .size = args->size};
+    gst_ucx_am_args_t am = {.worker = gst_ucx.worker,
+                            .ep = gst_ucx.ep,
+                            .my_pe = args->my_pe,
+                            .n_pes = args->n_pes,
+                            .n_regions = args->n_regions,
+                            .base = args->base,
+                            .size = args->size};
     gsi_status_t status = gst_ucx_am_init(&am, err, errlen);
 
     if (status != GSI_OK)
@@ -237,7 +241,7 @@ static gsi_status_t start_am(const gst_init_args_t *args, char *err, size_t errl
     gst_ucx.am_on = 1;
     for (int pe = 0; pe < args->n_pes; pe++)
         gst_ucx.am_peer[pe] = gst_ucx.ep[pe] && args->am_rma != 0 &&
-                          (args->am_rma > 0 || gst_ucx_am_wanted(gst_ucx.ep[pe]));
+                              (args->am_rma > 0 || gst_ucx_am_wanted(gst_ucx.ep[pe]));
     return GSI_OK;
 }
 

@@ -42,7 +42,7 @@ static struct {
     gst_ucx_am_args_t a;
     void *base[GST_MAX_REGIONS];
     size_t size[GST_MAX_REGIONS];
-    unsigned char *unflushed;  /* [n_pes] 1: sent something since its last flush */
+    unsigned char *unflushed; /* [n_pes] 1: sent something since its last flush */
     int any_unflushed;
     /* The one call waiting for replies (calls are serialized): replies
      * carrying another id are stale and dropped. */
@@ -62,9 +62,10 @@ static void *local(uint32_t region, uint64_t offset, uint64_t len, const char *w
     if (region < (uint32_t)am.a.n_regions && offset <= am.size[region] &&
         len <= am.size[region] - offset)
         return (char *)am.base[region] + offset;
-    fprintf(stderr, "gshmem: PE %d: a peer's %s of %llu bytes at offset %llu of region %u is "
-            "outside it; ignored\n", am.a.my_pe, what, (unsigned long long)len,
-            (unsigned long long)offset, region);
+    fprintf(stderr,
+            "gshmem: PE %d: a peer's %s of %llu bytes at offset %llu of region %u is "
+            "outside it; ignored\n",
+            am.a.my_pe, what, (unsigned long long)len, (unsigned long long)offset, region);
     return NULL;
 }
 
@@ -150,23 +151,22 @@ static ucs_status_t on_get(void *arg, const void *header, size_t header_length, 
 }
 
 /* One atomic of type T at `at` (see gst_ucx_amo_apply). */
-#define AMO_APPLY(T, at, op, v, c)                                                    \
-    do {                                                                              \
-        T *p_ = (T *)(at), v_ = (T)(v), c_ = (T)(c);                                  \
-        switch (op) {                                                                 \
-        case GST_AMO_FETCH: return __atomic_load_n(p_, __ATOMIC_SEQ_CST);             \
-        case GST_AMO_SET: __atomic_store_n(p_, v_, __ATOMIC_SEQ_CST); return 0;       \
-        case GST_AMO_SWAP: return __atomic_exchange_n(p_, v_, __ATOMIC_SEQ_CST);      \
-        case GST_AMO_CSWAP:                                                           \
-            __atomic_compare_exchange_n(p_, &c_, v_, 0, __ATOMIC_SEQ_CST,             \
-                                        __ATOMIC_SEQ_CST);                            \
-            return c_;                                                                \
-        case GST_AMO_FADD: return __atomic_fetch_add(p_, v_, __ATOMIC_SEQ_CST);       \
-        case GST_AMO_FAND: return __atomic_fetch_and(p_, v_, __ATOMIC_SEQ_CST);       \
-        case GST_AMO_FOR: return __atomic_fetch_or(p_, v_, __ATOMIC_SEQ_CST);         \
-        case GST_AMO_FXOR: return __atomic_fetch_xor(p_, v_, __ATOMIC_SEQ_CST);       \
-        default: return 0;                                                            \
-        }                                                                             \
+#define AMO_APPLY(T, at, op, v, c)                                                           \
+    do {                                                                                     \
+        T *p_ = (T *)(at), v_ = (T)(v), c_ = (T)(c);                                         \
+        switch (op) {                                                                        \
+        case GST_AMO_FETCH: return __atomic_load_n(p_, __ATOMIC_SEQ_CST);                    \
+        case GST_AMO_SET: __atomic_store_n(p_, v_, __ATOMIC_SEQ_CST); return 0;              \
+        case GST_AMO_SWAP: return __atomic_exchange_n(p_, v_, __ATOMIC_SEQ_CST);             \
+        case GST_AMO_CSWAP:                                                                  \
+            __atomic_compare_exchange_n(p_, &c_, v_, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+            return c_;                                                                       \
+        case GST_AMO_FADD: return __atomic_fetch_add(p_, v_, __ATOMIC_SEQ_CST);              \
+        case GST_AMO_FAND: return __atomic_fetch_and(p_, v_, __ATOMIC_SEQ_CST);              \
+        case GST_AMO_FOR: return __atomic_fetch_or(p_, v_, __ATOMIC_SEQ_CST);                \
+        case GST_AMO_FXOR: return __atomic_fetch_xor(p_, v_, __ATOMIC_SEQ_CST);              \
+        default: return 0;                                                                   \
+        }                                                                                    \
     } while (0)
 
 uint64_t gst_ucx_amo_apply(void *at, unsigned op, unsigned size, uint64_t v, uint64_t c)
@@ -287,9 +287,13 @@ gsi_status_t gst_ucx_am_get(void *dst, int pe, int region, size_t offset, size_t
 gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched)
 {
-    am_amo_hdr_t h = {.offset = offset, .operand = gst_ucx_bits_of(operand, size),
-                      .compare = gst_ucx_bits_of(compare, size), .region = (uint32_t)region,
-                      .op = (uint8_t)op, .size = (uint8_t)size, .reply = fetched != NULL};
+    am_amo_hdr_t h = {.offset = offset,
+                      .operand = gst_ucx_bits_of(operand, size),
+                      .compare = gst_ucx_bits_of(compare, size),
+                      .region = (uint32_t)region,
+                      .op = (uint8_t)op,
+                      .size = (uint8_t)size,
+                      .reply = fetched != NULL};
     gsi_status_t status;
 
     if (size != 4 && size != 8)
@@ -362,7 +366,7 @@ int gst_ucx_am_wanted(ucp_ep_h ep)
 gsi_status_t gst_ucx_am_init(const gst_ucx_am_args_t *args, char *err, size_t errlen)
 {
     static const ucp_am_recv_callback_t handlers[AM_COUNT] = {
-        [AM_PUT] = on_put, [AM_GET] = on_get, [AM_AMO] = on_amo,
+        [AM_PUT] = on_put,     [AM_GET] = on_get,     [AM_AMO] = on_amo,
         [AM_FLUSH] = on_flush, [AM_REPLY] = on_reply,
     };
 

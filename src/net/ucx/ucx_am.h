@@ -32,10 +32,10 @@
 
 typedef struct gst_ucx_am_args {
     ucp_worker_h worker;
-    ucp_ep_h *ep;               /* [n_pes], NULL for peers reached otherwise */
+    ucp_ep_h *ep; /* [n_pes], NULL for peers reached otherwise */
     int my_pe, n_pes, n_regions;
-    void *const *base;          /* [n_regions] this PE's regions, served to peers */
-    const size_t *size;         /* [n_regions] */
+    void *const *base;  /* [n_regions] this PE's regions, served to peers */
+    const size_t *size; /* [n_regions] */
 } gst_ucx_am_args_t;
 
 /* 1 when UCX reaches the peer of ep with no RMA lane at all, so every put,

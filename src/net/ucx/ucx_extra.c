@@ -84,7 +84,8 @@ static gsi_status_t extra_add_chunk(int region, size_t from, size_t size, gst_me
         snprintf(err, errlen, "UCX ucp_mem_map of %zu bytes of %s memory: %s%s", size - from,
                  mem_type == GST_MEM_CUDA ? "CUDA" : "host", ucs_status_string(status),
                  mem_type == GST_MEM_CUDA ? " (is UCX built with CUDA support, and is GPUDirect "
-                                            "RDMA (nvidia_peermem) loaded?)" : "");
+                                            "RDMA (nvidia_peermem) loaded?)"
+                                          : "");
         return GSI_ERR_SYSTEM;
     }
     status = ucp_rkey_pack(gst_ucx.context, mem, &packed, &packed_len);
@@ -130,7 +131,7 @@ static gsi_status_t extra_add_chunk(int region, size_t from, size_t size, gst_me
 }
 
 gsi_status_t gst_ucx_map_region(int region, void *base, size_t size, gst_mem_type_t mem_type,
-                                   char *err, size_t errlen)
+                                char *err, size_t errlen)
 {
     gst_ucx_extra_t *x;
     size_t from;

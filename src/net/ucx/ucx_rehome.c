@@ -67,7 +67,8 @@ static int copy_resident(void *to, const void *from, size_t size)
         size_t off = p * page;
 
         if (in_core[p] & 1)
-            memcpy((char *)to + off, (const char *)from + off, size - off < page ? size - off : page);
+            memcpy((char *)to + off, (const char *)from + off,
+                   size - off < page ? size - off : page);
     }
     free(in_core);
     return 0;
@@ -83,13 +84,12 @@ static int alias(void *from, size_t size, void *to)
     return got == (long)(uintptr_t)to ? 0 : -1;
 }
 
-int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh,
-                   void **ucx_base)
+int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh, void **ucx_base)
 {
-    ucp_mem_map_params_t mp = {
-        .field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS,
-        .length = size,
-        .flags = UCP_MEM_MAP_ALLOCATE};
+    ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                                             UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+                               .length = size,
+                               .flags = UCP_MEM_MAP_ALLOCATE};
     ucp_mem_attr_t attr = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS | UCP_MEM_ATTR_FIELD_LENGTH};
     ucp_mem_h h;
 

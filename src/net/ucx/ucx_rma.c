@@ -77,8 +77,7 @@ static gsi_status_t target_of(int pe, int region, size_t offset, ucx_target_t *t
 
 /* One operation per chunk: an added region's chunks have keys of their own.
  * put: local -> (pe, region, offset); else the other way. */
-static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void *local,
-                               size_t len)
+static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void *local, size_t len)
 {
     gsi_status_t status = GSI_OK;
 
@@ -93,8 +92,9 @@ static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void 
         if (status != GSI_OK)
             break;
         n = len < t.span ? len : t.span;
-        status = gst_ucx_wait_request(put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
-                                  : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p));
+        status = gst_ucx_wait_request(
+            put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
+                : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p));
         local = (char *)local + n, offset += n, len -= n;
     } while (status == GSI_OK && len);
     return status;
@@ -136,7 +136,8 @@ static gsi_status_t put_locked(int pe, int region, size_t offset, const void *sr
     if (by_am(pe, region, len))
         return gst_ucx_am_put(pe, region, offset, src, len);
     status = rma_to_peer(pe);
-    return status != GSI_OK ? status : rma_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
+    return status != GSI_OK ? status
+                            : rma_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
 }
 
 static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
@@ -156,7 +157,7 @@ static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, siz
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
-                            const void *operand, const void *compare, void *fetched);
+                               const void *operand, const void *compare, void *fetched);
 
 /* AND, OR and XOR as a compare-and-swap loop.  UCX 1.13's shared-memory
  * transports apply the wrong one of the three (an OR of 1 into 0 leaves
@@ -171,7 +172,10 @@ static gsi_status_t bitwise_by_cswap(int pe, int region, size_t offset, gst_amo_
     gsi_status_t status;
 
     for (;;) {
-        next = (op == GST_AMO_FAND ? expect & v : op == GST_AMO_FOR ? expect | v : expect ^ v) & mask;
+        next = (op == GST_AMO_FAND  ? expect & v
+                : op == GST_AMO_FOR ? expect | v
+                                    : expect ^ v) &
+               mask;
         gst_ucx_bits_to(e, expect, size);
         gst_ucx_bits_to(n, next, size);
         status = amo_locked(pe, region, offset, GST_AMO_CSWAP, size, n, e, seen);
@@ -187,7 +191,7 @@ static gsi_status_t bitwise_by_cswap(int pe, int region, size_t offset, gst_amo_
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
-                            const void *operand, const void *compare, void *fetched)
+                               const void *operand, const void *compare, void *fetched)
 {
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
                              .datatype = ucp_dt_make_contig(size)};
@@ -206,9 +210,9 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
      * inside its worker's progress, so they are atomic with each other. */
     if (by_am(pe, region, size) && (!fetched || gst_ucx_am_unflushed(pe))) {
         status = fetched ? settle_rma() : GSI_OK;
-        return status == GSI_OK ? gst_ucx_am_amo(pe, region, offset, op, size, operand, compare,
-                                                 fetched)
-                                : status;
+        return status == GSI_OK
+                   ? gst_ucx_am_amo(pe, region, offset, op, size, operand, compare, fetched)
+                   : status;
     }
     /* A fetching atomic is complete when it returns: nothing to order. */
     status = fetched ? GSI_OK : rma_to_peer(pe);
@@ -221,7 +225,10 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
     if (status != GSI_OK)
         return status;
     switch (op) {
-    case GST_AMO_FETCH: opcode = UCP_ATOMIC_OP_ADD; buffer = &zero; break;
+    case GST_AMO_FETCH:
+        opcode = UCP_ATOMIC_OP_ADD;
+        buffer = &zero;
+        break;
     case GST_AMO_SET:
     case GST_AMO_SWAP: opcode = UCP_ATOMIC_OP_SWAP; break;
     case GST_AMO_CSWAP:
@@ -243,7 +250,8 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
         p.reply_buffer = op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch;
     }
-    status = gst_ucx_wait_request(ucp_atomic_op_nbx(gst_ucx.ep[pe], opcode, buffer, 1, t.addr, t.rkey, &p));
+    status = gst_ucx_wait_request(
+        ucp_atomic_op_nbx(gst_ucx.ep[pe], opcode, buffer, 1, t.addr, t.rkey, &p));
     if (status == GSI_OK && fetched)
         memcpy(fetched, op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch, size);
     return status;
@@ -326,7 +334,7 @@ gsi_status_t gst_ucx_get(void *dst, int pe, int region, size_t offset, size_t le
 }
 
 gsi_status_t gst_ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
-                            const void *operand, const void *compare, void *fetched)
+                         const void *operand, const void *compare, void *fetched)
 {
     char *at = direct(pe, region, offset);
     gsi_status_t status;

@@ -25,10 +25,10 @@
  * chunk c covers offsets [c ? end[c - 1] : 0, end[c]) on every PE. */
 typedef struct gst_ucx_extra {
     int n_chunks, cap;
-    size_t *end;            /* [cap] */
-    ucp_mem_h *mem;         /* [cap] */
-    ucp_rkey_h **rkey;      /* [cap][n_pes] NULL for peers reached otherwise */
-    uint64_t *peer_base;    /* [n_pes] */
+    size_t *end;         /* [cap] */
+    ucp_mem_h *mem;      /* [cap] */
+    ucp_rkey_h **rkey;   /* [cap][n_pes] NULL for peers reached otherwise */
+    uint64_t *peer_base; /* [n_pes] */
     void *base;
 } gst_ucx_extra_t;
 
@@ -36,13 +36,13 @@ typedef struct gst_ucx {
     ucp_context_h context;
     ucp_worker_h worker;
     ucp_mem_h mem[GST_MAX_REGIONS];
-    ucp_ep_h *ep;           /* [n_pes] NULL for peers reached otherwise */
-    ucp_rkey_h *rkey;       /* [n_pes * n_regions] */
-    uint64_t *peer_base;    /* [n_pes * n_regions] where UCX reaches each PE's regions */
-    char *moved;            /* [n_pes * n_regions] 1: that region is on UCX's shared memory */
-    char **direct;          /* [n_pes * n_regions] that region mapped here (ucp_rkey_ptr) or NULL */
-    char *am_peer;          /* [n_pes] 1: small operations go as our active messages */
-    int am_on;              /* gst_ucx_am_init ran */
+    ucp_ep_h *ep;        /* [n_pes] NULL for peers reached otherwise */
+    ucp_rkey_h *rkey;    /* [n_pes * n_regions] */
+    uint64_t *peer_base; /* [n_pes * n_regions] where UCX reaches each PE's regions */
+    char *moved;         /* [n_pes * n_regions] 1: that region is on UCX's shared memory */
+    char **direct;       /* [n_pes * n_regions] that region mapped here (ucp_rkey_ptr) or NULL */
+    char *am_peer;       /* [n_pes] 1: small operations go as our active messages */
+    int am_on;           /* gst_ucx_am_init ran */
     /* An RMA operation went to an am_peer since the last worker flush: it
      * is not ordered with the active messages, so a fence must be a quiet
      * and an active message that reads must flush first. */
@@ -59,7 +59,7 @@ typedef struct gst_ucx {
     pthread_t progress;
     int progress_running;
     volatile int stopping;
-    int wake_fd[2];         /* writes wake the progress thread to stop */
+    int wake_fd[2];           /* writes wake the progress thread to stop */
     unsigned long progressed; /* worker progress calls made by the PE's own threads */
     int (*allgather)(const void *in, void *out, size_t len); /* for map_region */
     gst_ucx_extra_t extra[GST_MAX_REGIONS]; /* regions n_regions.. added after init */
