@@ -29,7 +29,7 @@
 #                                 "(a)op(b)"
 #   tests/pe/reduce_test.h        _Generic lists, and "/ (size) - 3" read
 #                                 as a cast: "/ (size)-3"
-#   src/env_table.h               X-macro table whose rows run past 100
+#   src/base/env_table.h             X-macro table whose rows run past 100
 #                                 columns: every backslash would move to
 #                                 column 130
 #   tests/header/spec_types.h     X-macro type lists packed several rows a
@@ -40,7 +40,7 @@ EXCLUDE="
 include/gshmem/generic_c11.h
 host/reduce_ops.h
 tests/pe/reduce_test.h
-src/env_table.h
+src/base/env_table.h
 tests/header/spec_types.h
 "
 

@@ -1,8 +1,8 @@
 # tests/: checks of the headers (declarations, C11 generics and C++
 # overloads, constants), of the exported symbols, and of the README.
-TESTS += tests/layers.sh tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh \
+TESTS += tests/layers.sh tests/format.sh tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh \
 	tests/header/generic.sh tests/header/symbols.sh tests/header/exports.sh tests/readme_env.sh
-EXTRA_DIST += tests/layers.sh tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh \
+EXTRA_DIST += tests/layers.sh tests/format.sh tests/pe/net-mk-current.sh tests/header/decls.sh tests/header/headers.sh \
 	tests/header/generic.sh tests/header/symbols.sh tests/header/exports.sh tests/readme_env.sh
 EXTRA_DIST += tests/header/names.sh tests/header/openshmem-1.6-symbols.txt \
 	tests/header/legacy-symbols.txt tests/header/generic.c tests/header/overload.cpp \
