@@ -16,7 +16,6 @@
 #include "base/memfd.h"
 #include "bootstrap/bootstrap.h"
 #include "core/pe.h"
-#include "core/static_data.h"
 #include "net/transport.h"
 
 /* What every PE publishes about itself at init. */
@@ -133,8 +132,6 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
 #endif
     if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
         gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
-    if (private_regions && gsi_pe.n_regions > GSI_REGION_DATA)
-        gsi_static_data_protect();  /* the transport may have mapped it anew */
     gsi_pe.net_progress = gsi_pe.net->progress;
     free(peer_base);
 }

@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/copy.h"
+
 /* Can the mapping that holds addr take the region's size bytes?  It must
  * be shared, so that mremap can alias it (the kernel would unmap the
  * target of MREMAP_FIXED before it refuses a private source, so this is
@@ -51,7 +53,9 @@ static int mapping_fits(const void *addr, size_t size)
 }
 
 /* Copies the pages of [from, from + size) that hold data into to; pages
- * never touched are zero on both sides. */
+ * never touched are zero on both sides.  The static data's pages hold
+ * every global with a sanitizer's redzones between them, so the copy is
+ * one no sanitizer checks. */
 static int copy_resident(void *to, const void *from, size_t size)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (size + page - 1) / page;
@@ -67,7 +71,8 @@ static int copy_resident(void *to, const void *from, size_t size)
         size_t off = p * page;
 
         if (in_core[p] & 1)
-            memcpy((char *)to + off, (const char *)from + off, size - off < page ? size - off : page);
+            gsi_copy_raw((char *)to + off, (const char *)from + off,
+                         size - off < page ? size - off : page);
     }
     free(in_core);
     return 0;
