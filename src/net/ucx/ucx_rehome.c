@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/copy.h"
+#include "net/ucx/ucx_private.h"
 
 /* Can the mapping that holds addr take the region's size bytes?  It must
  * be shared, so that mremap can alias it (the kernel would unmap the
@@ -89,7 +90,7 @@ static int alias(void *from, size_t size, void *to)
 }
 
 int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh,
-                   void **ucx_base)
+                   void **ucx_base, char *err, size_t errlen)
 {
     ucp_mem_map_params_t mp = {
         .field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_FLAGS,
@@ -100,6 +101,11 @@ int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *me
 
     if (ucp_mem_map(context, &mp, &h) != UCS_OK)
         return -1;
+    /* Private before a byte of the region is in it (ucx_private.h). */
+    if (gst_ucx_private_seal(err, errlen) != GSI_OK) {
+        ucp_mem_unmap(context, h);
+        return -2;
+    }
     if (ucp_mem_query(h, &attr) != UCS_OK || attr.length < size ||
         !mapping_fits(attr.address, size) || copy_resident(attr.address, base, size) != 0 ||
         alias(attr.address, size, base) != 0) {
