@@ -46,6 +46,8 @@ typedef struct gsi_pe_state {
     int *local_pes;          /* [n_local] world PEs of the node, ascending */
     int n_node;              /* PEs on this host, mapped or not (GSHMEM_DISABLE_P2P) */
     int *node_pes;           /* [n_node] their world PEs, ascending */
+    int *pid;                /* [n_pes] each PE's process id, from the init cards (only
+                                those of this host's PEs name a process here) */
     const struct gsb_ops *boot;
     const struct gst_ops *net;
     unsigned (*net_progress)(void); /* drives the network from waits; NULL: none */

@@ -196,6 +196,13 @@ void gsi_peers_connect(const char *fn)
         gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
     if (gsi_pe.boot->allgather(&mine, all, sizeof(mine)) != 0)
         gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
+    /* Kept: what node peers send over local sockets is checked against
+     * the sender's pid (src/gpu/cuda/cuda_ipc.c). */
+    gsi_pe.pid = calloc((size_t)gsi_pe.n_pes, sizeof(*gsi_pe.pid));
+    if (!gsi_pe.pid)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        gsi_pe.pid[pe] = all[pe].pid;
     connect_peers(fn, all);
     free(all);
 }
@@ -215,5 +222,7 @@ void gsi_peers_disconnect(void)
     gsi_pe.local_pes = NULL;
     free(gsi_pe.node_pes);
     gsi_pe.node_pes = NULL;
+    free(gsi_pe.pid);
+    gsi_pe.pid = NULL;
 }
 
