@@ -35,7 +35,7 @@
  *   of the member's dest, so in place needs nothing more.  Two barriers.
  *
  * Members' memory is read and written through its mapping when the whole
- * group is P2P and GSHMEM_COLL_P2P allows it, through gsi_get/gsi_put
+ * group is P2P and GSHMEM_COLL_P2P allows it, through gsi_lib_get/gsi_lib_put
  * otherwise: the same algorithms then move (N-1)/N of the array into and
  * out of each member, the reduce-scatter + all-gather volume. */
 #include "coll/coll_reduce.h"
