@@ -16,6 +16,13 @@ extern int gsi_copy_avx2; /* set once at init from the CPU's features */
 void gsi_copy_bulk(void *dest, const void *src, size_t len);
 void gsi_copy_detect(void);
 
+/* Copies memory that holds more than one object: a whole data segment, or
+ * a region being moved, with the redzones AddressSanitizer keeps around
+ * each global.  No sanitizer checks these reads, and the loop never becomes
+ * a call to memcpy (which ASan intercepts and checks).  Slower than memcpy:
+ * for the moves of init only. */
+void gsi_copy_raw(void *dest, const void *src, size_t len);
+
 static inline void gsi_copy(void *dest, const void *src, size_t len)
 {
     if (len >= GSI_COPY_BULK_MIN && gsi_copy_avx2)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -44,6 +45,12 @@ gsi_status_t gsi_memfd_create(const char *name, size_t size, void *hint, int *fd
     if (memfd < 0) {
         GSI_WARN("memfd_create(%s): %s", name, strerror(errno));
         return GSI_ERR_SYSTEM;
+    }
+    /* A memfd is made with mode 0777.  Node peers open it as its owner
+     * (/proc/<pid>/fd/<fd>), and no one else is to open it at all. */
+    if (fchmod(memfd, S_IRUSR | S_IWUSR) != 0) {
+        GSI_WARN("fchmod(%s, 0600): %s", name, strerror(errno));
+        goto err_close;
     }
     if (ftruncate(memfd, (off_t)size) != 0) {
         GSI_WARN("ftruncate(%s, %zu): %s", name, size, strerror(errno));

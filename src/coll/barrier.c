@@ -110,7 +110,8 @@ static void dissemination(const char *fn, const struct gshmem_team *team, uint64
     for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
         gsi_waiter_t w = GSI_WAITER_INIT;
 
-        gsi_store64(fn, &sync->barrier[k].value, epoch, gsi_team_world_pe(team, (me + dist) % n));
+        gsi_lib_store64(fn, &sync->barrier[k].value, epoch,
+                        gsi_team_world_pe(team, (me + dist) % n));
         while (__atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE) < epoch)
             gsi_wait_step(&w, fn, waiting_for);
     }

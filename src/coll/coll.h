@@ -4,7 +4,7 @@
  * (PE_start, logPE_stride, PE_size, with the caller's pSync as its
  * synchronization words).  Algorithms see members 0..n-1, can synchronize
  * them, and reach a member's copy of a symmetric object directly when it
- * is mapped here (P2P) - or through gsi_put/gsi_get otherwise. */
+ * is mapped here (P2P) - or through gsi_lib_put/gsi_lib_get otherwise. */
 #ifndef GSI_COLL_H
 #define GSI_COLL_H
 
@@ -54,6 +54,13 @@ static inline int gsi_group_pe(const gsi_group_t *g, int i)
 /* Member i's copy of the symmetric `addr` (len bytes), mapped in this
  * process; NULL when the network must carry the access. */
 void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i);
+
+/* The engine's own puts reach the library's sync area as well (gsi_lib_put):
+ * a collective's dest, `count` elements of `size` bytes, must be in the
+ * user's symmetric memory, or the job ends.  Where the group has other
+ * members (alone, a PE only copies locally). */
+void gsi_group_check_dest(const char *fn, const gsi_group_t *g, const void *dest, size_t count,
+                          size_t size);
 
 /* All members reach this point; with `complete`, this PE's operations are
  * complete first.  On a team or an active set of every PE, the team

@@ -15,6 +15,7 @@ void gsi_coll_alltoall(const char *fn, gsi_group_t *g, void *dest, const void *s
     gsi_coll_t c;
     char *to = (char *)dest + (size_t)g->me * nbytes;
 
+    gsi_group_check_dest(fn, g, dest, (size_t)g->n, nbytes);
     gsi_coll_begin(&c, fn, g);
     gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes);
     for (int s = 1; s <= g->n; s++) {
@@ -61,7 +62,7 @@ static void put_packed(const char *fn, char *to, const char *from, size_t count,
         size_t m = count - k < per ? count - k : per;
 
         copy_strided(buf, from + k * ss * size, m, 1, ss, size);
-        gsi_put(fn, to + k * size, buf, m * size, pe);
+        gsi_lib_put(fn, to + k * size, buf, m * size, pe);
     }
 }
 
@@ -77,6 +78,8 @@ void gsi_coll_alltoalls(const char *fn, gsi_group_t *g, void *dest, const void *
         gsi_coll_alltoall(fn, g, dest, source, nelems * elem_size);
         return;
     }
+    if (nelems)
+        gsi_group_check_dest(fn, g, dest, 1, (size_t)(g->n - 1) * nelems * ds * elem_size + span);
     gsi_coll_begin(&c, fn, g);
     for (int s = 1; s <= g->n; s++) {
         int i = (g->me + s) % g->n;
@@ -89,8 +92,8 @@ void gsi_coll_alltoalls(const char *fn, gsi_group_t *g, void *dest, const void *
             put_packed(fn, to, from, nelems, ss, elem_size, gsi_group_pe(g, i));
         else
             for (size_t k = 0; k < nelems; k++)
-                gsi_put(fn, to + k * ds * elem_size, from + k * ss * elem_size, elem_size,
-                        gsi_group_pe(g, i));
+                gsi_lib_put(fn, to + k * ds * elem_size, from + k * ss * elem_size, elem_size,
+                            gsi_group_pe(g, i));
     }
     if (g->n > 1)
         gsi_coll_sync(&c, !c.p2p);

@@ -81,7 +81,7 @@ static void tree(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         if (rank + mask < n) {
             int child = (rank + mask + root) % n;
 
-            gsi_put(c->fn, dest, from, nbytes, gsi_group_pe(g, child));
+            gsi_lib_put(c->fn, dest, from, nbytes, gsi_group_pe(g, child));
             gsi_sig_add(c, GSI_SIG_BCAST, child);
         }
     if (rank == 0 && root_dest)
@@ -110,8 +110,8 @@ static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t n
             size_t len = chunk_len(nbytes, cs, k);
 
             if (len)
-                gsi_put(c->fn, (char *)dest + (size_t)k * cs, (const char *)source + (size_t)k * cs,
-                        len, gsi_group_pe(g, member));
+                gsi_lib_put(c->fn, (char *)dest + (size_t)k * cs,
+                            (const char *)source + (size_t)k * cs, len, gsi_group_pe(g, member));
             gsi_sig_add(c, GSI_SIG_BCAST, member);
         }
         if (root_dest)
@@ -127,8 +127,8 @@ static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t n
             if (s > 0)
                 gsi_sig_wait(c, GSI_SIG_RING, 1, "the broadcast's chunk from the previous PE");
             if (len)
-                gsi_put(c->fn, (char *)dest + (size_t)k * cs, (char *)dest + (size_t)k * cs, len,
-                        gsi_group_pe(g, right));
+                gsi_lib_put(c->fn, (char *)dest + (size_t)k * cs, (char *)dest + (size_t)k * cs,
+                            len, gsi_group_pe(g, right));
             gsi_sig_add(c, GSI_SIG_RING, right);
         }
         if (m > 1)
@@ -142,6 +142,7 @@ void gsi_coll_broadcast(const char *fn, gsi_group_t *g, void *dest, const void *
 {
     gsi_coll_t c;
 
+    gsi_group_check_dest(fn, g, dest, nbytes, 1);
     gsi_coll_begin(&c, fn, g);
     if (g->n == 1) {
         if (root_dest)

@@ -36,7 +36,7 @@ static void ring(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
         int block = (me - s + n) % n;
         const void *from = s == 0 ? source : dest + (size_t)block * nbytes;
 
-        gsi_put(c->fn, dest + (size_t)block * nbytes, from, nbytes, gsi_group_pe(g, right));
+        gsi_lib_put(c->fn, dest + (size_t)block * nbytes, from, nbytes, gsi_group_pe(g, right));
         gsi_sig_add(c, GSI_SIG_RING, right);
         gsi_sig_wait(c, GSI_SIG_RING, 1, "the fcollect block from the previous PE");
     }
@@ -49,6 +49,7 @@ void gsi_coll_fcollect(const char *fn, gsi_group_t *g, void *dest, const void *s
 {
     gsi_coll_t c;
 
+    gsi_group_check_dest(fn, g, dest, (size_t)g->n, nbytes);
     gsi_coll_begin(&c, fn, g);
     if (g->n == 1) {
         gsi_coll_put(&c, dest, source, nbytes, 0);
@@ -102,6 +103,7 @@ void gsi_coll_collect(const char *fn, gsi_group_t *g, void *dest, const void *so
             gsi_coll_put(&c, dest, source, nbytes, 0);
     } else {
         offset = c.p2p ? offset_read(&c, nbytes) : offset_chain(&c, nbytes);
+        gsi_group_check_dest(fn, g, (char *)dest + offset, nbytes, 1);
         gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes); /* about: sizes may differ */
         push_all(&c, (char *)dest + offset, source, nbytes);
         gsi_coll_sync(&c, !c.p2p);

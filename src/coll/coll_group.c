@@ -46,9 +46,20 @@ void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride
             g->all_p2p = 0;
 }
 
+void gsi_group_check_dest(const char *fn, const gsi_group_t *g, const void *dest, size_t count,
+                          size_t size)
+{
+    size_t bytes, offset;
+
+    if (g->n < 2 || count == 0 || size == 0)
+        return;
+    if (__builtin_mul_overflow(count, size, &bytes) || gsi_region_of(dest, bytes, &offset) < 0)
+        gsi_fatal_addr(fn, dest, count * size, gsi_pe.my_pe);
+}
+
 void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i)
 {
     gsi_target_t t;
 
-    return gsi_target(fn, addr, len, gsi_group_pe(g, i), &t);
+    return gsi_lib_target(fn, addr, len, gsi_group_pe(g, i), &t);
 }

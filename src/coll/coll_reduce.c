@@ -35,7 +35,7 @@
  *   of the member's dest, so in place needs nothing more.  Two barriers.
  *
  * Members' memory is read and written through its mapping when the whole
- * group is P2P and GSHMEM_COLL_P2P allows it, through gsi_get/gsi_put
+ * group is P2P and GSHMEM_COLL_P2P allows it, through gsi_lib_get/gsi_lib_put
  * otherwise: the same algorithms then move (N-1)/N of the array into and
  * out of each member, the reduce-scatter + all-gather volume. */
 #include "coll/coll_reduce.h"
@@ -78,7 +78,7 @@ static const void *source_of(const reduce_t *r, int k, size_t off, size_t len, v
         return r->from + off;
     if (r->p2p)
         return gsi_group_ptr(r->fn, r->g, r->from + off, len, k);
-    gsi_get(r->fn, buf, r->from + off, len, gsi_group_pe(r->g, k));
+    gsi_lib_get(r->fn, buf, r->from + off, len, gsi_group_pe(r->g, k));
     return buf;
 }
 
@@ -86,7 +86,7 @@ static const void *source_of(const reduce_t *r, int k, size_t off, size_t len, v
 static void load(const reduce_t *r, void *acc, int k, size_t off, size_t len)
 {
     if (k != r->g->me && !r->p2p)
-        gsi_get(r->fn, acc, r->from + off, len, gsi_group_pe(r->g, k));
+        gsi_lib_get(r->fn, acc, r->from + off, len, gsi_group_pe(r->g, k));
     else
         memcpy(acc, source_of(r, k, off, len, NULL), len);
 }
@@ -97,7 +97,7 @@ static void store(const reduce_t *r, int k, size_t off, const void *buf, size_t 
     if (k == r->g->me)
         memcpy(r->dest + off, buf, len);
     else
-        gsi_put(r->fn, r->dest + off, buf, len, gsi_group_pe(r->g, k));
+        gsi_lib_put(r->fn, r->dest + off, buf, len, gsi_group_pe(r->g, k));
 }
 
 /* acc = source_0 OP ... OP source_last over bytes [off, off + len);

@@ -117,7 +117,7 @@ static inline void gsi_sig_add(gsi_coll_t *c, int k, int i)
 {
     if (!c->p2p)
         gsi_fence(c->fn);
-    gsi_add64(c->fn, gsi_sig(c, k), 1, gsi_group_pe(c->g, i));
+    gsi_lib_add64(c->fn, gsi_sig(c, k), 1, gsi_group_pe(c->g, i));
 }
 
 /* Add 1 to counter k of member i and return its value before the add. */
@@ -129,7 +129,7 @@ static inline uint64_t gsi_sig_fetch_add(gsi_coll_t *c, int k, int i)
 
     if (!c->p2p)
         gsi_fence(c->fn);
-    p = gsi_target(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t);
+    p = gsi_lib_target(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t);
     if (p)
         return __atomic_fetch_add(p, one, __ATOMIC_ACQ_REL);
     gsi_net_amo(c->fn, &t, gsi_group_pe(c->g, i), GST_AMO_FADD, sizeof(one), &one, NULL, &old);
@@ -141,7 +141,7 @@ static inline void gsi_sig_sub(gsi_coll_t *c, int k, int i, uint64_t count)
 {
     gsi_target_t t;
     uint64_t minus = (uint64_t)0 - count;
-    uint64_t *p = gsi_target(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t);
+    uint64_t *p = gsi_lib_target(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t);
 
     if (p)
         __atomic_fetch_sub(p, count, __ATOMIC_RELAXED);
@@ -188,7 +188,7 @@ static inline void gsi_sig_put_tagged(gsi_coll_t *c, int k, int i, uint64_t payl
         c->written |= 1u << k;
     if (!c->p2p)
         gsi_fence(c->fn);
-    gsi_store64(c->fn, gsi_sig(c, k), gsi_sig_tag(c) | payload, gsi_group_pe(c->g, i));
+    gsi_lib_store64(c->fn, gsi_sig(c, k), gsi_sig_tag(c) | payload, gsi_group_pe(c->g, i));
 }
 
 /* Wait until one-writer word k of member i (this PE, or a mapped peer)
@@ -267,7 +267,7 @@ static inline void gsi_coll_put(gsi_coll_t *c, void *dest, const void *src, size
     else if (p)
         memcpy(p, src, len);
     else
-        gsi_put(c->fn, dest, src, len, gsi_group_pe(c->g, i));
+        gsi_lib_put(c->fn, dest, src, len, gsi_group_pe(c->g, i));
 }
 
 /* All members arrive; with `complete`, this PE's puts are complete first.

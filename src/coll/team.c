@@ -99,7 +99,7 @@ static gsi_status_t agree_slots(const char *fn, struct gshmem_team *parent, int 
     for (int i = 0; i < parent->n_pes; i++) {
         uint64_t theirs;
 
-        gsi_get(fn, &theirs, &mine->agree.value, sizeof(theirs), gsi_team_world_pe(parent, i));
+        gsi_lib_get(fn, &theirs, &mine->agree.value, sizeof(theirs), gsi_team_world_pe(parent, i));
         common &= theirs;
     }
     /* No member may publish again before every member has read. */
@@ -209,7 +209,7 @@ void gsi_team_destroy(const char *fn, struct gshmem_team *team)
      * member is out, which each says with one more add to its `arrived`. */
     if (team->n_pes > 1 && team->all_p2p) {
         if (team->my_pe != 0) {
-            gsi_add64(fn, &sync->arrived.value, 1, gsi_team_world_pe(team, 0));
+            gsi_lib_add64(fn, &sync->arrived.value, 1, gsi_team_world_pe(team, 0));
         } else {
             uint64_t out = team->epoch * (uint64_t)team->n_pes + (uint64_t)team->n_pes - 1;
             gsi_waiter_t w = GSI_WAITER_INIT;

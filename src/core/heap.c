@@ -38,6 +38,7 @@ gsi_status_t gsi_heap_create(const char *fn, size_t user_size, size_t internal_s
         goto err_unmap;
     heap->base = (uintptr_t)base;
     heap->size = total;
+    heap->user_size = user; /* the sync area after it is the library's alone */
     heap->fd = fd;
     gsi_pe.sync = (struct gsi_sync *)((char *)base + user);
     return GSI_OK;
@@ -57,6 +58,7 @@ void gsi_heap_destroy(void)
     close(heap->fd);
     heap->base = 0;
     heap->size = 0;
+    heap->user_size = 0;
     heap->fd = -1;
     gsi_pe.sync = NULL;
 }

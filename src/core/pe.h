@@ -23,7 +23,12 @@ enum { GSI_REGION_HEAP = 0, GSI_REGION_DATA = 1, GSI_REGION_MAX = 2 };
 
 typedef struct gsi_region {
     uintptr_t base; /* this PE's copy */
-    size_t size;
+    /* The first user_size bytes are what user RMA may reach: the heap's
+     * allocations, not the library's sync area after them (a user put
+     * there breaks barriers); all of the static data.  Next to base: the
+     * user's lookups read the two together. */
+    size_t user_size;
+    size_t size;     /* all of it: what the library's own RMA reaches, what is mapped */
     uintptr_t *peer; /* [n_pes]: peer's copy mapped in this process; 0: not P2P */
     int fd;          /* the memfd behind it (shared with node peers) */
 } gsi_region_t;
@@ -41,6 +46,8 @@ typedef struct gsi_pe_state {
     int *local_pes; /* [n_local] world PEs of the node, ascending */
     int n_node;     /* PEs on this host, mapped or not (GSHMEM_DISABLE_P2P) */
     int *node_pes;  /* [n_node] their world PEs, ascending */
+    int *pid;       /* [n_pes] each PE's process id, from the init cards (only
+                                those of this host's PEs name a process here) */
     const struct gsb_ops *boot;
     const struct gst_ops *net;
     unsigned (*net_progress)(void); /* drives the network from waits; NULL: none */
@@ -53,22 +60,36 @@ typedef struct gsi_pe_state {
 
 extern gsi_pe_t gsi_pe;
 
-/* Where a symmetric address lives: region index and offset; -1 if nowhere. */
-static inline int gsi_region_of(const void *addr, size_t len, size_t *offset)
+/* Who asks for an address: the user's calls reach a region's user part
+ * only, the library's own RMA (barriers, collectives) all of it. */
+enum { GSI_FOR_USER = 0, GSI_FOR_LIB = 1 };
+
+/* Region index and offset of [addr, addr + len) for `who`; -1 if nowhere.
+ * `who` is a constant at every call, so the compiler keeps one compare per
+ * region and no branch on it. */
+static inline int gsi_region_for(const void *addr, size_t len, size_t *offset, int who)
 {
     uintptr_t a = (uintptr_t)addr;
 
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         uintptr_t off = a - gsi_pe.region[r].base;
+        size_t size = who == GSI_FOR_LIB ? gsi_pe.region[r].size : gsi_pe.region[r].user_size;
 
-        if (off < gsi_pe.region[r].size) {
-            if (len > gsi_pe.region[r].size - off)
+        if (off < size) {
+            if (len > size - off)
                 return -1;
             *offset = off;
             return r;
         }
     }
     return -1;
+}
+
+/* Where a symmetric address of the user's lives: region index and offset;
+ * -1 if nowhere (library-internal memory included). */
+static inline int gsi_region_of(const void *addr, size_t len, size_t *offset)
+{
+    return gsi_region_for(addr, len, offset, GSI_FOR_USER);
 }
 
 /* End the job with `status` on every PE. */

@@ -16,7 +16,6 @@
 #include "base/memfd.h"
 #include "bootstrap/bootstrap.h"
 #include "core/pe.h"
-#include "core/static_data.h"
 #include "net/transport.h"
 
 /* What every PE publishes about itself at init. */
@@ -139,8 +138,6 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
 #endif
     if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
         gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
-    if (private_regions && gsi_pe.n_regions > GSI_REGION_DATA)
-        gsi_static_data_protect(); /* the transport may have mapped it anew */
     gsi_pe.net_progress = gsi_pe.net->progress;
     free(peer_base);
 }
@@ -205,6 +202,13 @@ void gsi_peers_connect(const char *fn)
         gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
     if (gsi_pe.boot->allgather(&mine, all, sizeof(mine)) != 0)
         gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
+    /* Kept: what node peers send over local sockets is checked against
+     * the sender's pid (src/gpu/cuda/cuda_ipc.c). */
+    gsi_pe.pid = calloc((size_t)gsi_pe.n_pes, sizeof(*gsi_pe.pid));
+    if (!gsi_pe.pid)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        gsi_pe.pid[pe] = all[pe].pid;
     connect_peers(fn, all);
     free(all);
 }
@@ -224,4 +228,6 @@ void gsi_peers_disconnect(void)
     gsi_pe.local_pes = NULL;
     free(gsi_pe.node_pes);
     gsi_pe.node_pes = NULL;
+    free(gsi_pe.pid);
+    gsi_pe.pid = NULL;
 }

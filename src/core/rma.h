@@ -19,16 +19,18 @@ typedef struct gsi_target {
 _Noreturn void gsi_fatal_net(const char *fn, gsi_status_t status, int pe) __attribute__((cold));
 
 /* The address of `len` bytes at symmetric `addr` on `pe`, mapped in this
- * process, or NULL when the network must carry the access (*t says where). */
-static inline void *gsi_target(const char *fn, const void *addr, size_t len, int pe,
-                               gsi_target_t *t)
+ * process, or NULL when the network must carry the access (*t says where).
+ * `who` (GSI_FOR_USER or GSI_FOR_LIB, a constant) says how much of each
+ * region the address may reach (src/core/pe.h). */
+static inline void *gsi_target_for(const char *fn, const void *addr, size_t len, int pe,
+                                   gsi_target_t *t, int who)
 {
     size_t offset = 0;
     int r;
     uintptr_t base;
 
     gsi_check_pe(fn, pe);
-    r = gsi_region_of(addr, len, &offset);
+    r = gsi_region_for(addr, len, &offset, who);
     if (__builtin_expect(r < 0, 0))
         gsi_fatal_addr(fn, addr, len, pe);
     base = gsi_pe.region[r].peer[pe];
@@ -37,10 +39,11 @@ static inline void *gsi_target(const char *fn, const void *addr, size_t len, int
     return base ? (void *)(base + offset) : NULL;
 }
 
-static inline void gsi_put(const char *fn, void *dest, const void *src, size_t len, int pe)
+static inline void gsi_put_for(const char *fn, void *dest, const void *src, size_t len, int pe,
+                               int who)
 {
     gsi_target_t t;
-    void *p = gsi_target(fn, dest, len, pe, &t);
+    void *p = gsi_target_for(fn, dest, len, pe, &t, who);
     gsi_status_t status;
 
     if (__builtin_expect(p != NULL, 1)) {
@@ -52,10 +55,11 @@ static inline void gsi_put(const char *fn, void *dest, const void *src, size_t l
         gsi_fatal_net(fn, status, pe);
 }
 
-static inline void gsi_get(const char *fn, void *dest, const void *src, size_t len, int pe)
+static inline void gsi_get_for(const char *fn, void *dest, const void *src, size_t len, int pe,
+                               int who)
 {
     gsi_target_t t;
-    const void *p = gsi_target(fn, src, len, pe, &t);
+    const void *p = gsi_target_for(fn, src, len, pe, &t, who);
     gsi_status_t status;
 
     if (__builtin_expect(p != NULL, 1)) {
@@ -65,6 +69,41 @@ static inline void gsi_get(const char *fn, void *dest, const void *src, size_t l
     status = gsi_pe.net->get(dest, pe, t.region, t.offset, len);
     if (status != GSI_OK)
         gsi_fatal_net(fn, status, pe);
+}
+
+/* The user's RMA (host/): user memory only. */
+static inline void *gsi_target(const char *fn, const void *addr, size_t len, int pe,
+                               gsi_target_t *t)
+{
+    return gsi_target_for(fn, addr, len, pe, t, GSI_FOR_USER);
+}
+
+static inline void gsi_put(const char *fn, void *dest, const void *src, size_t len, int pe)
+{
+    gsi_put_for(fn, dest, src, len, pe, GSI_FOR_USER);
+}
+
+static inline void gsi_get(const char *fn, void *dest, const void *src, size_t len, int pe)
+{
+    gsi_get_for(fn, dest, src, len, pe, GSI_FOR_USER);
+}
+
+/* The library's own RMA (src/coll/: barriers, collectives): the sync area
+ * too.  Collectives check the user's buffers with gsi_region_of first. */
+static inline void *gsi_lib_target(const char *fn, const void *addr, size_t len, int pe,
+                                   gsi_target_t *t)
+{
+    return gsi_target_for(fn, addr, len, pe, t, GSI_FOR_LIB);
+}
+
+static inline void gsi_lib_put(const char *fn, void *dest, const void *src, size_t len, int pe)
+{
+    gsi_put_for(fn, dest, src, len, pe, GSI_FOR_LIB);
+}
+
+static inline void gsi_lib_get(const char *fn, void *dest, const void *src, size_t len, int pe)
+{
+    gsi_get_for(fn, dest, src, len, pe, GSI_FOR_LIB);
 }
 
 /* A remote atomic on a 4- or 8-byte location through the network. */
@@ -79,10 +118,10 @@ static inline void gsi_net_amo(const char *fn, const gsi_target_t *t, int pe, gs
 }
 
 /* Store a 64-bit word on `pe` with release order (signals, barrier flags). */
-static inline void gsi_store64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+static inline void gsi_store64_for(const char *fn, uint64_t *addr, uint64_t value, int pe, int who)
 {
     gsi_target_t t;
-    uint64_t *p = gsi_target(fn, addr, sizeof(*p), pe, &t);
+    uint64_t *p = gsi_target_for(fn, addr, sizeof(*p), pe, &t, who);
 
     if (__builtin_expect(p != NULL, 1))
         __atomic_store_n(p, value, __ATOMIC_RELEASE);
@@ -90,15 +129,35 @@ static inline void gsi_store64(const char *fn, uint64_t *addr, uint64_t value, i
         gsi_net_amo(fn, &t, pe, GST_AMO_SET, sizeof(value), &value, NULL, NULL);
 }
 
-static inline void gsi_add64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+static inline void gsi_add64_for(const char *fn, uint64_t *addr, uint64_t value, int pe, int who)
 {
     gsi_target_t t;
-    uint64_t *p = gsi_target(fn, addr, sizeof(*p), pe, &t);
+    uint64_t *p = gsi_target_for(fn, addr, sizeof(*p), pe, &t, who);
 
     if (__builtin_expect(p != NULL, 1))
         __atomic_fetch_add(p, value, __ATOMIC_RELEASE);
     else
         gsi_net_amo(fn, &t, pe, GST_AMO_FADD, sizeof(value), &value, NULL, NULL);
+}
+
+static inline void gsi_store64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+{
+    gsi_store64_for(fn, addr, value, pe, GSI_FOR_USER);
+}
+
+static inline void gsi_add64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+{
+    gsi_add64_for(fn, addr, value, pe, GSI_FOR_USER);
+}
+
+static inline void gsi_lib_store64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+{
+    gsi_store64_for(fn, addr, value, pe, GSI_FOR_LIB);
+}
+
+static inline void gsi_lib_add64(const char *fn, uint64_t *addr, uint64_t value, int pe)
+{
+    gsi_add64_for(fn, addr, value, pe, GSI_FOR_LIB);
 }
 
 /* Order puts to each PE before later puts to it. */

@@ -5,14 +5,10 @@
 
 #include "core/pe.h"
 
-/* Move the main program's writable segment (.data, .bss) onto a memfd, in
- * place, so node peers can map it.  Must run before any other thread exists
- * (so before the bootstrap).  Done once per process; later calls return the
- * same region. */
+/* Move the main program's writable segment (.data, .bss), less its RELRO
+ * part, onto a memfd, in place, so node peers can map it.  Must run before
+ * any other thread exists (so before the bootstrap).  Done once per
+ * process; later calls return the same region. */
 gsi_status_t gsi_static_data_share(gsi_region_t *region);
-
-/* Make the segment's RELRO part read-only (again, after the segment was
- * mapped anew; nothing when there is none or it is not shared). */
-void gsi_static_data_protect(void);
 
 #endif

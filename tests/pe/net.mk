@@ -76,8 +76,12 @@ TESTS += \
 	tests/pe/bad_reduce_aset-np2-net.net \
 	tests/pe/bad_reduce_overlap-np1-net.net \
 	tests/pe/bad_reduce_overlap-np2-net.net \
+	tests/pe/bad_relro-np1-net.net \
+	tests/pe/bad_relro-np2-net.net \
 	tests/pe/bad_sig_op-np1-net.net \
 	tests/pe/bad_sig_op-np2-net.net \
+	tests/pe/bad_sync_area-np1-net.net \
+	tests/pe/bad_sync_area-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \

@@ -27,4 +27,14 @@ tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
 tests_unit_ring_LDADD = $(unit_ldadd)
+# The GPU handle socket (src/gpu/cuda/cuda_ipc.c) is built with the CUDA
+# headers but needs no GPU to run.
+if HAVE_CUDA
+check_PROGRAMS += tests/unit/cuda_ipc
+TESTS += tests/unit/cuda_ipc
+tests_unit_cuda_ipc_SOURCES = tests/unit/cuda_ipc.c
+tests_unit_cuda_ipc_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_cuda_ipc_CFLAGS = $(unit_cflags)
+tests_unit_cuda_ipc_LDADD = $(unit_ldadd)
+endif
 endif

@@ -15,10 +15,16 @@ static void setup(void)
     gsi_pe.my_pe = 1;
     gsi_pe.n_pes = 3;
     gsi_pe.n_regions = 2;
-    gsi_pe.region[GSI_REGION_HEAP] = (gsi_region_t){(uintptr_t)heap, sizeof(heap), heap_peers,
-                                                    -1};
-    gsi_pe.region[GSI_REGION_DATA] = (gsi_region_t){(uintptr_t)data, sizeof(data), data_peers,
-                                                    -1};
+    gsi_pe.region[GSI_REGION_HEAP] = (gsi_region_t){.base = (uintptr_t)heap,
+                                                    .size = sizeof(heap),
+                                                    .peer = heap_peers,
+                                                    .fd = -1,
+                                                    .user_size = sizeof(heap)};
+    gsi_pe.region[GSI_REGION_DATA] = (gsi_region_t){.base = (uintptr_t)data,
+                                                    .size = sizeof(data),
+                                                    .peer = data_peers,
+                                                    .fd = -1,
+                                                    .user_size = sizeof(data)};
     for (int pe = 0; pe < 3; pe++) {
         heap_peers[pe] = (uintptr_t)peer_heap[pe];
         data_peers[pe] = (uintptr_t)peer_data[pe];
@@ -68,9 +74,33 @@ Test(translate, access_running_past_the_region_is_not_symmetric)
     cr_expect_eq(gsi_region_of(&local, 1, &off), -1);
 }
 
+/* The heap's last 1 KiB as the library's sync area. */
+Test(translate, the_library_area_is_the_librarys_only)
+{
+    size_t off;
+    gsi_target_t t;
+
+    gsi_pe.region[GSI_REGION_HEAP].user_size = 3072;
+    cr_expect_eq(gsi_region_of(heap + 3064, 8, &off), GSI_REGION_HEAP);
+    cr_expect_eq(gsi_region_of(heap + 3064, 9, &off), -1, "a user access may not run into it");
+    cr_expect_eq(gsi_region_of(heap + 3072, 1, &off), -1, "a user access may not start in it");
+    cr_expect_eq(gsi_region_for(heap + 3072, 1024, &off, GSI_FOR_LIB), GSI_REGION_HEAP);
+    cr_expect_eq(off, 3072);
+    cr_expect_eq(gsi_lib_target("test", heap + 4088, 8, 0, &t), peer_heap[0] + 4088);
+    cr_expect_eq(gsi_region_for(heap + 4090, 7, &off, GSI_FOR_LIB), -1);
+}
+
+Test(translate, user_access_to_the_library_area_is_fatal, .exit_code = 1)
+{
+    gsi_target_t t;
+
+    gsi_pe.region[GSI_REGION_HEAP].user_size = 3072;
+    gsi_target("test", heap + 3072, 8, 0, &t);
+}
+
 Test(translate, private_address_is_fatal, .exit_code = 1)
 {
-    char local[8];
+    char local[8] = {0};
     gsi_target_t t;
 
     gsi_target("test", local, sizeof(local), 0, &t);

@@ -59,9 +59,16 @@ gsi_status_t gsi_cuda_heap_info(gsd_state_t *s);
 /* ---- cuda_ipc.c: file descriptors to node peers ------------------------------ */
 
 /* Open this PE's socket (abstract name from job and pe).  Collective over
- * the world: every PE calls it; when it returns, every PE's socket exists. */
+ * the world: every PE calls it; when it returns GSI_OK, every PE's socket
+ * exists, bound by that PE (on any PE's failure every PE fails). */
 gsi_status_t gsi_cuda_ipc_open(const char *fn);
 void gsi_cuda_ipc_close(void);
+
+struct ucred;
+/* May a message that says it is from world PE `from` be taken, given what
+ * the kernel says of its sender (NULL: nothing)?  Only from that PE's
+ * process (gsi_pe.pid) run by this user. */
+int gsi_cuda_ipc_sender_ok(const struct ucred *cred, int from);
 
 /* Send fd to each of the n peers (world PEs) and receive one from each
  * into in[i], all under `tag` (the same on every PE for one exchange).

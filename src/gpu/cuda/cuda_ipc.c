@@ -8,7 +8,16 @@
  * exchange sends the fd to every listed peer with SCM_RIGHTS and receives
  * one from each.  Sends and receives are interleaved and non-blocking, so
  * no PE blocks on a full peer queue while that peer blocks on ours; a peer
- * may already send the next exchange's message, which waits in a stash. */
+ * may already send the next exchange's message, which waits in a stash.
+ *
+ * An abstract name has no owner or mode, and /proc/net/unix shows it to
+ * every local user: anyone may send to it.  So the name proves nothing;
+ * the kernel's record of the sender does.  With SO_PASSCRED each message
+ * carries the sender's pid and uid (SCM_CREDENTIALS, which an unprivileged
+ * sender cannot forge), and one is taken only from the process of the PE
+ * it claims to come from (its pid from the init cards, gsi_pe.pid), run by
+ * this user.  Nor can another user take a PE's name first and receive the
+ * handles sent to it: every PE's bind must succeed, or no PE goes on. */
 #define _GNU_SOURCE
 #include "config.h"
 #include "gpu/cuda/cuda.h"
@@ -82,11 +91,18 @@ static uint64_t draw_key(void)
     return ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 16);
 }
 
+int gsi_cuda_ipc_sender_ok(const struct ucred *cred, int from)
+{
+    return cred && cred->uid == geteuid() && from >= 0 && from < gsi_pe.n_pes && gsi_pe.pid &&
+           cred->pid == gsi_pe.pid[from];
+}
+
 gsi_status_t gsi_cuda_ipc_open(const char *fn)
 {
     struct sockaddr_un a;
     socklen_t len;
     uint64_t mine = draw_key(), *all;
+    int on = 1;
     gsi_status_t status = GSI_OK;
 
     all = calloc((size_t)gsi_pe.n_pes, sizeof(*all));
@@ -97,18 +113,30 @@ gsi_status_t gsi_cuda_ipc_open(const char *fn)
         return GSI_ERR_BOOTSTRAP;
     }
     ipc.job = all[0];
-    free(all);
     ipc.sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     len = name_of(&a, ipc.job, gsi_pe.my_pe);
-    if (ipc.sock < 0 || bind(ipc.sock, (struct sockaddr *)&a, len) != 0) {
+    if (ipc.sock < 0 || setsockopt(ipc.sock, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) != 0 ||
+        bind(ipc.sock, (struct sockaddr *)&a, len) != 0) {
         GSI_WARN("%s: cannot open the socket for node peers' GPU memory handles: %s", fn,
                  strerror(errno));
         status = GSI_ERR_SYSTEM;
     }
-    /* Every socket is bound once all have passed (a failed PE still
-     * comes, so the others do not wait for it; its caller ends the job). */
-    if (gsi_pe.boot->barrier() != 0 && status == GSI_OK)
-        status = GSI_ERR_BOOTSTRAP;
+    /* Every socket is bound once all have passed, and by its PE: a name
+     * some other process holds already fails that PE's bind, and then no
+     * PE sends anything to any name (a failed PE still comes, so the
+     * others do not wait for it). */
+    mine = status == GSI_OK;
+    if (gsi_pe.boot->allgather(&mine, all, sizeof(mine)) != 0) {
+        if (status == GSI_OK)
+            status = GSI_ERR_BOOTSTRAP;
+    } else {
+        for (int pe = 0; pe < gsi_pe.n_pes && status == GSI_OK; pe++)
+            if (!all[pe]) {
+                GSI_WARN("%s: PE %d could not open its socket for GPU memory handles", fn, pe);
+                status = GSI_ERR_SYSTEM;
+            }
+    }
+    free(all);
     if (status != GSI_OK)
         gsi_cuda_ipc_close();
     return status;
@@ -153,17 +181,19 @@ static int send_fd(int to, uint64_t tag, int fd)
     return sendmsg(ipc.sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)sizeof(m) ? 0 : -1;
 }
 
-/* One message: 1 and (from, tag, fd), 0 when none is waiting, -1 on error. */
+/* One message: 1 and (from, tag, fd), 0 when none is waiting, -1 on error.
+ * A message that is not one of ours, from the PE it names, is dropped. */
 static int recv_fd(int *from, uint64_t *tag, int *fd)
 {
     ipc_msg_t m;
     struct iovec iov = {.iov_base = &m, .iov_len = sizeof(m)};
     union {
         struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int))];
+        char buf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
     } control;
     struct msghdr msg = {0};
     struct cmsghdr *c;
+    struct ucred cred, *sender = NULL;
     ssize_t n;
 
     msg.msg_iov = &iov;
@@ -174,15 +204,35 @@ static int recv_fd(int *from, uint64_t *tag, int *fd)
     if (n < 0)
         return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
     *fd = -1;
-    for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-            c->cmsg_len >= CMSG_LEN(sizeof(int)))
-            memcpy(fd, CMSG_DATA(c), sizeof(int));
+    for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET)
+            continue;
+        if (c->cmsg_type == SCM_RIGHTS && c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+            /* Any extra descriptors are closed: only one is ours. */
+            for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+                int got;
+
+                memcpy(&got, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+                if (*fd < 0)
+                    *fd = got;
+                else
+                    close(got);
+            }
+        } else if (c->cmsg_type == SCM_CREDENTIALS && c->cmsg_len >= CMSG_LEN(sizeof(cred))) {
+            memcpy(&cred, CMSG_DATA(c), sizeof(cred));
+            sender = &cred;
+        }
+    }
     if (n != (ssize_t)sizeof(m) || m.magic != IPC_MAGIC || m.job != ipc.job || *fd < 0 ||
-        (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+        (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || !gsi_cuda_ipc_sender_ok(sender, m.from)) {
         if (*fd >= 0)
             close(*fd);
-        GSI_WARN("a stray message on the GPU handle socket was dropped");
+        if (sender)
+            GSI_WARN("a message on the GPU handle socket from pid %d (uid %d) that is not "
+                     "PE %d's was dropped",
+                     (int)sender->pid, (int)sender->uid, (int)m.from);
+        else
+            GSI_WARN("a stray message on the GPU handle socket was dropped");
         return recv_fd(from, tag, fd);
     }
     *from = m.from;

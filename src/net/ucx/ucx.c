@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "net/ucx/ucx_am.h"
+#include "net/ucx/ucx_private.h"
 #include "net/ucx/ucx_rehome.h"
 #include "net/ucx/ucx_state.h"
 
@@ -77,7 +78,13 @@ static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t e
     ucp_worker_params_t wparams = {0};
     ucp_config_t *config;
     ucs_status_t status;
+    gsi_status_t gst;
 
+    /* What UCX makes in this process is made this user's alone before
+     * anyone learns of it (ucx_private.h). */
+    gst = gst_ucx_private_begin(err, errlen);
+    if (gst != GSI_OK)
+        return gst;
     status = ucp_config_read(NULL, NULL, &config);
     if (status != UCS_OK)
         return gst_ucx_failed(err, errlen, "ucp_config_read", status);
@@ -95,7 +102,7 @@ static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t e
     status = ucp_worker_create(gst_ucx.context, &wparams, &gst_ucx.worker);
     if (status != UCS_OK)
         return gst_ucx_failed(err, errlen, "ucp_worker_create", status);
-    return GSI_OK;
+    return gst_ucx_private_seal(err, errlen);
 }
 
 static gsi_status_t connect_peers(const gst_init_args_t *args, char *err, size_t errlen)
@@ -136,21 +143,29 @@ static gsi_status_t connect_peers(const gst_init_args_t *args, char *err, size_t
 /* Maps region r for UCX: moved onto UCX's own shared memory where that is
  * allowed and UCX allocates such memory (src/net/ucx/ucx_rehome.h), registered as
  * it is otherwise.  *ucx_base is where remote PEs address it. */
-static ucs_status_t map_region_memory(const gst_init_args_t *args, int r, uint64_t *ucx_base)
+static gsi_status_t map_region_memory(const gst_init_args_t *args, int r, uint64_t *ucx_base,
+                                      char *err, size_t errlen)
 {
     ucp_mem_map_params_t mp = {0};
+    ucs_status_t status;
     void *moved;
+    int rehomed = -1;
 
-    if (args->private_regions && gst_ucx_rehome(gst_ucx.context, args->base[r], args->size[r],
-                                                &gst_ucx.mem[r], &moved) == 0) {
+    if (args->private_regions)
+        rehomed = gst_ucx_rehome(gst_ucx.context, args->base[r], args->size[r], &gst_ucx.mem[r],
+                                 &moved, err, errlen);
+    if (rehomed == 0) {
         *ucx_base = (uint64_t)(uintptr_t)moved;
-        return UCS_OK;
+        return GSI_OK;
     }
+    if (rehomed == -2)
+        return GSI_ERR_SYSTEM;
     mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
     mp.address = args->base[r];
     mp.length = args->size[r];
     *ucx_base = (uint64_t)(uintptr_t)args->base[r];
-    return ucp_mem_map(gst_ucx.context, &mp, &gst_ucx.mem[r]);
+    status = ucp_mem_map(gst_ucx.context, &mp, &gst_ucx.mem[r]);
+    return status == UCS_OK ? GSI_OK : gst_ucx_failed(err, errlen, "ucp_mem_map", status);
 }
 
 /* Where UCX's shared-memory transports reach PE pe's region r, which moved
@@ -179,9 +194,9 @@ static gsi_status_t register_regions(const gst_init_args_t *args, char *err, siz
         ucs_status_t status;
         gsi_status_t gst;
 
-        status = map_region_memory(args, r, &ucx_base);
-        if (status != UCS_OK)
-            return gst_ucx_failed(err, errlen, "ucp_mem_map", status);
+        gst = map_region_memory(args, r, &ucx_base, err, errlen);
+        if (gst != GSI_OK)
+            return gst;
         status = ucp_rkey_pack(gst_ucx.context, gst_ucx.mem[r], &packed, &packed_len);
         if (status != UCS_OK)
             return gst_ucx_failed(err, errlen, "ucp_rkey_pack", status);
@@ -282,6 +297,10 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
         status = register_regions(args, err, errlen);
     if (status == GSI_OK)
         status = start_am(args, err, errlen);
+    /* Anything UCX made since (none is expected) is closed as well. */
+    if (status == GSI_OK)
+        status = gst_ucx_private_seal(err, errlen);
+    gst_ucx_private_end();
     if (status != GSI_OK)
         goto err_finalize;
     if (args->progress_thread != 0) {

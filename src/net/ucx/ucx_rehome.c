@@ -17,6 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/copy.h"
+#include "net/ucx/ucx_private.h"
+
 /* Can the mapping that holds addr take the region's size bytes?  It must
  * be shared, so that mremap can alias it (the kernel would unmap the
  * target of MREMAP_FIXED before it refuses a private source, so this is
@@ -51,7 +54,9 @@ static int mapping_fits(const void *addr, size_t size)
 }
 
 /* Copies the pages of [from, from + size) that hold data into to; pages
- * never touched are zero on both sides. */
+ * never touched are zero on both sides.  The static data's pages hold
+ * every global with a sanitizer's redzones between them, so the copy is
+ * one no sanitizer checks. */
 static int copy_resident(void *to, const void *from, size_t size)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (size + page - 1) / page;
@@ -67,8 +72,8 @@ static int copy_resident(void *to, const void *from, size_t size)
         size_t off = p * page;
 
         if (in_core[p] & 1)
-            memcpy((char *)to + off, (const char *)from + off,
-                   size - off < page ? size - off : page);
+            gsi_copy_raw((char *)to + off, (const char *)from + off,
+                         size - off < page ? size - off : page);
     }
     free(in_core);
     return 0;
@@ -84,7 +89,8 @@ static int alias(void *from, size_t size, void *to)
     return got == (long)(uintptr_t)to ? 0 : -1;
 }
 
-int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh, void **ucx_base)
+int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh, void **ucx_base,
+                   char *err, size_t errlen)
 {
     ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_LENGTH |
                                              UCP_MEM_MAP_PARAM_FIELD_FLAGS,
@@ -95,6 +101,11 @@ int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *me
 
     if (ucp_mem_map(context, &mp, &h) != UCS_OK)
         return -1;
+    /* Private before a byte of the region is in it (ucx_private.h). */
+    if (gst_ucx_private_seal(err, errlen) != GSI_OK) {
+        ucp_mem_unmap(context, h);
+        return -2;
+    }
     if (ucp_mem_query(h, &attr) != UCS_OK || attr.length < size ||
         !mapping_fits(attr.address, size) || copy_resident(attr.address, base, size) != 0 ||
         alias(attr.address, size, base) != 0) {

@@ -21,12 +21,14 @@
 #include <ucp/api/ucp.h>
 
 /* Moves [base, base + size) onto UCX-allocated shared memory, mapped with
- * ucp_mem_map into *memh, whose own address goes to *ucx_base.  Returns 0
- * when it did; -1 when UCX's allocation is not a shared mapping (TCP and
- * RDMA transports allocate private memory), lies in a /dev/shm with less
- * room than size, or anything else failed, and then the region is as it
- * was and nothing is left mapped. */
-int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh,
-                   void **ucx_base);
+ * ucp_mem_map into *memh, whose own address goes to *ucx_base; the
+ * segment is made this user's alone first (ucx_private.h).  Returns 0 when
+ * it did; -1 when UCX's allocation is not a shared mapping (TCP and RDMA
+ * transports allocate private memory), lies in a /dev/shm with less room
+ * than size, or anything else failed, and then the region is as it was and
+ * nothing is left mapped; -2, with err, when the segment could not be made
+ * private (then the job must not go on). */
+int gst_ucx_rehome(ucp_context_h context, void *base, size_t size, ucp_mem_h *memh, void **ucx_base,
+                   char *err, size_t errlen);
 
 #endif

@@ -6,7 +6,8 @@
  *   ucx_rma.c        the data path: put, get, atomics, fence, quiet
  *   ucx_extra.c      regions added after init (map_region)
  *   ucx_am.c         small operations as active messages (ucx_am.h)
- *   ucx_rehome.c     regions moved onto UCX's shared memory (ucx_rehome.h) */
+ *   ucx_rehome.c     regions moved onto UCX's shared memory (ucx_rehome.h)
+ *   ucx_private.c    what UCX makes in this process kept to this user (ucx_private.h) */
 #ifndef GST_UCX_STATE_H
 #define GST_UCX_STATE_H
 
