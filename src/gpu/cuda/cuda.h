@@ -1,7 +1,7 @@
 /* src/gpu/cuda/cuda.h - the GPU half of libgshmem (configure found CUDA:
  * GSHMEM_HAVE_CUDA).  src/gpu/devmem.h declares what src/gpu/device.c uses
  * (gsi_devmem_cuda, gsi_cuda_usable); this is the rest, for the core's
- * other threads and for src/gpu/cuda/*.c among themselves.
+ * other threads and for the files of src/gpu/cuda among themselves.
  *
  *   cuda_driver.c  the driver API through dlopen (cuda_driver.h)
  *   cuda_devmem.c  gsi_devmem_cuda: device choice, context, mapped and
