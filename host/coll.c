@@ -48,7 +48,7 @@ static int team_broadcast(const char *fn, shmem_team_t team, void *dest, const v
     size_t nbytes = bytes_of(fn, nelems, size);
 
     gsi_check_init(fn);
-    if (gsi_group_team(&g, team) < 0)
+    if (gsi_group_team(fn, &g, team) < 0)
         return -1;
     check_root(fn, &g, root, "team");
     if (nbytes)
@@ -81,7 +81,7 @@ static int team_copy(const char *fn, copy_fn_t op, int always, shmem_team_t team
     size_t nbytes = bytes_of(fn, nelems, size);
 
     gsi_check_init(fn);
-    if (gsi_group_team(&g, team) < 0)
+    if (gsi_group_team(fn, &g, team) < 0)
         return -1;
     if (nbytes || always)
         op(fn, &g, dest, source, nbytes);
@@ -108,7 +108,7 @@ static int team_alltoalls(const char *fn, shmem_team_t team, void *dest, const v
     gsi_group_t g;
 
     gsi_check_init(fn);
-    if (gsi_group_team(&g, team) < 0)
+    if (gsi_group_team(fn, &g, team) < 0)
         return -1;
     check_strides(fn, dst, sst);
     if (nelems)

@@ -30,8 +30,9 @@ typedef struct gsi_group {
     int all_p2p;               /* every member's memory is mapped here */
 } gsi_group_t;
 
-/* The group of a team; NULL team or non-member: returns -1. */
-int gsi_group_team(gsi_group_t *g, struct gshmem_team *team);
+/* The group of a team; SHMEM_TEAM_INVALID (NULL) or a non-member: returns
+ * -1.  A handle that is no live team ends the job (gsi_team_check). */
+int gsi_group_team(const char *fn, gsi_group_t *g, struct gshmem_team *team);
 
 /* The group of an active set; checks the arguments (fatal on bad ones,
  * naming `fn`) and that this PE is a member. */

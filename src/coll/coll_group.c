@@ -5,8 +5,9 @@
 #include "coll/sync.h"
 #include "core/rma.h"
 
-int gsi_group_team(gsi_group_t *g, struct gshmem_team *team)
+int gsi_group_team(const char *fn, gsi_group_t *g, struct gshmem_team *team)
 {
+    team = gsi_team_check(fn, team);
     if (!team || team->my_pe < 0)
         return -1;
     *g = (gsi_group_t){.team = team, .n = team->n_pes, .me = team->my_pe,

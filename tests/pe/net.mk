@@ -78,6 +78,12 @@ TESTS += \
 	tests/pe/bad_reduce_overlap-np2-net.net \
 	tests/pe/bad_sig_op-np1-net.net \
 	tests/pe/bad_sig_op-np2-net.net \
+	tests/pe/bad_team_destroyed-np1-net.net \
+	tests/pe/bad_team_destroyed-np2-net.net \
+	tests/pe/bad_team_double_destroy-np1-net.net \
+	tests/pe/bad_team_double_destroy-np2-net.net \
+	tests/pe/bad_team_garbage-np1-net.net \
+	tests/pe/bad_team_garbage-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \
