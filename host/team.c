@@ -123,6 +123,9 @@ void pshmem_team_destroy(shmem_team_t team)
                   "destroyed");
     /* A second destroy is reported here, before the barrier it would hang in. */
     gsi_team_check(fn, team);
+    /* "This routine destroys all shareable contexts created from the
+     * referenced team"; private ones are the program's to destroy first. */
+    gsi_ctx_drop_team(fn, team);
     gsi_team_destroy(fn, team);
 }
 GSI_ALIAS(shmem_team_destroy)

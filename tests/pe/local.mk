@@ -13,7 +13,8 @@ check_PROGRAMS += \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
 	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
 	tests/pe/bad_sig_op tests/pe/bad_global_exit \
-	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage
+	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
+	tests/pe/bad_ctx_double_destroy
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -68,6 +69,8 @@ tests_pe_bad_team_double_destroy_SOURCES = tests/pe/bad_team_double_destroy.c
 tests_pe_bad_team_double_destroy_LDADD = libgshmem.la
 tests_pe_bad_team_garbage_SOURCES = tests/pe/bad_team_garbage.c
 tests_pe_bad_team_garbage_LDADD = libgshmem.la
+tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
+tests_pe_bad_ctx_double_destroy_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -96,7 +99,8 @@ TESTS += \
 	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe \
 	tests/pe/bad_team_destroyed-np1.pe tests/pe/bad_team_destroyed-np2.pe \
 	tests/pe/bad_team_double_destroy-np1.pe tests/pe/bad_team_double_destroy-np2.pe \
-	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe
+	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe \
+	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

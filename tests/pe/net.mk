@@ -60,6 +60,8 @@ TESTS += \
 	tests/pe/bad_coll_root-np4-net.net \
 	tests/pe/bad_coll_stride-np1-net.net \
 	tests/pe/bad_coll_stride-np2-net.net \
+	tests/pe/bad_ctx_double_destroy-np1-net.net \
+	tests/pe/bad_ctx_double_destroy-np2-net.net \
 	tests/pe/bad_env-np1-net.net \
 	tests/pe/bad_env-np2-net.net \
 	tests/pe/bad_finalize-np1-net.net \
