@@ -50,6 +50,20 @@ TESTS += \
 	tests/pe/bad_coll_aset_root-np1-net.net \
 	tests/pe/bad_coll_aset_root-np2-net.net \
 	tests/pe/bad_coll_aset_root-np4-net.net \
+	tests/pe/bad_coll_dest_private-np1-net.net \
+	tests/pe/bad_coll_dest_private-np2-net.net \
+	tests/pe/bad_coll_dest_small_alltoall-np1-net.net \
+	tests/pe/bad_coll_dest_small_alltoall-np2-net.net \
+	tests/pe/bad_coll_dest_small_alltoall-np4-net.net \
+	tests/pe/bad_coll_dest_small_bcast-np1-net.net \
+	tests/pe/bad_coll_dest_small_bcast-np2-net.net \
+	tests/pe/bad_coll_dest_small_bcast-np4-net.net \
+	tests/pe/bad_coll_dest_small_fcollect-np1-net.net \
+	tests/pe/bad_coll_dest_small_fcollect-np2-net.net \
+	tests/pe/bad_coll_dest_small_fcollect-np4-net.net \
+	tests/pe/bad_coll_dest_small_reduce-np1-net.net \
+	tests/pe/bad_coll_dest_small_reduce-np2-net.net \
+	tests/pe/bad_coll_dest_small_reduce-np4-net.net \
 	tests/pe/bad_coll_not_in_set-np2-net.net \
 	tests/pe/bad_coll_not_in_set-np3-net.net \
 	tests/pe/bad_coll_not_in_set-np4-net.net \
