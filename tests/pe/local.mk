@@ -12,7 +12,7 @@ check_PROGRAMS += \
 	tests/pe/threads tests/pe/barrier tests/pe/generic \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
 	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
-	tests/pe/bad_sig_op tests/pe/bad_global_exit \
+	tests/pe/bad_sig_op tests/pe/bad_global_exit tests/pe/test_any \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
 	tests/pe/bad_ctx_double_destroy
 
@@ -44,6 +44,8 @@ tests_pe_barrier_LDADD = libgshmem.la
 tests_pe_generic_SOURCES = tests/pe/generic.c tests/pe/pe_test.h
 tests_pe_generic_CFLAGS = $(AM_CFLAGS) -std=c11
 tests_pe_generic_LDADD = libgshmem.la
+tests_pe_test_any_SOURCES = tests/pe/test_any.c tests/pe/pe_test.h
+tests_pe_test_any_LDADD = libgshmem.la
 
 tests_pe_bad_pe_range_SOURCES = tests/pe/bad_pe_range.c
 tests_pe_bad_pe_range_LDADD = libgshmem.la
@@ -88,6 +90,7 @@ TESTS += \
 	tests/pe/barrier-np1.pe tests/pe/barrier-np2.pe tests/pe/barrier-np3.pe \
 	tests/pe/barrier-np4.pe \
 	tests/pe/generic-np1.pe tests/pe/generic-np2.pe tests/pe/generic-np4.pe \
+	tests/pe/test_any-np1.pe tests/pe/test_any-np2.pe \
 	tests/pe/bad_pe_range-np1.pe tests/pe/bad_pe_range-np2.pe \
 	tests/pe/bad_not_symmetric-np1.pe tests/pe/bad_not_symmetric-np2.pe \
 	tests/pe/bad_before_init-np1.pe tests/pe/bad_before_init-np2.pe \
