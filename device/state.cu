@@ -13,6 +13,7 @@
 #include "gsd/state.h"
 
 __constant__ gsd_state_t gsd_state_d;
+__device__ unsigned int gsd_any_next_d[GSD_ANY_LANES];
 
 /* gsd/cuda_host.h refers to it from every translation unit that includes
  * gshmem_device.h. */

@@ -23,14 +23,27 @@
 #include "core/wait.h"
 #include "init/init.h"
 
+_Noreturn void gsi_fatal_ctx_use(const char *fn, shmem_ctx_t ctx) __attribute__((cold));
+
 /* The world PE of PE `pe` of the context's team (a context made from a
- * team numbers PEs within that team). */
+ * team numbers PEs within that team).  The handle is checked first: the
+ * default context costs one compare, another one a bounds check and a
+ * load of its entry.  SHMEM_CTX_INVALID (undefined for RMA and atomics in
+ * the spec), a destroyed context, and one whose team was destroyed end the
+ * job with one line. */
 static inline int gsi_ctx_pe(const char *fn, shmem_ctx_t ctx, int pe)
 {
-    const struct gshmem_team *team = ctx ? ctx->team : NULL;
+    const struct gshmem_team *team;
 
-    if (!team || team == &gshmem_team_world)
+    if (__builtin_expect(ctx == SHMEM_CTX_DEFAULT, 1))
         return pe;
+    if (__builtin_expect(!ctx || !gsi_ctx_is_live(ctx), 0))
+        gsi_fatal_ctx_use(fn, ctx);
+    team = ctx->team;
+    if (team == &gshmem_team_world)
+        return pe;
+    if (__builtin_expect(!gsi_team_is_live(team), 0))
+        gsi_fatal_ctx_use(fn, ctx);
     if ((unsigned)pe >= (unsigned)team->n_pes)
         gsi_fatal(fn, "PE %d is out of range: the context's team has PEs 0 to %d", pe,
                   team->n_pes - 1);

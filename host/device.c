@@ -83,5 +83,5 @@ gshmem_team_t gshmemx_team_device_id(shmem_team_t team)
     if (team == SHMEM_TEAM_INVALID)
         return GSHMEM_TEAM_INVALID;
     gsi_check_init("gshmemx_team_device_id");
-    return team->slot;
+    return gsi_team_check("gshmemx_team_device_id", team)->slot;
 }

@@ -30,6 +30,21 @@ static inline int included(const int *status, size_t i)
     return !status || status[i] == 0;
 }
 
+/* The _any forms must not always answer the lowest satisfied index: "if
+ * an entry i ... satisfies the test condition, a series of calls ... must
+ * eventually return i".  Each call scans from the element after where the
+ * calling thread's previous call started, wrapping around, so a series of
+ * n calls on n satisfied elements returns each of them once, and any
+ * satisfied element is returned within n calls.  The counter is per thread:
+ * threads share nothing, and a thread's series is not disturbed by
+ * another's. */
+static _Thread_local size_t any_next;
+
+static inline size_t any_start(size_t nelems)
+{
+    return nelems ? any_next++ % nelems : 0;
+}
+
 #define GSI_P2P_TYPED(T, N)                                                                  \
     static inline int cmp_##N(const char *fn, T value, int cmp, T ref)                       \
     {                                                                                        \
@@ -47,23 +62,31 @@ static inline int included(const int *status, size_t i)
     {                                                                                        \
         return cmp_##N(fn, __atomic_load_n(ivar, __ATOMIC_ACQUIRE), cmp, ref);               \
     }                                                                                        \
-    /* One scan: store matching indices (if `indices`), return their count, or */            \
-    /* with `first`, stop at the first match and return its index + 1. */                    \
+    /* One scan: store matching indices (if `indices`), return their count. */               \
     static inline size_t scan_##N(const char *fn, T *ivars, size_t nelems,                   \
                                   const int *status, int cmp, T ref, const T *refs,          \
-                                  size_t *indices, int first)                                \
+                                  size_t *indices)                                           \
     {                                                                                        \
         size_t found = 0;                                                                    \
         for (size_t i = 0; i < nelems; i++) {                                                \
             if (!included(status, i) || !hit_##N(fn, &ivars[i], cmp, refs ? refs[i] : ref))  \
                 continue;                                                                    \
-            if (first)                                                                       \
-                return i + 1;                                                                \
             if (indices)                                                                     \
                 indices[found] = i;                                                          \
             found++;                                                                         \
         }                                                                                    \
         return found;                                                                        \
+    }                                                                                        \
+    /* The first match from element `start` on, wrapping around: its index + 1; */           \
+    /* 0 when none. */                                                                       \
+    static inline size_t scan_first_##N(const char *fn, T *ivars, size_t nelems,             \
+                                        const int *status, int cmp, T ref, const T *refs,    \
+                                        size_t start)                                        \
+    {                                                                                        \
+        for (size_t k = 0, i = start; k < nelems; k++, i = i + 1 < nelems ? i + 1 : 0)       \
+            if (included(status, i) && hit_##N(fn, &ivars[i], cmp, refs ? refs[i] : ref))    \
+                return i + 1;                                                                \
+        return 0;                                                                            \
     }                                                                                        \
     static inline size_t eligible_##N(size_t nelems, const int *status)                      \
     {                                                                                        \
@@ -96,7 +119,7 @@ static inline int included(const int *status, size_t i)
         gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
         size_t want = eligible_##N(nelems, status);                                          \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
-        while (scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 0) < want)          \
+        while (scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL) < want)             \
             gsi_wait_step(&w, fn,                                                            \
                           "all of the symmetric variables to satisfy the comparison");       \
     }                                                                                        \
@@ -104,11 +127,12 @@ static inline int included(const int *status, size_t i)
                                int cmp, T ref, const T *refs)                                \
     {                                                                                        \
         gsi_waiter_t w = GSI_WAITER_INIT;                                                    \
-        size_t hit;                                                                          \
+        size_t hit, start;                                                                   \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
         if (!eligible_##N(nelems, status))                                                   \
             return SIZE_MAX;                                                                 \
-        while (!(hit = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 1)))        \
+        start = any_start(nelems);                                                           \
+        while (!(hit = scan_first_##N(fn, ivars, nelems, status, cmp, ref, refs, start)))    \
             gsi_wait_step(&w, fn,                                                            \
                           "any of the symmetric variables to satisfy the comparison");       \
         return hit - 1;                                                                      \
@@ -121,7 +145,7 @@ static inline int included(const int *status, size_t i)
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
         if (!eligible_##N(nelems, status))                                                   \
             return 0;                                                                        \
-        while (!(found = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, indices, 0)))   \
+        while (!(found = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, indices)))      \
             gsi_wait_step(&w, fn,                                                            \
                           "some of the symmetric variables to satisfy the comparison");      \
         return found;                                                                        \
@@ -167,7 +191,7 @@ static inline int included(const int *status, size_t i)
                             int cmp, T ref, const T *refs)                                   \
     {                                                                                        \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
-        return scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 0) ==               \
+        return scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL) ==                  \
                eligible_##N(nelems, status);                                                 \
     }                                                                                        \
     static size_t test_any_##N(const char *fn, T *ivars, size_t nelems, const int *status,   \
@@ -175,7 +199,7 @@ static inline int included(const int *status, size_t i)
     {                                                                                        \
         size_t hit;                                                                          \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
-        hit = scan_##N(fn, ivars, nelems, status, cmp, ref, refs, NULL, 1);                  \
+        hit = scan_first_##N(fn, ivars, nelems, status, cmp, ref, refs, any_start(nelems));  \
         return hit ? hit - 1 : SIZE_MAX;                                                     \
     }                                                                                        \
     int pshmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp,           \
@@ -207,14 +231,14 @@ static inline int included(const int *status, size_t i)
     {                                                                                        \
         const char *fn = "shmem_" #N "_test_some";                                           \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
-        return scan_##N(fn, ivars, nelems, status, cmp, cmp_value, NULL, indices, 0);        \
+        return scan_##N(fn, ivars, nelems, status, cmp, cmp_value, NULL, indices);           \
     }                                                                                        \
     size_t pshmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,           \
                                          const int *status, int cmp, const T *cmp_values)    \
     {                                                                                        \
         const char *fn = "shmem_" #N "_test_some_vector";                                    \
         check_ivars(fn, ivars, nelems * sizeof(T));                                          \
-        return scan_##N(fn, ivars, nelems, status, cmp, 0, cmp_values, indices, 0);          \
+        return scan_##N(fn, ivars, nelems, status, cmp, 0, cmp_values, indices);             \
     }                                                                                        \
     GSI_ALIAS(shmem_##N##_wait_until)                                                        \
     GSI_ALIAS(shmem_##N##_test)                                                              \

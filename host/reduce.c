@@ -22,7 +22,7 @@ static int team_reduce(const char *fn, shmem_team_t team, gsi_reduce_kind_t kind
     gsi_group_t g;
 
     gsi_check_init(fn);
-    if (gsi_group_team(&g, team) < 0)
+    if (gsi_group_team(fn, &g, team) < 0)
         return -1;
     gsi_reduce(fn, &g, kind, dest, source, nelems, size, combine);
     return 0;

@@ -123,6 +123,7 @@ GSI_ALIAS(shmem_ptr)
 void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     gsi_check_init("shmem_team_ptr");
+    team = gsi_team_check("shmem_team_ptr", team);
     if (team == SHMEM_TEAM_INVALID || pe < 0 || pe >= team->n_pes)
         return NULL;
     return pshmem_ptr(dest, gsi_team_world_pe(team, pe));

@@ -3,30 +3,41 @@
 
 #include "coll/sync.h"
 
-/* SHMEM_TEAM_INVALID, or a team this PE does not belong to, is no team. */
-static int team_ok(shmem_team_t team)
+/* SHMEM_TEAM_INVALID, or a team this PE does not belong to, is no team:
+ * the routines answer it as the spec says (-1, nonzero, no team made).  A
+ * handle that is neither that nor a live team (destroyed, or never made:
+ * "otherwise invalid", undefined in the spec) ends the job with one line,
+ * before anything reads through it. */
+static int team_ok(const char *fn, shmem_team_t team)
 {
+    team = gsi_team_check(fn, team);
     return team != SHMEM_TEAM_INVALID && team->my_pe >= 0;
 }
 
 int pshmem_team_my_pe(shmem_team_t team)
 {
-    gsi_check_init("shmem_team_my_pe");
-    return team_ok(team) ? team->my_pe : -1;
+    const char *fn = "shmem_team_my_pe";
+
+    gsi_check_init(fn);
+    return team_ok(fn, team) ? team->my_pe : -1;
 }
 GSI_ALIAS(shmem_team_my_pe)
 
 int pshmem_team_n_pes(shmem_team_t team)
 {
-    gsi_check_init("shmem_team_n_pes");
-    return team_ok(team) ? team->n_pes : -1;
+    const char *fn = "shmem_team_n_pes";
+
+    gsi_check_init(fn);
+    return team_ok(fn, team) ? team->n_pes : -1;
 }
 GSI_ALIAS(shmem_team_n_pes)
 
 int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
 {
-    gsi_check_init("shmem_team_get_config");
-    if (!team_ok(team) || !config)
+    const char *fn = "shmem_team_get_config";
+
+    gsi_check_init(fn);
+    if (!team_ok(fn, team) || !config)
         return -1;
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
         config->num_contexts = team->n_contexts;
@@ -36,8 +47,11 @@ GSI_ALIAS(shmem_team_get_config)
 
 int pshmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
-    gsi_check_init("shmem_team_translate_pe");
-    if (!team_ok(src_team) || !team_ok(dest_team) || src_pe < 0 || src_pe >= src_team->n_pes)
+    const char *fn = "shmem_team_translate_pe";
+
+    gsi_check_init(fn);
+    if (!team_ok(fn, src_team) || !team_ok(fn, dest_team) || src_pe < 0 ||
+        src_pe >= src_team->n_pes)
         return -1;
     return gsi_team_index(dest_team, gsi_team_world_pe(src_team, src_pe));
 }
@@ -59,7 +73,7 @@ int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, i
     if (!new_team)
         gsi_fatal(fn, "new_team is NULL");
     *new_team = SHMEM_TEAM_INVALID;
-    if (!team_ok(parent_team))
+    if (!team_ok(fn, parent_team))
         return -1;
     if (size < 1 || start < 0 || start >= parent_team->n_pes || last < 0 ||
         last >= parent_team->n_pes || (stride == 0 && size > 1)) {
@@ -85,7 +99,7 @@ int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
     if (!xaxis_team || !yaxis_team)
         gsi_fatal(fn, "xaxis_team or yaxis_team is NULL");
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-    if (!team_ok(parent_team))
+    if (!team_ok(fn, parent_team))
         return -1;
     if (xrange < 1) {
         GSI_WARN("%s: xrange %d is not positive", fn, xrange);
@@ -111,6 +125,11 @@ void pshmem_team_destroy(shmem_team_t team)
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED || team == SHMEMX_TEAM_NODE)
         gsi_fatal(fn, "SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and SHMEMX_TEAM_NODE cannot be "
                       "destroyed");
+    /* A second destroy is reported here, before the barrier it would hang in. */
+    gsi_team_check(fn, team);
+    /* "This routine destroys all shareable contexts created from the
+     * referenced team"; private ones are the program's to destroy first. */
+    gsi_ctx_drop_team(fn, team);
     gsi_team_destroy(fn, team);
 }
 GSI_ALIAS(shmem_team_destroy)
@@ -120,7 +139,7 @@ int pshmem_team_sync(shmem_team_t team)
     const char *fn = "shmem_team_sync";
 
     gsi_check_init(fn);
-    if (!team_ok(team))
+    if (!team_ok(fn, team))
         return -1;
     gsi_team_barrier(fn, team, 0);
     return 0;

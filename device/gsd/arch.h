@@ -30,6 +30,8 @@ typedef struct gsd_lane {
 } gsd_lane_t;
 
 extern __thread gsd_lane_t *gshmemi_lane_self;
+/* Where the calling thread's next _any scan starts (gsd/wait.h). */
+extern __thread uint64_t gshmemi_lane_any_next;
 /* Barriers of the calling lane's block and warp (lanes.c). */
 void gshmemi_lane_syncthreads(void);
 void gshmemi_lane_syncwarp(void);

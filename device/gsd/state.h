@@ -71,9 +71,15 @@ typedef int32_t gshmem_team_t;
 #define GSHMEM_TEAM_SHARED 1
 #define GSHMEMX_TEAM_NODE 2
 
+/* Counters of the device _any waits and tests (gsd/wait.h): where each
+ * GPU thread's next scan starts.  Threads of the grid map onto them by
+ * their flat index modulo GSD_ANY_LANES. */
+#define GSD_ANY_LANES 65536u
+
 #if defined(GSD_CUDA)
 #if defined(__CUDACC_RDC__) /* defined in libgshmem_device.a: relocatable code only */
 extern __constant__ gsd_state_t gsd_state_d;
+extern __device__ unsigned int gsd_any_next_d[GSD_ANY_LANES];
 #endif
 #else
 GSD_BEGIN_C

@@ -7,7 +7,11 @@
  *
  * status (may be NULL): element i takes part when status[i] == 0.
  * _any: the index of one element that satisfies the comparison; SIZE_MAX
- * when no element takes part (wait) or none satisfies it (test).  _some:
+ * when no element takes part (wait) or none satisfies it (test).  Not
+ * always the lowest: the spec wants a series of calls to return every
+ * satisfied element eventually, so each call of a lane starts its scan one
+ * element further than the lane's call before (gsd_any_start): n calls on
+ * n satisfied elements return each once.  _some:
  * how many satisfy it, their indices in indices[]; 0 when none takes part.
  * _all of no element: returns at once (test: 1).
  *
@@ -177,16 +181,35 @@ GSD_FN size_t gsd_ivars_eligible(const gsd_ivars_t *v)
     return n;
 }
 
-/* One scan.  first: return at the first match, its index + 1 (0: none).
- * Else the number of matches, stored in indices when it is not NULL.  *miss
- * becomes the first element that took part and did not match (for the
- * timeout report), *seen its value. */
-GSD_FN size_t gsd_ivars_scan(const gsd_ivars_t *v, size_t *indices, int first, size_t *miss,
-                             uint64_t *seen)
+/* Where this lane's next _any scan starts, out of nelems.  On host lanes a
+ * counter of the calling thread (src/gpu/lanes.c); on the GPU one counter
+ * per thread of the grid in libgshmem_device.a (device/state.cu), which
+ * threads beyond GSD_ANY_LANES share (an atomic add keeps each of their
+ * scans on its own start). */
+GSD_FN size_t gsd_any_start(size_t nelems)
 {
-    size_t i, found = 0;
+#if defined(GSD_CUDA)
+    unsigned lane = (gsd_block_id() * gsd_block_threads() + gsd_thread_id()) % GSD_ANY_LANES;
+    size_t t = atomicAdd(&gsd_any_next_d[lane], 1u);
+#else
+    uint64_t t = gshmemi_lane_any_next++;
+#endif
 
-    for (i = 0; i < v->nelems; i++) {
+    return nelems ? t % nelems : 0;
+}
+
+/* One scan.  first: return at the first match from element `start` on,
+ * wrapping around, its index + 1 (0: none).  Else the number of matches,
+ * stored in indices when it is not NULL.  *miss becomes the first element
+ * that took part and did not match (for the timeout report), *seen its
+ * value. */
+GSD_FN size_t gsd_ivars_scan(const gsd_ivars_t *v, size_t *indices, int first, size_t start,
+                             size_t *miss, uint64_t *seen)
+{
+    size_t k, found = 0;
+
+    for (k = 0; k < v->nelems; k++) {
+        size_t i = first ? (start + k < v->nelems ? start + k : start + k - v->nelems) : k;
         uint64_t x;
 
         if (!gsd_ivar_in(v, i))
@@ -220,14 +243,15 @@ GSD_FN void gsd_ivars_poll(gsd_poll_t *w, const char *fn, const char *what, cons
 GSD_FN size_t gsd_ivars_wait(const char *fn, const gsd_ivars_t *v, char mode, size_t *indices)
 {
     gsd_poll_t w = GSD_POLL_INIT;
-    size_t want = gsd_ivars_eligible(v), got, miss;
+    size_t want = gsd_ivars_eligible(v), got, miss, start;
     uint64_t seen = 0;
 
     if (want == 0)
         return mode == 'y' ? SIZE_MAX : 0;
+    start = mode == 'y' ? gsd_any_start(v->nelems) : 0;
     for (;;) {
         miss = SIZE_MAX;
-        got = gsd_ivars_scan(v, mode == 's' ? indices : NULL, mode == 'y', &miss, &seen);
+        got = gsd_ivars_scan(v, mode == 's' ? indices : NULL, mode == 'y', start, &miss, &seen);
         if (mode == 'a' ? got == want : got != 0)
             return mode == 'y' ? got - 1 : got;
         gsd_ivars_poll(&w, fn,
@@ -243,7 +267,8 @@ GSD_FN size_t gsd_ivars_test(const gsd_ivars_t *v, char mode, size_t *indices)
     size_t miss = SIZE_MAX, got;
     uint64_t seen;
 
-    got = gsd_ivars_scan(v, mode == 's' ? indices : NULL, mode == 'y', &miss, &seen);
+    got = gsd_ivars_scan(v, mode == 's' ? indices : NULL, mode == 'y',
+                         mode == 'y' ? gsd_any_start(v->nelems) : 0, &miss, &seen);
     if (mode == 'a')
         return got == gsd_ivars_eligible(v);
     if (mode == 'y')

@@ -30,8 +30,9 @@ typedef struct gsi_group {
     int all_p2p;              /* every member's memory is mapped here */
 } gsi_group_t;
 
-/* The group of a team; NULL team or non-member: returns -1. */
-int gsi_group_team(gsi_group_t *g, struct gshmem_team *team);
+/* The group of a team; SHMEM_TEAM_INVALID (NULL) or a non-member: returns
+ * -1.  A handle that is no live team ends the job (gsi_team_check). */
+int gsi_group_team(const char *fn, gsi_group_t *g, struct gshmem_team *team);
 
 /* The group of an active set; checks the arguments (fatal on bad ones,
  * naming `fn`) and that this PE is a member. */
@@ -54,13 +55,6 @@ static inline int gsi_group_pe(const gsi_group_t *g, int i)
 /* Member i's copy of the symmetric `addr` (len bytes), mapped in this
  * process; NULL when the network must carry the access. */
 void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i);
-
-/* The engine's own puts reach the library's sync area as well (gsi_lib_put):
- * a collective's dest, `count` elements of `size` bytes, must be in the
- * user's symmetric memory, or the job ends.  Where the group has other
- * members (alone, a PE only copies locally). */
-void gsi_group_check_dest(const char *fn, const gsi_group_t *g, const void *dest, size_t count,
-                          size_t size);
 
 /* All members reach this point; with `complete`, this PE's operations are
  * complete first.  On a team or an active set of every PE, the team

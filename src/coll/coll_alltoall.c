@@ -15,7 +15,6 @@ void gsi_coll_alltoall(const char *fn, gsi_group_t *g, void *dest, const void *s
     gsi_coll_t c;
     char *to = (char *)dest + (size_t)g->me * nbytes;
 
-    gsi_group_check_dest(fn, g, dest, (size_t)g->n, nbytes);
     gsi_coll_begin(&c, fn, g);
     gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes);
     for (int s = 1; s <= g->n; s++) {
@@ -79,8 +78,7 @@ void gsi_coll_alltoalls(const char *fn, gsi_group_t *g, void *dest, const void *
         return;
     }
     if (nelems)
-        gsi_group_check_dest(fn, g, dest, 1, (size_t)(g->n - 1) * nelems * ds * elem_size + span);
-    gsi_coll_begin(&c, fn, g);
+        gsi_coll_begin(&c, fn, g);
     for (int s = 1; s <= g->n; s++) {
         int i = (g->me + s) % g->n;
         const char *from = (const char *)source + (size_t)i * nelems * ss * elem_size;

@@ -142,7 +142,6 @@ void gsi_coll_broadcast(const char *fn, gsi_group_t *g, void *dest, const void *
 {
     gsi_coll_t c;
 
-    gsi_group_check_dest(fn, g, dest, nbytes, 1);
     gsi_coll_begin(&c, fn, g);
     if (g->n == 1) {
         if (root_dest)

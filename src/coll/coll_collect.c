@@ -49,7 +49,6 @@ void gsi_coll_fcollect(const char *fn, gsi_group_t *g, void *dest, const void *s
 {
     gsi_coll_t c;
 
-    gsi_group_check_dest(fn, g, dest, (size_t)g->n, nbytes);
     gsi_coll_begin(&c, fn, g);
     if (g->n == 1) {
         gsi_coll_put(&c, dest, source, nbytes, 0);
@@ -103,7 +102,10 @@ void gsi_coll_collect(const char *fn, gsi_group_t *g, void *dest, const void *so
             gsi_coll_put(&c, dest, source, nbytes, 0);
     } else {
         offset = c.p2p ? offset_read(&c, nbytes) : offset_chain(&c, nbytes);
-        gsi_group_check_dest(fn, g, (char *)dest + offset, nbytes, 1);
+        /* dest up to the end of this member's block; on the last member
+         * that is the whole collected array.  host/coll.c checked the rest,
+         * before any member waited. */
+        gsi_check_symmetric(fn, "dest", dest, offset + nbytes);
         gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes); /* about: sizes may differ */
         push_all(&c, (char *)dest + offset, source, nbytes);
         gsi_coll_sync(&c, !c.p2p);

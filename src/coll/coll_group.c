@@ -5,8 +5,9 @@
 #include "coll/sync.h"
 #include "core/rma.h"
 
-int gsi_group_team(gsi_group_t *g, struct gshmem_team *team)
+int gsi_group_team(const char *fn, gsi_group_t *g, struct gshmem_team *team)
 {
+    team = gsi_team_check(fn, team);
     if (!team || team->my_pe < 0)
         return -1;
     *g = (gsi_group_t){.team = team, .n = team->n_pes, .me = team->my_pe, .all_p2p = team->all_p2p};
@@ -44,17 +45,6 @@ void gsi_group_aset(const char *fn, gsi_group_t *g, int pe_start, int log_stride
     for (int i = 0; i < pe_size; i++)
         if (!gsi_pe.region[GSI_REGION_HEAP].peer[gsi_group_pe(g, i)])
             g->all_p2p = 0;
-}
-
-void gsi_group_check_dest(const char *fn, const gsi_group_t *g, const void *dest, size_t count,
-                          size_t size)
-{
-    size_t bytes, offset;
-
-    if (g->n < 2 || count == 0 || size == 0)
-        return;
-    if (__builtin_mul_overflow(count, size, &bytes) || gsi_region_of(dest, bytes, &offset) < 0)
-        gsi_fatal_addr(fn, dest, count * size, gsi_pe.my_pe);
 }
 
 void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size_t len, int i)

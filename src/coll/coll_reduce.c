@@ -269,17 +269,18 @@ void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *de
                   .from = source,
                   .size = elem_size,
                   .combine = combine};
-    size_t bytes, offset, words;
+    size_t bytes, words;
 
     if (nelems == 0)
         return;
     if (nelems > SIZE_MAX / elem_size)
         gsi_fatal(fn, "%zu elements of %zu bytes do not fit in memory", nelems, elem_size);
     bytes = nelems * elem_size;
-    if (gsi_region_of(dest, bytes, &offset) < 0)
-        gsi_fatal_addr(fn, dest, bytes, gsi_pe.my_pe);
-    if (gsi_region_of(source, bytes, &offset) < 0)
-        gsi_fatal_addr(fn, source, bytes, gsi_pe.my_pe);
+    /* Both are symmetric arrays of nelems on every member (before anyone
+     * waits: a bad one ends the job instead of leaving the others in the
+     * first barrier). */
+    gsi_check_symmetric(fn, "dest", dest, bytes);
+    gsi_check_symmetric(fn, "source", source, bytes);
     if (r.dest != r.source && r.dest < r.source + bytes && r.source < r.dest + bytes)
         gsi_fatal(fn, "dest %p and source %p overlap: they must be the same array or disjoint",
                   dest, source);

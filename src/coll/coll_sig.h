@@ -251,7 +251,10 @@ static inline void gsi_copy_stream(void *dst, const void *src, size_t n)
 #endif
 }
 
-/* Copy len bytes from local `src` to symmetric `dest` on member i. */
+/* Copy len bytes from local `src` to symmetric `dest` on member i.  The
+ * copy to this PE needs no check of its own: the entry points checked dest
+ * and source over every byte the call touches here (host/coll.c, and
+ * gsi_coll_collect for collect's dest) before any member moved data. */
 static inline void gsi_coll_put(gsi_coll_t *c, void *dest, const void *src, size_t len, int i)
 {
     void *p;

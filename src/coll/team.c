@@ -26,6 +26,42 @@ __attribute__((visibility("default"))) struct gshmem_team gshmem_team_node = {.m
 
 enum { SLOT_WORLD = 0, SLOT_SHARED = 1, SLOT_NODE = 2, SLOTS_PREDEFINED = 3 };
 
+struct gshmem_team gsi_team_pool[GSI_TEAM_POOL];
+/* Where the search for a free entry starts: past the one taken last, so
+ * the entry dead longest comes first. */
+static unsigned pool_next;
+
+_Static_assert(GSI_TEAM_POOL >= 64, "the pool holds GSHMEM_MAX_TEAMS teams at once");
+
+void gsi_fatal_team(const char *fn, const void *team)
+{
+    gsi_fatal(fn, "team handle %p is not a live team (destroyed, or never created)", team);
+}
+
+/* A free entry, marked GSI_TEAM_BUILDING; NULL if none (cannot happen while
+ * GSHMEM_MAX_TEAMS limits the teams that exist).  Threads may split teams
+ * at once (SHMEM_THREAD_MULTIPLE): the compare-and-swap gives each entry to
+ * one of them. */
+static struct gshmem_team *pool_take(void)
+{
+    for (unsigned k = 0; k < GSI_TEAM_POOL; k++) {
+        unsigned i = __atomic_fetch_add(&pool_next, 1, __ATOMIC_RELAXED) % GSI_TEAM_POOL;
+        uint32_t dead = 0;
+
+        if (__atomic_compare_exchange_n(&gsi_team_pool[i].live, &dead, GSI_TEAM_BUILDING, 0,
+                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return &gsi_team_pool[i];
+    }
+    return NULL;
+}
+
+/* Everything but `live`, which other threads may be reading (a stale
+ * handle being checked). */
+static void clear_entry(struct gshmem_team *team)
+{
+    memset(&team->my_pe, 0, sizeof(*team) - offsetof(struct gshmem_team, my_pe));
+}
+
 gsi_team_sync_t *gsi_team_sync(const struct gshmem_team *team)
 {
     return &gsi_pe.sync->team[team->slot];
@@ -61,7 +97,8 @@ void gsi_team_init_predefined(void)
     struct gshmem_team *world = &gshmem_team_world, *shared = &gshmem_team_shared;
     struct gshmem_team *node = &gshmem_team_node;
 
-    *world = (struct gshmem_team){.my_pe = gsi_pe.my_pe,
+    *world = (struct gshmem_team){.live = GSI_TEAM_LIVE,
+                                  .my_pe = gsi_pe.my_pe,
                                   .n_pes = gsi_pe.n_pes,
                                   .start = 0,
                                   .stride = 1,
@@ -69,12 +106,16 @@ void gsi_team_init_predefined(void)
                                   .slot = SLOT_WORLD,
                                   .n_contexts = 0};
     world->all_p2p = members_p2p(world);
-    *shared = (struct gshmem_team){.n_pes = gsi_pe.n_local,
+    *shared = (struct gshmem_team){.live = GSI_TEAM_LIVE,
+                                   .n_pes = gsi_pe.n_local,
                                    .pes = gsi_pe.local_pes,
                                    .slot = SLOT_SHARED,
                                    .all_p2p = 1};
     shared->my_pe = gsi_team_index(shared, gsi_pe.my_pe);
-    *node = (struct gshmem_team){.n_pes = gsi_pe.n_node, .pes = gsi_pe.node_pes, .slot = SLOT_NODE};
+    *node = (struct gshmem_team){.live = GSI_TEAM_LIVE,
+                                 .n_pes = gsi_pe.n_node,
+                                 .pes = gsi_pe.node_pes,
+                                 .slot = SLOT_NODE};
     node->all_p2p = members_p2p(node);
     node->my_pe = gsi_team_index(node, gsi_pe.my_pe);
     gsi_pe.sync->free_slots = ~(uint64_t)0 << SLOTS_PREDEFINED;
@@ -85,6 +126,13 @@ void gsi_team_fini_predefined(void)
     gshmem_team_world = (struct gshmem_team){.my_pe = -1};
     gshmem_team_shared = (struct gshmem_team){.my_pe = -1};
     gshmem_team_node = (struct gshmem_team){.my_pe = -1};
+    /* Teams the program did not destroy die with the library; a later
+     * shmem_init starts with none. */
+    for (int i = 0; i < GSI_TEAM_POOL; i++) {
+        __atomic_store_n(&gsi_team_pool[i].live, 0, __ATOMIC_RELEASE);
+        free(gsi_team_pool[i].pes);
+        clear_entry(&gsi_team_pool[i]);
+    }
 }
 
 /* Lowest `count` slots free on every parent member, agreed collectively. */
@@ -131,9 +179,10 @@ static gsi_status_t build_team(const struct gshmem_team *parent, int start, int 
             me = i;
     if (me < 0)
         return GSI_OK;
-    team = calloc(1, sizeof(*team));
+    team = pool_take();
     if (!team)
         return GSI_ERR_NOMEM;
+    clear_entry(team);
     team->my_pe = me;
     team->n_pes = size;
     team->slot = slot;
@@ -144,10 +193,8 @@ static gsi_status_t build_team(const struct gshmem_team *parent, int start, int 
         team->stride = parent->stride * stride;
     } else {
         team->pes = malloc((size_t)size * sizeof(int));
-        if (!team->pes) {
-            free(team);
-            return GSI_ERR_NOMEM;
-        }
+        if (!team->pes)
+            goto err_pes;
         for (int i = 0; i < size; i++)
             team->pes[i] = parent->pes[start + i * stride];
     }
@@ -155,8 +202,12 @@ static gsi_status_t build_team(const struct gshmem_team *parent, int start, int 
     gsi_pe.sync->free_slots &= ~((uint64_t)1 << slot);
     if (gsi_team_observer)
         gsi_team_observer(slot, team);
+    __atomic_store_n(&team->live, GSI_TEAM_LIVE, __ATOMIC_RELEASE);
     *out = team;
     return GSI_OK;
+err_pes:
+    __atomic_store_n(&team->live, 0, __ATOMIC_RELEASE);
+    return GSI_ERR_NOMEM;
 }
 
 gsi_status_t gsi_team_split(const char *fn, struct gshmem_team *parent, int start, int stride,
@@ -223,6 +274,8 @@ void gsi_team_destroy(const char *fn, struct gshmem_team *team)
     if (gsi_team_observer)
         gsi_team_observer(team->slot, NULL);
     gsi_pe.sync->free_slots |= (uint64_t)1 << team->slot;
+    /* Dead before its members go: a checked handle never reaches them. */
+    __atomic_store_n(&team->live, 0, __ATOMIC_RELEASE);
     free(team->pes);
-    free(team);
+    team->pes = NULL;
 }

@@ -12,8 +12,13 @@
 
 struct gsi_team_sync;
 
+/* gshmem_team.live of a team that exists; anything else is no team. */
+#define GSI_TEAM_LIVE 0x7465616du /* "team" */
+#define GSI_TEAM_BUILDING 1u      /* taken from the pool, being filled in */
+
 struct gshmem_team {
-    int my_pe; /* this PE's index in the team */
+    uint32_t live; /* GSI_TEAM_LIVE from creation to destruction */
+    int my_pe;     /* this PE's index in the team */
     int n_pes;
     int start, stride; /* member i is world PE start + i * stride, when strided */
     int strided;
@@ -26,6 +31,40 @@ struct gshmem_team {
 };
 
 extern struct gshmem_team gshmem_team_world, gshmem_team_shared, gshmem_team_node;
+
+/* Every team split from a parent lives in this table (the predefined ones
+ * are the three globals above), so a handle can be checked without reading
+ * memory that may not be there: a handle is a team only if it is one of
+ * those addresses, and its entry says GSI_TEAM_LIVE.  A destroyed team's
+ * entry stays dead until the table has come round to it again (entries are
+ * taken in turn), so a stale handle is reported, not silently taken for a
+ * newer team.  At most GSHMEM_MAX_TEAMS (64) teams exist at once. */
+#define GSI_TEAM_POOL 256
+extern struct gshmem_team gsi_team_pool[GSI_TEAM_POOL];
+
+_Noreturn void gsi_fatal_team(const char *fn, const void *team) __attribute__((cold));
+
+/* Whether a handle that is not SHMEM_TEAM_INVALID is a team that exists. */
+static inline int gsi_team_is_live(const struct gshmem_team *team)
+{
+    uintptr_t off = (uintptr_t)team - (uintptr_t)gsi_team_pool;
+
+    if (team != &gshmem_team_world && team != &gshmem_team_shared && team != &gshmem_team_node &&
+        (off >= sizeof(gsi_team_pool) || off % sizeof(gsi_team_pool[0])))
+        return 0;
+    return __atomic_load_n(&team->live, __ATOMIC_ACQUIRE) == GSI_TEAM_LIVE;
+}
+
+/* The team behind a handle: NULL for SHMEM_TEAM_INVALID (NULL), which the
+ * routines that accept it answer as the spec says; a handle that is no
+ * live team (destroyed, never created, not a team at all) ends the job
+ * with one line naming `fn`. */
+static inline struct gshmem_team *gsi_team_check(const char *fn, struct gshmem_team *team)
+{
+    if (team && __builtin_expect(!gsi_team_is_live(team), 0))
+        gsi_fatal_team(fn, team);
+    return team;
+}
 
 /* Told of every team made (team) and destroyed (NULL) in slot `slot`, after
  * the predefined ones: the device API mirrors teams for device code
@@ -61,7 +100,8 @@ gsi_status_t gsi_team_split_2d(const char *fn, struct gshmem_team *parent, int x
                                int x_contexts, int y_contexts, struct gshmem_team **xteam,
                                struct gshmem_team **yteam);
 
-/* Collective over the team: free its slot and memory. */
+/* Collective over the team: free its slot and memory; the handle is dead
+ * from then on. */
 void gsi_team_destroy(const char *fn, struct gshmem_team *team);
 
 #endif

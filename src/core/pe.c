@@ -37,6 +37,14 @@ void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int pe)
               addr, len, pe);
 }
 
+void gsi_fatal_arg(const char *fn, const char *arg, const void *addr, size_t len)
+{
+    gsi_fatal(fn,
+              "%s address %p (%zu bytes) is not in symmetric memory: pass a global or "
+              "static variable or memory from shmem_malloc, large enough for the call",
+              arg, addr, len);
+}
+
 void gsi_fatal_net(const char *fn, gsi_status_t status, int pe)
 {
     gsi_fatal(fn, "transport %s, PE %d: %s", gsi_pe.net->name, pe, gsi_status_str(status));

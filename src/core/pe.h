@@ -100,6 +100,8 @@ _Noreturn void gsi_fatal_uninit(const char *fn) __attribute__((cold));
 _Noreturn void gsi_fatal_pe(const char *fn, int pe) __attribute__((cold));
 _Noreturn void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int pe)
     __attribute__((cold));
+_Noreturn void gsi_fatal_arg(const char *fn, const char *arg, const void *addr, size_t len)
+    __attribute__((cold));
 
 static inline void gsi_check_init(const char *fn)
 {
@@ -111,6 +113,27 @@ static inline void gsi_check_pe(const char *fn, int pe)
 {
     if (__builtin_expect((unsigned)pe >= (unsigned)gsi_pe.n_pes, 0))
         gsi_fatal_pe(fn, pe);
+}
+
+/* A symmetric argument `arg` (its name, for the report) of `len` bytes at
+ * `addr`, as a collective touches it on this PE: it must lie wholly in one
+ * symmetric region's user part (gsi_region_of: not the heap's tail from
+ * gsi_pe.sync on, which holds the library's own words; a collective that
+ * ran into it would corrupt the teams' barriers).  The
+ * same check on every PE checks the other PEs' copies too: the regions have
+ * the same size everywhere.  Nothing to check when len is 0. */
+static inline void gsi_check_symmetric(const char *fn, const char *arg, const void *addr,
+                                       size_t len)
+{
+    size_t offset = 0;
+    int r;
+
+    if (!len)
+        return;
+    /* The user's part of each region only: not the library's sync area. */
+    r = gsi_region_of(addr, len, &offset);
+    if (__builtin_expect(r < 0, 0))
+        gsi_fatal_arg(fn, arg, addr, len);
 }
 
 #endif

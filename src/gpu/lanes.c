@@ -48,6 +48,7 @@
 static const char launch_fn[] = "gshmemx_hostlane_launch";
 
 __attribute__((visibility("default"))) __thread gsd_lane_t *gshmemi_lane_self;
+__attribute__((visibility("default"))) __thread uint64_t gshmemi_lane_any_next;
 
 /* ---- barriers ------------------------------------------------------------- */
 

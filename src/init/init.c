@@ -17,6 +17,7 @@
 #include "base/log.h"
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/uid.h"
+#include "coll/ctx.h"
 #include "coll/sync.h"
 #include "coll/team.h"
 #include "core/heap.h"
@@ -121,6 +122,7 @@ void gsi_finalize(const char *fn)
         return;
     gsi_device_fini(fn);
     gsi_barrier_world(fn, 1);
+    gsi_ctx_fini();
     gsi_team_fini_predefined();
     gsi_pe.net->finalize();
     gsi_pe.net_progress = NULL;

@@ -188,6 +188,21 @@ enum {
                           (idx[i] == 0 || idx[i] == 2) && (i == 0 || idx[i] > idx[i - 1]));    \
     }                                                                                          \
                                                                                                \
+    /* The indices 4 calls of an _any form on 4 elements returned, as bits */                  \
+    /* (bit 4: one out of range): test_any_vector with refs, or */                             \
+    /* wait_until_any EQ 7. */                                                                 \
+    DT_NOINL unsigned any_seen_##N(T *v, const int *status, const T *refs, int wait)           \
+    {                                                                                          \
+        unsigned seen = 0;                                                                     \
+        int k;                                                                                 \
+        for (k = 0; k < 4; k++) {                                                              \
+            size_t i = wait ? gshmem_##N##_wait_until_any(v, 4, status, GSHMEM_CMP_EQ, (T)7)   \
+                            : gshmem_##N##_test_any_vector(v, 4, status, GSHMEM_CMP_EQ, refs); \
+            seen |= i < 4 ? 1u << i : 16u;                                                     \
+        }                                                                                      \
+        return seen;                                                                           \
+    }                                                                                          \
+                                                                                               \
     /* After every poke landed: every test sees it. */                                         \
     DT_NOINL void after_##N(wait_args_t a, unsigned l)                                         \
     {                                                                                          \
@@ -218,6 +233,12 @@ enum {
                                                somev));                                        \
         DT_CHECK(a.fails, "gshmem_" #N "_test_some_vector", "indices[0], lane", l, 0, idx[0]); \
         DT_CHECK(a.fails, "gshmem_" #N "_test_some_vector", "indices[1], lane", l, 2, idx[1]); \
+        /* _any answers every satisfied element in turn, not always the */                     \
+        /* lowest: 4 calls on 4 elements return each satisfied one. */                         \
+        DT_CHECK(a.fails, "gshmem_" #N "_test_any_vector", "4 calls: indices seen, lane", l,   \
+                 0xf, any_seen_##N(v + E_ALLV, NULL, allv, 0));                                \
+        DT_CHECK(a.fails, "gshmem_" #N "_wait_until_any", "4 calls: indices seen, lane", l,    \
+                 0xb, any_seen_##N(v + E_ALL, st_all, NULL, 1));                               \
     }
 GSHMEM_P2P_TYPES(FAMILY)
 #undef FAMILY

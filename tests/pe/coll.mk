@@ -10,7 +10,9 @@ check_PROGRAMS += tests/pe/coll_bcast tests/pe/coll_bcast_net tests/pe/coll_coll
 	tests/pe/coll_collect_net tests/pe/coll_alltoall tests/pe/coll_alltoall_net \
 	tests/pe/coll_sync tests/pe/bad_coll_root tests/pe/bad_coll_aset_root \
 	tests/pe/bad_coll_not_in_set tests/pe/bad_coll_aset_range tests/pe/bad_coll_psync \
-	tests/pe/bad_coll_stride
+	tests/pe/bad_coll_stride tests/pe/bad_coll_dest_small_bcast \
+	tests/pe/bad_coll_dest_small_fcollect tests/pe/bad_coll_dest_small_alltoall \
+	tests/pe/bad_coll_dest_small_reduce tests/pe/bad_coll_dest_private
 
 tests_pe_coll_bcast_SOURCES = tests/pe/coll_bcast.c tests/pe/coll_test.h tests/pe/pe_test.h
 tests_pe_coll_bcast_LDADD = libgshmem.la
@@ -44,6 +46,16 @@ tests_pe_bad_coll_psync_SOURCES = tests/pe/bad_coll_psync.c
 tests_pe_bad_coll_psync_LDADD = libgshmem.la
 tests_pe_bad_coll_stride_SOURCES = tests/pe/bad_coll_stride.c
 tests_pe_bad_coll_stride_LDADD = libgshmem.la
+tests_pe_bad_coll_dest_small_bcast_SOURCES = tests/pe/bad_coll_dest_small_bcast.c
+tests_pe_bad_coll_dest_small_bcast_LDADD = libgshmem.la
+tests_pe_bad_coll_dest_small_fcollect_SOURCES = tests/pe/bad_coll_dest_small_fcollect.c
+tests_pe_bad_coll_dest_small_fcollect_LDADD = libgshmem.la
+tests_pe_bad_coll_dest_small_alltoall_SOURCES = tests/pe/bad_coll_dest_small_alltoall.c
+tests_pe_bad_coll_dest_small_alltoall_LDADD = libgshmem.la
+tests_pe_bad_coll_dest_small_reduce_SOURCES = tests/pe/bad_coll_dest_small_reduce.c
+tests_pe_bad_coll_dest_small_reduce_LDADD = libgshmem.la
+tests_pe_bad_coll_dest_private_SOURCES = tests/pe/bad_coll_dest_private.c
+tests_pe_bad_coll_dest_private_LDADD = libgshmem.la
 
 TESTS += \
 	tests/pe/coll_bcast-np1.pe tests/pe/coll_bcast-np2.pe tests/pe/coll_bcast-np3.pe \
@@ -68,4 +80,15 @@ TESTS += \
 	tests/pe/bad_coll_not_in_set-np4.pe \
 	tests/pe/bad_coll_aset_range-np1.pe tests/pe/bad_coll_aset_range-np2.pe \
 	tests/pe/bad_coll_psync-np1.pe tests/pe/bad_coll_psync-np2.pe \
-	tests/pe/bad_coll_stride-np1.pe tests/pe/bad_coll_stride-np2.pe
+	tests/pe/bad_coll_stride-np1.pe tests/pe/bad_coll_stride-np2.pe \
+	tests/pe/bad_coll_dest_small_bcast-np1.pe tests/pe/bad_coll_dest_small_bcast-np2.pe \
+	tests/pe/bad_coll_dest_small_bcast-np4.pe \
+	tests/pe/bad_coll_dest_small_fcollect-np1.pe \
+	tests/pe/bad_coll_dest_small_fcollect-np2.pe \
+	tests/pe/bad_coll_dest_small_fcollect-np4.pe \
+	tests/pe/bad_coll_dest_small_alltoall-np1.pe \
+	tests/pe/bad_coll_dest_small_alltoall-np2.pe \
+	tests/pe/bad_coll_dest_small_alltoall-np4.pe \
+	tests/pe/bad_coll_dest_small_reduce-np1.pe tests/pe/bad_coll_dest_small_reduce-np2.pe \
+	tests/pe/bad_coll_dest_small_reduce-np4.pe \
+	tests/pe/bad_coll_dest_private-np1.pe tests/pe/bad_coll_dest_private-np2.pe

@@ -12,7 +12,10 @@ check_PROGRAMS += \
 	tests/pe/threads tests/pe/barrier tests/pe/generic \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
 	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
-	tests/pe/bad_sig_op tests/pe/bad_global_exit tests/pe/bad_relro tests/pe/bad_sync_area
+	tests/pe/bad_sig_op tests/pe/bad_global_exit tests/pe/bad_relro tests/pe/bad_sync_area \
+	tests/pe/test_any \
+	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
+	tests/pe/bad_ctx_double_destroy
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -42,6 +45,8 @@ tests_pe_barrier_LDADD = libgshmem.la
 tests_pe_generic_SOURCES = tests/pe/generic.c tests/pe/pe_test.h
 tests_pe_generic_CFLAGS = $(AM_CFLAGS) -std=c11
 tests_pe_generic_LDADD = libgshmem.la
+tests_pe_test_any_SOURCES = tests/pe/test_any.c tests/pe/pe_test.h
+tests_pe_test_any_LDADD = libgshmem.la
 
 tests_pe_bad_pe_range_SOURCES = tests/pe/bad_pe_range.c
 tests_pe_bad_pe_range_LDADD = libgshmem.la
@@ -65,6 +70,14 @@ tests_pe_bad_relro_SOURCES = tests/pe/bad_relro.c
 tests_pe_bad_relro_LDADD = libgshmem.la
 tests_pe_bad_sync_area_SOURCES = tests/pe/bad_sync_area.c
 tests_pe_bad_sync_area_LDADD = libgshmem.la
+tests_pe_bad_team_destroyed_SOURCES = tests/pe/bad_team_destroyed.c
+tests_pe_bad_team_destroyed_LDADD = libgshmem.la
+tests_pe_bad_team_double_destroy_SOURCES = tests/pe/bad_team_double_destroy.c
+tests_pe_bad_team_double_destroy_LDADD = libgshmem.la
+tests_pe_bad_team_garbage_SOURCES = tests/pe/bad_team_garbage.c
+tests_pe_bad_team_garbage_LDADD = libgshmem.la
+tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
+tests_pe_bad_ctx_double_destroy_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -82,6 +95,7 @@ TESTS += \
 	tests/pe/barrier-np1.pe tests/pe/barrier-np2.pe tests/pe/barrier-np3.pe \
 	tests/pe/barrier-np4.pe \
 	tests/pe/generic-np1.pe tests/pe/generic-np2.pe tests/pe/generic-np4.pe \
+	tests/pe/test_any-np1.pe tests/pe/test_any-np2.pe \
 	tests/pe/bad_pe_range-np1.pe tests/pe/bad_pe_range-np2.pe \
 	tests/pe/bad_not_symmetric-np1.pe tests/pe/bad_not_symmetric-np2.pe \
 	tests/pe/bad_before_init-np1.pe tests/pe/bad_before_init-np2.pe \
@@ -92,7 +106,11 @@ TESTS += \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \
 	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe \
 	tests/pe/bad_relro-np1.pe tests/pe/bad_relro-np2.pe \
-	tests/pe/bad_sync_area-np1.pe tests/pe/bad_sync_area-np2.pe
+	tests/pe/bad_sync_area-np1.pe tests/pe/bad_sync_area-np2.pe \
+	tests/pe/bad_team_destroyed-np1.pe tests/pe/bad_team_destroyed-np2.pe \
+	tests/pe/bad_team_double_destroy-np1.pe tests/pe/bad_team_double_destroy-np2.pe \
+	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe \
+	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

@@ -50,6 +50,20 @@ TESTS += \
 	tests/pe/bad_coll_aset_root-np1-net.net \
 	tests/pe/bad_coll_aset_root-np2-net.net \
 	tests/pe/bad_coll_aset_root-np4-net.net \
+	tests/pe/bad_coll_dest_private-np1-net.net \
+	tests/pe/bad_coll_dest_private-np2-net.net \
+	tests/pe/bad_coll_dest_small_alltoall-np1-net.net \
+	tests/pe/bad_coll_dest_small_alltoall-np2-net.net \
+	tests/pe/bad_coll_dest_small_alltoall-np4-net.net \
+	tests/pe/bad_coll_dest_small_bcast-np1-net.net \
+	tests/pe/bad_coll_dest_small_bcast-np2-net.net \
+	tests/pe/bad_coll_dest_small_bcast-np4-net.net \
+	tests/pe/bad_coll_dest_small_fcollect-np1-net.net \
+	tests/pe/bad_coll_dest_small_fcollect-np2-net.net \
+	tests/pe/bad_coll_dest_small_fcollect-np4-net.net \
+	tests/pe/bad_coll_dest_small_reduce-np1-net.net \
+	tests/pe/bad_coll_dest_small_reduce-np2-net.net \
+	tests/pe/bad_coll_dest_small_reduce-np4-net.net \
 	tests/pe/bad_coll_not_in_set-np2-net.net \
 	tests/pe/bad_coll_not_in_set-np3-net.net \
 	tests/pe/bad_coll_not_in_set-np4-net.net \
@@ -60,6 +74,8 @@ TESTS += \
 	tests/pe/bad_coll_root-np4-net.net \
 	tests/pe/bad_coll_stride-np1-net.net \
 	tests/pe/bad_coll_stride-np2-net.net \
+	tests/pe/bad_ctx_double_destroy-np1-net.net \
+	tests/pe/bad_ctx_double_destroy-np2-net.net \
 	tests/pe/bad_env-np1-net.net \
 	tests/pe/bad_env-np2-net.net \
 	tests/pe/bad_finalize-np1-net.net \
@@ -82,6 +98,12 @@ TESTS += \
 	tests/pe/bad_sig_op-np2-net.net \
 	tests/pe/bad_sync_area-np1-net.net \
 	tests/pe/bad_sync_area-np2-net.net \
+	tests/pe/bad_team_destroyed-np1-net.net \
+	tests/pe/bad_team_destroyed-np2-net.net \
+	tests/pe/bad_team_double_destroy-np1-net.net \
+	tests/pe/bad_team_double_destroy-np2-net.net \
+	tests/pe/bad_team_garbage-np1-net.net \
+	tests/pe/bad_team_garbage-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \
@@ -174,6 +196,8 @@ TESTS += \
 	tests/pe/static-np1-net.net \
 	tests/pe/static-np2-net.net \
 	tests/pe/static-np4-net.net \
+	tests/pe/test_any-np1-net.net \
+	tests/pe/test_any-np2-net.net \
 	tests/pe/threads-np1-net.net \
 	tests/pe/threads-np2-net.net \
 	tests/pe/threads-np4-net.net \
