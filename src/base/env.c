@@ -94,6 +94,7 @@ static const char *type_range(const gsi_env_desc_t *d, char *buf, size_t len)
         snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)");
         break;
     case GSI_ENV_STR:
+    case GSI_ENV_SECRET:
         snprintf(buf, len, "a string");
         break;
     }
@@ -125,6 +126,7 @@ static gsi_status_t load_one(const gsi_env_desc_t *d, const char *text, gsi_env_
         memcpy(slot, &flag, sizeof(flag));
         return GSI_OK;
     case GSI_ENV_STR:
+    case GSI_ENV_SECRET:
         memcpy(slot, &text, sizeof(text));
         return GSI_OK;
     }
@@ -168,7 +170,7 @@ static void format_value(const gsi_env_desc_t *d, const gsi_env_t *env, char *bu
     size_t size;
     long long value;
     int flag;
-    const char *text;
+    const char *text, *colon;
 
     switch (d->type) {
     case GSI_ENV_SIZE:
@@ -186,6 +188,16 @@ static void format_value(const gsi_env_desc_t *d, const gsi_env_t *env, char *bu
     case GSI_ENV_STR:
         memcpy(&text, slot, sizeof(text));
         snprintf(buf, len, "%s", text ? text : "");
+        break;
+    case GSI_ENV_SECRET:
+        /* The table goes to logs (SHMEM_INFO) that others may read. */
+        memcpy(&text, slot, sizeof(text));
+        colon = text ? strchr(text, ':') : NULL;
+        colon = colon ? strchr(colon + 1, ':') : NULL;
+        if (colon)
+            snprintf(buf, len, "%.*s:<secret>", (int)(colon - text), text);
+        else
+            snprintf(buf, len, "%s", text ? text : "");
         break;
     }
 }
