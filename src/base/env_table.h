@@ -21,7 +21,7 @@
     X(bootstrap, STR, "GSHMEM_BOOTSTRAP", NULL, "auto", 0, 0,                      \
       "how PEs find each other: auto, pmix, uid or single")                       \
     X(uid, SECRET, "GSHMEM_UID", NULL, "none", 0, 0,                               \
-      "GSHMEM_BOOTSTRAP=uid: <ip>:<port> where rank 0 listens (it binds it itself)") \
+      "GSHMEM_BOOTSTRAP=uid: <ip>:<port>:<secret>: where rank 0 listens (it binds it itself), and 32 hex digits only the job's processes know") \
     X(uid_rank, INT, "GSHMEM_UID_RANK", NULL, "-1", -1, 1 << 30,                   \
       "GSHMEM_BOOTSTRAP=uid: this process's rank, 0 to GSHMEM_UID_SIZE-1")        \
     X(uid_size, INT, "GSHMEM_UID_SIZE", NULL, "0", 0, 1 << 30,                     \

@@ -1,5 +1,6 @@
 # tests/unit/: Criterion unit tests of the core, one process each (sha256:
-# the bootstrap's SHA-256 and HMAC, against the standard test vectors).
+# the bootstrap's SHA-256, HMAC and handshake MACs, against the standard
+# test vectors).
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256

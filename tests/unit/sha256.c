@@ -1,10 +1,12 @@
 /* Unit tests of the bootstrap's SHA-256 and HMAC-SHA256 against the published
- * test vectors (FIPS 180-4's examples, RFC 4231). */
+ * test vectors (FIPS 180-4's examples, RFC 4231), and of the unique-id
+ * handshake's MACs built on them (bootstrap/uid_auth.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bootstrap/sha256.h"
+#include "bootstrap/uid_int.h"
 
 static void to_hex(const uint8_t *p, size_t n, char *out)
 {
@@ -114,3 +116,57 @@ Test(hmac_sha256, equal_ct)
     cr_expect_eq(gsb_equal_ct(a, b, 0), 1);
 }
 
+Test(uid_auth, secret_text)
+{
+    uint8_t s[GSB_UID_SECRET];
+
+    cr_assert_eq(gsb_auth_parse_secret("00112233445566778899aAbBcCdDeEfF", s), 0);
+    cr_expect_eq(s[0], 0x00);
+    cr_expect_eq(s[9], 0x99);
+    cr_expect_eq(s[15], 0xff);
+    cr_expect_neq(gsb_auth_parse_secret("0011223344556677", s), 0, "too short");
+    cr_expect_neq(gsb_auth_parse_secret("00112233445566778899aabbccddeeff00", s), 0, "too long");
+    cr_expect_neq(gsb_auth_parse_secret("00112233445566778899aabbccddeefg", s), 0, "not hex");
+    cr_expect_null(strstr(gsb_error(), "eefg"), "the error repeats the secret: %s", gsb_error());
+}
+
+/* The handshake: right secret passes, anything else fails, and a joiner's
+ * MAC is no proof of rank 0 (the labels differ). */
+Test(uid_auth, handshake_macs)
+{
+    uint8_t secret[GSB_UID_SECRET], other[GSB_UID_SECRET], challenge[GSB_AUTH_RAND];
+    gsb_hello_t joiner = {.magic = GSB_WIRE_MAGIC, .rank = 1, .size = 2, .pid = 42},
+                root = {.magic = GSB_WIRE_MAGIC, .rank = 0, .size = 2, .pid = 42}, forged;
+
+    cr_assert_eq(gsb_auth_random(secret, sizeof(secret)), 0);
+    cr_assert_eq(gsb_auth_random(challenge, sizeof(challenge)), 0);
+    cr_assert_eq(gsb_auth_random(joiner.rand, sizeof(joiner.rand)), 0);
+    memcpy(other, secret, sizeof(other));
+    other[7] ^= 1;
+    strcpy(joiner.host, "node1");
+    strcpy(root.host, "node1");
+
+    gsb_auth_join_mac(secret, challenge, &joiner);
+    cr_expect_eq(gsb_auth_join_ok(secret, challenge, &joiner), 1);
+    cr_expect_eq(gsb_auth_join_ok(other, challenge, &joiner), 0, "another secret");
+    challenge[0] ^= 1;
+    cr_expect_eq(gsb_auth_join_ok(secret, challenge, &joiner), 0, "another challenge");
+    challenge[0] ^= 1;
+    joiner.rank = 0;
+    cr_expect_eq(gsb_auth_join_ok(secret, challenge, &joiner), 0, "another rank claimed");
+    joiner.rank = 1;
+
+    gsb_auth_root_mac(secret, challenge, &joiner, &root);
+    cr_expect_eq(gsb_auth_root_ok(secret, challenge, &joiner, &root), 1);
+    cr_expect_eq(gsb_auth_root_ok(other, challenge, &joiner, &root), 0, "another secret");
+    joiner.rand[5] ^= 1;
+    cr_expect_eq(gsb_auth_root_ok(secret, challenge, &joiner, &root), 0,
+                 "a proof for another joiner's random");
+    joiner.rand[5] ^= 1;
+
+    /* The same fields, the joiner's MAC in rank 0's place. */
+    forged = root;
+    memcpy(forged.mac, joiner.mac, sizeof(forged.mac));
+    cr_expect_eq(gsb_auth_root_ok(secret, challenge, &joiner, &forged), 0,
+                 "a joiner's MAC accepted as rank 0's proof");
+}
