@@ -1,11 +1,13 @@
 /* bootstrap/uid.h - the unique-id bootstrap: PEs meet at rank 0's TCP socket,
  * named by a 128-byte id that the application hands to every process.
  *
- * The id holds a magic number, a version, rank 0's IPv4 address and port, a
- * random nonce naming the job, and a checksum.  gsb_uid_create opens rank 0's
- * listening socket at once, so the id is valid as soon as it exists; the
- * environment mode builds the id from "ip:port" text and rank 0 binds that
- * address when it starts. */
+ * The id holds a magic number, a version, rank 0's IPv4 address and port, the
+ * job's secret (16 random bytes) and a checksum.  gsb_uid_create opens rank
+ * 0's listening socket at once, so the id is valid as soon as it exists; the
+ * environment mode builds the id from "ip:port:secret" text and rank 0 binds
+ * that address itself when it starts.  Every rank proves to rank 0, and rank
+ * 0 to every rank, that it knows the secret (a MAC over fresh challenges),
+ * so whoever holds the id, and only they, can join the job. */
 #ifndef GSB_UID_H
 #define GSB_UID_H
 
@@ -33,9 +35,10 @@ int gsb_uid_create(const char *ifname, gsb_uid_t *out);
 /* 0 when `uid` is well formed (magic, version, checksum), else -EINVAL. */
 int gsb_uid_check(const gsb_uid_t *uid);
 
-/* The environment mode: the args from GSHMEM_UID ("ip:port"), GSHMEM_UID_RANK
- * and GSHMEM_UID_SIZE as read by the caller ("none", -1 and 0 when unset). */
-int gsb_uid_args_from_env(const char *text, long long rank, long long size, long long timeout_s,
-                          gsb_uid_args_t *out);
+/* The environment mode: the args from GSHMEM_UID ("ip:port:secret"),
+ * GSHMEM_UID_RANK and GSHMEM_UID_SIZE as read by the caller ("none", -1 and 0
+ * when unset).  -EINVAL, naming the variable, when GSHMEM_UID has no secret. */
+int gsb_uid_args_from_env(const char *text, long long rank, long long size,
+                          long long timeout_s, gsb_uid_args_t *out);
 
 #endif

@@ -2,10 +2,12 @@
  * rank 0's TCP socket, named by a unique id (see uid.h).
  *
  * Every rank k keeps one connection to rank 0 (a star).  At init rank 0
- * accepts one connection per rank, checks its hello (same job, same size, a
- * rank not yet taken) and welcomes them all at once, or refuses them all with
- * the reason.  Allgather and barrier go through rank 0: each rank sends its
- * part, rank 0 answers with the whole.  The monitor thread (uid_monitor.c)
+ * serves its door (uid_door.c): each new connection must prove it knows the
+ * job's secret, and rank 0 proves it back (uid_auth.c), before it counts as
+ * a rank.  Rank 0 then checks the ranks agree (same size, a rank not yet
+ * taken) and welcomes them all at once, or refuses them all with the reason.
+ * Allgather and barrier go through rank 0: each rank sends its part, rank 0
+ * answers with the whole.  The monitor thread (uid_monitor.c)
  * reads what arrives and ends the job when a PE dies. */
 #define _GNU_SOURCE
 #include "uid_int.h"
@@ -31,14 +33,18 @@ static gsb_uid_state_t *const g = &gsb_uid_state;
 
 /* ---- the rendezvous ---------------------------------------------------- */
 
+/* Rank 0 prints the first few connections it dropped at the door as they
+ * happen (PE 0's stderr, like the monitor's lines); a flood would fill the
+ * log, so the rest are only counted, and summed up once. */
+#define DROPS_SHOWN 4
+
 static void fill_hello(gsb_hello_t *h)
 {
     memset(h, 0, sizeof(*h));
-    h->magic = GSB_HELLO_MAGIC;
+    h->magic = GSB_WIRE_MAGIC;
     h->rank = g->rank;
     h->size = g->size;
     h->pid = (int32_t)getpid();
-    memcpy(h->nonce, g->id.nonce, GSB_UID_NONCE);
     gethostname(h->host, sizeof(h->host) - 1);
 }
 
@@ -99,92 +105,97 @@ static void missing_ranks(char *buf, size_t len)
         snprintf(buf + used, len - used, ", ...");
 }
 
-/* Rank 0: read the hello on a new connection.  1: a rank joined; 0: not one
- * of this job's ranks (closed); < 0: the job cannot start. */
-static int root_greet(int fd, int64_t deadline)
+/* Rank 0: the hello of a connection that authenticated (uid_door.c).  0: the
+ * rank is in; < 0: the job cannot start.  Every process that gets here knows
+ * the secret, so a disagreement is a mistake in how the job was started,
+ * and the whole job is refused with the reason. */
+static int root_admit(int fd, const gsb_hello_t *h)
 {
-    int64_t limit = gsb_now_ms() + 5000;
-    gsb_hello_t h;
-    gsb_msg_t m;
     gsb_peer_t *p;
 
-    if (limit > deadline)
-        limit = deadline;
-    if (gsb_sock_wait(fd, limit) <= 0 || gsb_msg_recv(fd, &m) != 0 || m.type != GSB_MSG_HELLO ||
-        m.len != sizeof(h) || gsb_sock_recv(fd, &h, sizeof(h)) != 0 || h.magic != GSB_HELLO_MAGIC) {
-        close(fd); /* a stray connection, or another program */
-        return 0;
-    }
-    h.host[sizeof(h.host) - 1] = '\0';
-    if (memcmp(h.nonce, g->id.nonce, GSB_UID_NONCE) != 0) {
-        char text[256];
-
-        snprintf(text, sizeof(text),
-                 "rank 0 at %s belongs to another job: this process's "
-                 "unique id is from another gshmemx_get_uniqueid call",
-                 g->where);
-        gsb_msg_send(fd, GSB_MSG_REJECT, 0, 0, 0, text, strlen(text) + 1);
-        close(fd);
-        return 0;
-    }
-    if (h.size != g->size)
-        return root_refuse(fd, EINVAL,
-                           "rank %d (pid %d on %s) was started with nranks %d, "
+    if (h->size != g->size)
+        return root_refuse(fd, EINVAL, "rank %d (pid %d on %s) was started with nranks %d, "
                            "rank 0 with nranks %d: every process must pass the same nranks",
-                           h.rank, h.pid, h.host, h.size, g->size);
-    if (h.rank <= 0 || h.rank >= g->size)
-        return root_refuse(fd, EINVAL, "pid %d on %s claims rank %d, outside 1..%d", h.pid, h.host,
-                           h.rank, g->size - 1);
-    p = &g->peer[h.rank];
+                           h->rank, h->pid, h->host, h->size, g->size);
+    if (h->rank <= 0 || h->rank >= g->size)
+        return root_refuse(fd, EINVAL, "pid %d on %s claims rank %d, outside 1..%d", h->pid,
+                           h->host, h->rank, g->size - 1);
+    p = &g->peer[h->rank];
     if (p->fd >= 0)
-        return root_refuse(fd, EINVAL,
-                           "rank %d was claimed twice: by pid %d on %s and by "
-                           "pid %d on %s",
-                           h.rank, p->pid, p->host, h.pid, h.host);
-    gsb_sock_tune(fd);
+        return root_refuse(fd, EINVAL, "rank %d was claimed twice, by two processes that know "
+                           "the job's secret: pid %d on %s and pid %d on %s (started with the "
+                           "same rank?)", h->rank, p->pid, p->host, h->pid, h->host);
     p->fd = fd;
     p->open = 1;
-    p->pid = h.pid;
-    memcpy(p->host, h.host, sizeof(p->host));
-    return 1;
+    p->pid = h->pid;
+    memcpy(p->host, h->host, sizeof(p->host));
+    return 0;
 }
 
 static int root_accept(int lfd)
 {
     int64_t deadline = gsb_now_ms() + (int64_t)g->timeout_s * 1000;
-    char missing[256];
+    char missing[256], dropped_note[128] = "";
+    gsb_door_t *door = malloc(sizeof(*door));  /* some 20 KiB: not on a caller's stack */
+    gsb_door_event_t ev;
     gsb_hello_t mine;
+    unsigned dropped = 0;
+    int rc;
 
-    for (int arrived = 1; arrived < g->size;) {
-        int fd, rc = gsb_sock_wait(lfd, deadline);
-
-        if (rc == 0) {
-            missing_ranks(missing, sizeof(missing));
-            return root_refuse(-1, ETIMEDOUT,
-                               "rank 0 waited %d s (GSHMEM_UID_TIMEOUT) at %s; "
-                               "rank%s %s never arrived",
-                               g->timeout_s, g->where, strpbrk(missing, ",-") ? "s" : "", missing);
-        }
-        if (rc < 0)
-            return root_refuse(-1, -rc, "rank 0: poll on %s: %s", g->where, strerror(-rc));
-        fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-        if (fd < 0)
-            continue; /* the client gave up, or a signal */
-        rc = root_greet(fd, deadline);
-        if (rc < 0)
-            return rc;
-        arrived += rc;
+    if (!door) {
+        gsb_set_error("rank 0: out of memory for its door");
+        return -ENOMEM;
     }
     fill_hello(&mine);
+    gsb_door_open(door, lfd, g->id.secret, &mine);
+    for (int arrived = 1; arrived < g->size;) {
+        rc = gsb_door_next(door, deadline, &ev);
+        if (rc == GSB_DOOR_DROPPED) {
+            /* Not the job's business: it goes on. */
+            if (dropped++ < DROPS_SHOWN)
+                gsb_uid_say("rank 0 at %s dropped %s", g->where, ev.why);
+            continue;
+        }
+        if (rc == GSB_DOOR_JOINED) {
+            rc = root_admit(ev.fd, &ev.hello);
+            if (rc)
+                goto err_close_door;
+            arrived++;
+            continue;
+        }
+        if (rc == GSB_DOOR_TIMEOUT) {
+            missing_ranks(missing, sizeof(missing));
+            if (dropped)
+                snprintf(dropped_note, sizeof(dropped_note), " (and rank 0 dropped %u "
+                         "connection%s that did not authenticate)", dropped,
+                         dropped > 1 ? "s" : "");
+            rc = root_refuse(-1, ETIMEDOUT, "rank 0 waited %d s (GSHMEM_UID_TIMEOUT) at %s; "
+                             "rank%s %s never arrived%s", g->timeout_s, g->where,
+                             strpbrk(missing, ",-") ? "s" : "", missing, dropped_note);
+            goto err_close_door;
+        }
+        rc = root_refuse(-1, -rc, "%s", gsb_error());
+        goto err_close_door;
+    }
+    gsb_door_close(door);
+    free(door);
+    if (dropped > DROPS_SHOWN)
+        gsb_uid_say("rank 0 at %s dropped %u more connections that did not authenticate",
+                    g->where, dropped - DROPS_SHOWN);
     for (int k = 1; k < g->size; k++)
-        gsb_msg_send(g->peer[k].fd, GSB_MSG_WELCOME, 0, 0, 0, &mine, sizeof(mine));
+        gsb_msg_send(g->peer[k].fd, GSB_MSG_WELCOME, 0, 0, 0, NULL, 0);
     return 0;
+
+err_close_door:
+    gsb_door_close(door);
+    free(door);
+    return rc;
 }
 
 static int same_id(const gsb_uid_body_t *a, const gsb_uid_body_t *b)
 {
     return a->addr.s_addr == b->addr.s_addr && a->port == b->port &&
-           !memcmp(a->nonce, b->nonce, GSB_UID_NONCE);
+           !memcmp(a->secret, b->secret, GSB_UID_SECRET);
 }
 
 static int root_rendezvous(void)
@@ -202,20 +213,98 @@ static int root_rendezvous(void)
         }
         if (g->size == 1)
             return 0;
+        /* Rank 0 serves only a socket it bound itself: whoever holds the
+         * port already is not this job's, and is never joined. */
         rc = gsb_sock_listen(g->id.addr, g->id.port, &lfd, &port);
-        if (rc)
+        if (rc) {
+            gsb_set_error("rank 0 cannot listen at %s (GSHMEM_UID): %s%s", g->where,
+                          strerror(-rc), rc == -EADDRINUSE ? ": another process holds that "
+                          "port, and rank 0 never serves a socket it did not bind (pick "
+                          "another port)" : "");
             return rc;
+        }
     }
     rc = g->size > 1 ? root_accept(lfd) : 0;
     close(lfd);
     return rc;
 }
 
+/* Others: the handshake on a new connection to rank 0 (uid_int.h).  0: rank
+ * 0 proved it knows the secret, and *root is its hello; -EAGAIN: the
+ * connection closed before anything was decided (a full door at rank 0, or
+ * a proxy whose rank 0 is not up yet): connect again; else the error, in
+ * gsb_error(). */
+static int member_handshake(int fd, int64_t deadline, gsb_hello_t *root)
+{
+    char text[GSB_TEXT_MAX];
+    gsb_challenge_t ch;
+    gsb_hello_t h;
+    gsb_msg_t m;
+    int rc;
+
+    rc = gsb_msg_recv_by(fd, &m, deadline);
+    if (!rc && (m.type != GSB_MSG_CHALLENGE || m.len != sizeof(ch)))
+        rc = -EPROTO;
+    if (!rc && (rc = gsb_sock_recv_by(fd, &ch, sizeof(ch), deadline)) == 0 &&
+        ch.magic != GSB_WIRE_MAGIC)
+        rc = -EPROTO;
+    if (rc == -EPIPE)
+        return -EAGAIN;
+    if (rc == -ETIMEDOUT) {
+        gsb_set_error("rank %d: %s took the connection but sent no challenge within %d s "
+                      "(GSHMEM_UID_TIMEOUT): is it a gshmem rank 0 of this version?", g->rank,
+                      g->where, g->timeout_s);
+        return rc;
+    }
+    if (rc) {
+        gsb_set_error("rank %d: %s answered something else than gshmem's rank 0 (another "
+                      "program listening there, or a gshmem of another version)", g->rank,
+                      g->where);
+        return -EPROTO;
+    }
+    fill_hello(&h);
+    rc = gsb_auth_random(h.rand, sizeof(h.rand));
+    if (rc)
+        return rc;
+    gsb_auth_join_mac(g->id.secret, ch.rand, &h);
+    if (gsb_msg_send(fd, GSB_MSG_HELLO, g->rank, 0, 0, &h, sizeof(h)) != 0)
+        return -EAGAIN;
+    rc = gsb_msg_recv_by(fd, &m, deadline);
+    if (!rc && m.type == GSB_MSG_REJECT && m.len > 0 && m.len <= sizeof(text) &&
+        gsb_sock_recv_by(fd, text, m.len, deadline) == 0) {
+        text[m.len - 1] = '\0';
+        gsb_set_error("rank %d: %s did not take this rank's proof of the job's secret: \"%s\"",
+                      g->rank, g->where, text);
+        return -EACCES;
+    }
+    if (!rc && (m.type != GSB_MSG_PROOF || m.len != sizeof(*root)))
+        rc = -EPROTO;
+    if (!rc)
+        rc = gsb_sock_recv_by(fd, root, sizeof(*root), deadline);
+    if (rc == -EPIPE)
+        return -EAGAIN;
+    if (rc == -ETIMEDOUT) {
+        gsb_set_error("rank %d: %s did not answer this rank's hello within %d s "
+                      "(GSHMEM_UID_TIMEOUT)", g->rank, g->where, g->timeout_s);
+        return rc;
+    }
+    /* Nothing rank 0 says is believed before this check. */
+    if (rc || root->magic != GSB_WIRE_MAGIC || root->rank != 0 ||
+        !gsb_auth_root_ok(g->id.secret, ch.rand, &h, root)) {
+        gsb_set_error("rank %d: the process at %s failed authentication as rank 0: it does not "
+                      "know the job's secret (another program holds the port?); this rank "
+                      "does not join it", g->rank, g->where);
+        return -EACCES;
+    }
+    root->host[sizeof(root->host) - 1] = '\0';
+    return 0;
+}
+
 static int member_join(void)
 {
     int64_t deadline = gsb_now_ms() + (int64_t)g->timeout_s * 1000;
     char text[GSB_TEXT_MAX];
-    gsb_hello_t h;
+    gsb_hello_t root;
     gsb_msg_t m;
     int fd, rc;
 
@@ -223,33 +312,38 @@ static int member_join(void)
         close(gsb_uid_pending.fd); /* a fork of the process that made the id */
         gsb_uid_pending.fd = -1;
     }
-    rc = gsb_sock_connect(g->id.addr, g->id.port, deadline, &fd);
-    if (rc) {
-        gsb_set_error("rank %d: rank 0 was unreachable at %s for %d s "
-                      "(GSHMEM_UID_TIMEOUT): %s",
-                      g->rank, g->where, g->timeout_s, strerror(-rc));
-        return rc;
+    for (;;) {
+        rc = gsb_sock_connect(g->id.addr, g->id.port, deadline, &fd);
+        if (rc) {
+            gsb_set_error("rank %d: rank 0 was unreachable at %s for %d s "
+                          "(GSHMEM_UID_TIMEOUT): %s", g->rank, g->where, g->timeout_s,
+                          strerror(-rc));
+            return rc;
+        }
+        gsb_sock_tune(fd);
+        rc = member_handshake(fd, deadline, &root);
+        if (rc != -EAGAIN)
+            break;
+        close(fd);
+        if (gsb_now_ms() >= deadline) {
+            gsb_set_error("rank %d: %s closed every connection of this rank before the "
+                          "handshake ended, for %d s (GSHMEM_UID_TIMEOUT): is it gshmem's rank "
+                          "0 of this version?", g->rank, g->where, g->timeout_s);
+            return -ECONNRESET;
+        }
+        usleep(100000);  /* rank 0's door was full: it makes room within GSB_DOOR_MS */
     }
-    gsb_sock_tune(fd);
-    fill_hello(&h);
-    rc = gsb_msg_send(fd, GSB_MSG_HELLO, g->rank, 0, 0, &h, sizeof(h));
-    if (rc) {
-        gsb_set_error("rank %d: lost the connection to rank 0 at %s: %s", g->rank, g->where,
-                      strerror(-rc));
+    if (rc)
         goto err_close;
-    }
     /* Rank 0 answers once every rank arrived, or after its own timeout. */
-    rc = gsb_sock_wait(fd, gsb_now_ms() + ((int64_t)g->timeout_s + 15) * 1000);
-    if (rc <= 0) {
+    rc = gsb_msg_recv_by(fd, &m, gsb_now_ms() + ((int64_t)g->timeout_s + 15) * 1000);
+    if (rc == -ETIMEDOUT) {
         gsb_set_error("rank %d: rank 0 at %s took this rank in but did not start the job "
-                      "within %d s",
-                      g->rank, g->where, g->timeout_s + 15);
-        rc = -ETIMEDOUT;
+                      "within %d s", g->rank, g->where, g->timeout_s + 15);
         goto err_close;
     }
-    rc = gsb_msg_recv(fd, &m);
     if (!rc && m.type == GSB_MSG_REJECT && m.len > 0 && m.len <= sizeof(text) &&
-        gsb_sock_recv(fd, text, m.len) == 0) {
+        gsb_sock_recv_by(fd, text, m.len, gsb_now_ms() + GSB_DOOR_MS) == 0) {
         text[m.len - 1] = '\0';
         gsb_set_error("rank %d: rank 0 at %s refused to start the job: %s", g->rank, g->where,
                       text);
@@ -262,25 +356,23 @@ static int member_join(void)
                       g->rank, g->where);
         goto err_close;
     }
-    if (rc || m.type != GSB_MSG_WELCOME || m.len != sizeof(h) ||
-        gsb_sock_recv(fd, &h, sizeof(h)) != 0 || h.magic != GSB_HELLO_MAGIC) {
-        gsb_set_error("rank %d: %s closed the connection or answered something else than "
-                      "gshmem's rank 0 (is another program listening there?)",
-                      g->rank, g->where);
+    if (rc || m.type != GSB_MSG_WELCOME || m.len != 0) {
+        gsb_set_error("rank %d: rank 0 at %s sent something else than the start of the job "
+                      "(a protocol error)", g->rank, g->where);
         rc = -EPROTO;
         goto err_close;
     }
     g->peer[0].fd = fd;
     g->peer[0].open = 1;
-    g->peer[0].pid = h.pid;
-    memcpy(g->peer[0].host, h.host, sizeof(h.host));
-    g->peer[0].host[sizeof(h.host) - 1] = '\0';
+    g->peer[0].pid = root.pid;
+    memcpy(g->peer[0].host, root.host, sizeof(root.host));
     return 0;
 
 err_close:
     close(fd);
     return rc;
 }
+
 /* ---- the ops ----------------------------------------------------------- */
 
 static int uid_init(const void *args, gsb_info_t *info)

@@ -1,34 +1,30 @@
 /* bootstrap/uid_id.c - the unique id: its 128 bytes, a new id with rank
- * 0's listening socket behind it, and the id of the environment mode. */
+ * 0's listening socket behind it, and the id of the environment mode
+ * (GSHMEM_UID=<ip>:<port>:<secret>). */
 #define _GNU_SOURCE
 #include "uid_int.h"
+
+#include "sha256.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 gsb_uid_pending_t gsb_uid_pending = {.fd = -1};
 
 /* The id's layout, big-endian: magic, version, family, address, port,
- * nonce; the last 8 bytes are an FNV-1a checksum of the rest. */
-#define UID_MAGIC 0x4753555au /* "GSUZ" */
+ * secret; the last 8 bytes are an FNV-1a checksum of the rest. */
+#define UID_MAGIC 0x4753555au  /* "GSUZ" */
 #define UID_VERSION 1
 enum {
-    OFF_MAGIC = 0,
-    OFF_VERSION = 4,
-    OFF_FAMILY = 6,
-    OFF_ADDR = 8,
-    OFF_PORT = 12,
-    OFF_NONCE = 16,
-    OFF_SUM = GSB_UID_BYTES - 8,
+    OFF_MAGIC = 0, OFF_VERSION = 4, OFF_FAMILY = 6, OFF_ADDR = 8, OFF_PORT = 12,
+    OFF_SECRET = 16, OFF_SUM = GSB_UID_BYTES - 8,
 };
-_Static_assert(OFF_NONCE + GSB_UID_NONCE <= OFF_SUM, "the id's fields fit");
+_Static_assert(OFF_SECRET + GSB_UID_SECRET <= OFF_SUM, "the id's fields fit");
 
 static void put_be(unsigned char *p, uint64_t v, int n)
 {
@@ -64,7 +60,7 @@ void gsb_uid_encode(const gsb_uid_body_t *body, gsb_uid_t *out)
     put_be(p + OFF_FAMILY, AF_INET, 2);
     memcpy(p + OFF_ADDR, &body->addr.s_addr, 4); /* already network order */
     put_be(p + OFF_PORT, body->port, 2);
-    memcpy(p + OFF_NONCE, body->nonce, GSB_UID_NONCE);
+    memcpy(p + OFF_SECRET, body->secret, GSB_UID_SECRET);
     put_be(p + OFF_SUM, checksum(p, OFF_SUM), 8);
 }
 
@@ -93,7 +89,7 @@ int gsb_uid_decode(const gsb_uid_t *uid, gsb_uid_body_t *out)
     }
     memcpy(&body.addr.s_addr, p + OFF_ADDR, 4);
     body.port = (uint16_t)get_be(p + OFF_PORT, 2);
-    memcpy(body.nonce, p + OFF_NONCE, GSB_UID_NONCE);
+    memcpy(body.secret, p + OFF_SECRET, GSB_UID_SECRET);
     *out = body;
     return 0;
 }
@@ -116,12 +112,10 @@ int gsb_uid_create(const char *ifname, gsb_uid_t *out)
     rc = gsb_sock_pick_addr(ifname, &body.addr);
     if (rc)
         return rc;
-    if (getrandom(body.nonce, sizeof(body.nonce), 0) != (ssize_t)sizeof(body.nonce)) {
-        uint64_t mix[2] = {(uint64_t)gsb_now_ms() ^ ((uint64_t)getpid() << 32),
-                           (uint64_t)(uintptr_t)&body ^ (uint64_t)time(NULL)};
-
-        memcpy(body.nonce, mix, sizeof(body.nonce));
-    }
+    /* The secret of the job: whoever holds the id may join it. */
+    rc = gsb_auth_random(body.secret, sizeof(body.secret));
+    if (rc)
+        return rc;
     rc = gsb_sock_listen(body.addr, 0, &fd, &port);
     if (rc)
         return rc;
@@ -141,38 +135,62 @@ int gsb_uid_check(const gsb_uid_t *uid)
     return gsb_uid_decode(uid, &body);
 }
 
-int gsb_uid_args_from_env(const char *text, long long rank, long long size, long long timeout_s,
-                          gsb_uid_args_t *out)
+/* "<ip>:<port>:<secret>" into body.  The messages quote the address, never
+ * the secret. */
+static int parse_uid_text(const char *text, gsb_uid_body_t *body)
 {
-    static const char marker[GSB_UID_NONCE] = "gshmem-env-uid";
-    gsb_uid_body_t body = {0};
-    char host[64];
-    const char *colon = text ? strrchr(text, ':') : NULL;
-    char *end;
+    const char *c1 = strchr(text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    int shown = (int)(c2 ? (size_t)(c2 - text) : strlen(text));
+    char host[64], *end;
     unsigned long port;
 
+    if (!c1 || (size_t)(c1 - text) >= sizeof(host)) {
+        gsb_set_error("GSHMEM_UID=\"%.*s%s\" is not <IPv4 address>:<port>:<secret>", shown,
+                      text, c2 ? ":<secret>" : "");
+        return -EINVAL;
+    }
+    memcpy(host, text, (size_t)(c1 - text));
+    host[c1 - text] = '\0';
+    errno = 0;
+    port = strtoul(c1 + 1, &end, 10);
+    if (inet_pton(AF_INET, host, &body->addr) != 1 || end == c1 + 1 || (*end && *end != ':') ||
+        errno || port < 1 || port > 65535) {
+        gsb_set_error("GSHMEM_UID=\"%.*s%s\" is not <IPv4 address>:<port>:<secret> with a port "
+                      "from 1 to 65535", shown, text, c2 ? ":<secret>" : "");
+        return -EINVAL;
+    }
+    body->port = (uint16_t)port;
+    /* Without a secret anyone who reaches the port could join the job, or
+     * pose as its rank 0: refused, not defaulted. */
+    if (!c2 || !c2[1]) {
+        gsb_set_error("GSHMEM_UID=\"%.*s\" has no secret: GSHMEM_BOOTSTRAP=uid needs "
+                      "GSHMEM_UID=<ip>:<port>:<secret>, with %d hex digits that only the "
+                      "job's processes know (tests/uid/uidrun makes them)", shown, text,
+                      2 * GSB_UID_SECRET);
+        return -EINVAL;
+    }
+    return gsb_auth_parse_secret(c2 + 1, body->secret);
+}
+
+int gsb_uid_args_from_env(const char *text, long long rank, long long size,
+                          long long timeout_s, gsb_uid_args_t *out)
+{
+    gsb_uid_body_t body = {0};
+    int rc;
+
     if (!text || !*text || !strcmp(text, "none")) {
-        gsb_set_error("GSHMEM_BOOTSTRAP=uid needs GSHMEM_UID=<ip>:<port> (rank 0 listens there), "
-                      "GSHMEM_UID_RANK and GSHMEM_UID_SIZE");
+        gsb_set_error("GSHMEM_BOOTSTRAP=uid needs GSHMEM_UID=<ip>:<port>:<secret> (rank 0 "
+                      "listens there; the secret is %d hex digits only the job's processes "
+                      "know), GSHMEM_UID_RANK and GSHMEM_UID_SIZE", 2 * GSB_UID_SECRET);
         return -EINVAL;
     }
-    if (!colon || (size_t)(colon - text) >= sizeof(host)) {
-        gsb_set_error("GSHMEM_UID=\"%s\" is not <IPv4 address>:<port>", text);
-        return -EINVAL;
-    }
-    memcpy(host, text, (size_t)(colon - text));
-    host[colon - text] = '\0';
-    port = strtoul(colon + 1, &end, 10);
-    if (inet_pton(AF_INET, host, &body.addr) != 1 || *end || end == colon + 1 || port < 1 ||
-        port > 65535) {
-        gsb_set_error("GSHMEM_UID=\"%s\" is not <IPv4 address>:<port> with a port from 1 to "
-                      "65535",
-                      text);
-        return -EINVAL;
-    }
+    rc = parse_uid_text(text, &body);
+    if (rc)
+        goto err_wipe;
+    rc = -EINVAL;
     if (size < 1) {
         gsb_set_error("GSHMEM_BOOTSTRAP=uid needs GSHMEM_UID_SIZE, the number of processes");
-        return -EINVAL;
+        goto err_wipe;
     }
     if (rank < 0 || rank >= size) {
         if (rank == -1)
@@ -181,16 +199,18 @@ int gsb_uid_args_from_env(const char *text, long long rank, long long size, long
                           size - 1);
         else
             gsb_set_error("GSHMEM_UID_RANK=%lld is out of range for GSHMEM_UID_SIZE=%lld "
-                          "(0 to %lld)",
-                          rank, size, size - 1);
-        return -EINVAL;
+                          "(0 to %lld)", rank, size, size - 1);
+        goto err_wipe;
     }
-    body.port = (uint16_t)port;
     /* Every process builds the same id from the same text. */
-    memcpy(body.nonce, marker, sizeof(body.nonce));
     out->rank = (int)rank;
     out->size = (int)size;
     out->timeout_s = (int)timeout_s;
     gsb_uid_encode(&body, &out->uid);
+    gsb_wipe(&body, sizeof(body));
     return 0;
+
+err_wipe:
+    gsb_wipe(&body, sizeof(body));
+    return rc;
 }

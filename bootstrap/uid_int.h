@@ -1,7 +1,9 @@
 /* bootstrap/uid_int.h - inside the unique-id bootstrap: the id's layout
- * (uid_id.c), TCP sockets and framed messages (uid_sock.c), the state of this
- * process's bootstrap (uid_boot.c: rendezvous and collectives), and the monitor
- * thread that ends the job when a PE dies or calls shmem_global_exit
+ * (uid_id.c), TCP sockets and framed messages (uid_sock.c), the job's secret
+ * and the handshake's MACs (uid_auth.c), rank 0's door, where new
+ * connections authenticate (uid_door.c), the state of this process's
+ * bootstrap (uid_boot.c: rendezvous and collectives), and the monitor thread
+ * that ends the job when a PE dies or calls shmem_global_exit
  * (uid_monitor.c).  Not for use outside bootstrap/uid*.c. */
 #ifndef GSB_UID_INT_H
 #define GSB_UID_INT_H
@@ -13,7 +15,11 @@
 
 #include "uid.h"
 
-#define GSB_UID_NONCE 16
+/* The job's secret: 16 random bytes.  In the API mode they are the id's own
+ * (the id travels only through the application's channel); in the
+ * environment mode, GSHMEM_UID's third field.  They key the MACs of the
+ * handshake and never go over the network. */
+#define GSB_UID_SECRET 16
 #define GSB_HOST_MAX 64
 
 /* ---- the id (uid_id.c) ---- */
@@ -21,8 +27,8 @@
 /* An id, decoded. */
 typedef struct gsb_uid_body {
     struct in_addr addr;
-    uint16_t port; /* host order */
-    uint8_t nonce[GSB_UID_NONCE];
+    uint16_t port;                   /* host order */
+    uint8_t secret[GSB_UID_SECRET];
 } gsb_uid_body_t;
 
 void gsb_uid_encode(const gsb_uid_body_t *body, gsb_uid_t *out);
@@ -49,17 +55,23 @@ int gsb_sock_wait(int fd, int64_t deadline_ms);
 /* Whole buffers; -EPIPE when the peer closed, else -errno. */
 int gsb_sock_send(int fd, const void *buf, size_t len);
 int gsb_sock_recv(int fd, void *buf, size_t len);
+/* gsb_sock_recv that gives up at deadline_ms with -ETIMEDOUT: for every read
+ * of the rendezvous, where the peer may be anyone. */
+int gsb_sock_recv_by(int fd, void *buf, size_t len, int64_t deadline_ms);
 
-/* Messages: a fixed header, then `len` bytes. */
+/* Messages: a fixed header, then `len` bytes.  The rendezvous on each
+ * connection: CHALLENGE, HELLO, PROOF, then WELCOME or REJECT (uid_auth.c). */
 enum {
-    GSB_MSG_HELLO = 1, /* rank k -> 0: gsb_hello_t */
-    GSB_MSG_WELCOME,   /* 0 -> k: gsb_hello_t of rank 0; every rank arrived */
-    GSB_MSG_REJECT,    /* 0 -> k: why, as text; the job does not start */
-    GSB_MSG_GATHER,    /* k -> 0: a contribution to allgather `round` */
-    GSB_MSG_RESULT,    /* 0 -> k: the gathered bytes of `round` */
-    GSB_MSG_ABORT,     /* k -> 0 -> all: `rank` ended the job with `value` */
-    GSB_MSG_DEAD,      /* 0 -> all: `rank` died; text says how */
-    GSB_MSG_BYE,       /* finalize: k -> 0, then 0 -> k */
+    GSB_MSG_CHALLENGE = 1, /* 0 -> k, first on every new connection: gsb_challenge_t */
+    GSB_MSG_HELLO,       /* k -> 0: gsb_hello_t with the join MAC */
+    GSB_MSG_PROOF,       /* 0 -> k once k's MAC is right: gsb_hello_t of rank 0, root MAC */
+    GSB_MSG_WELCOME,     /* 0 -> k: every rank arrived; no payload */
+    GSB_MSG_REJECT,      /* 0 -> k: why, as text; the job does not start */
+    GSB_MSG_GATHER,      /* k -> 0: a contribution to allgather `round` */
+    GSB_MSG_RESULT,      /* 0 -> k: the gathered bytes of `round` */
+    GSB_MSG_ABORT,       /* k -> 0 -> all: `rank` ended the job with `value` */
+    GSB_MSG_DEAD,        /* 0 -> all: `rank` died; text says how */
+    GSB_MSG_BYE,         /* finalize: k -> 0, then 0 -> k */
 };
 
 typedef struct gsb_msg {
@@ -71,21 +83,106 @@ typedef struct gsb_msg {
     uint64_t len;
 } gsb_msg_t;
 
-#define GSB_HELLO_MAGIC 0x67736875u  /* "gshu" */
+/* "gsh2": the handshake with a secret.  The first protocol ("gshu") sent a
+ * hello first and no MAC; its peers fail this one's checks and are dropped. */
+#define GSB_WIRE_MAGIC 0x67736832u
 #define GSB_MSG_MAX_LEN (1ULL << 32) /* larger is a protocol error */
+#define GSB_AUTH_RAND 32             /* bytes of a challenge, or of a joiner's random */
+#define GSB_AUTH_MAC 32              /* HMAC-SHA256 */
+
+typedef struct gsb_challenge {
+    uint32_t magic;
+    uint32_t reserved;
+    uint8_t rand[GSB_AUTH_RAND];     /* new for every connection */
+} gsb_challenge_t;
 
 typedef struct gsb_hello {
     uint32_t magic;
     int32_t rank;
     int32_t size;
     int32_t pid;
-    uint8_t nonce[GSB_UID_NONCE];
     char host[GSB_HOST_MAX];
+    uint8_t rand[GSB_AUTH_RAND];     /* HELLO: the joiner's random; PROOF: zero */
+    uint8_t mac[GSB_AUTH_MAC];
 } gsb_hello_t;
 
 int gsb_msg_send(int fd, uint32_t type, int rank, int value, uint64_t round, const void *payload,
                  size_t len);
 int gsb_msg_recv(int fd, gsb_msg_t *msg);
+/* gsb_msg_recv with a deadline (gsb_sock_recv_by). */
+int gsb_msg_recv_by(int fd, gsb_msg_t *msg, int64_t deadline_ms);
+
+/* ---- the secret and the handshake's MACs (uid_auth.c) ----
+ *
+ * On each new connection rank 0 sends a fresh random challenge C.  The
+ * joiner k answers with its own random R and
+ *     HMAC-SHA256(secret, "join" || C || R || rank || size || pid || host)
+ * over the fields of its hello.  Rank 0 checks it and proves itself back:
+ *     HMAC-SHA256(secret, "root" || R || C || k's rank || size || rank 0's pid || host)
+ * Each side's MAC covers the other's random, so neither can be replayed,
+ * and the labels keep a joiner's MAC from serving as rank 0's proof. */
+
+/* n random bytes from the kernel (getrandom, else /dev/urandom): 0, or
+ * -errno with gsb_error().  There is no weaker fallback: they are keys. */
+int gsb_auth_random(void *buf, size_t n);
+/* GSHMEM_UID's secret: 32 hex digits into 16 bytes.  0, or -EINVAL with a
+ * gsb_error() that does not repeat the text. */
+int gsb_auth_parse_secret(const char *hex, uint8_t secret[GSB_UID_SECRET]);
+/* The joiner's MAC into h->mac, over h's fields and rank 0's challenge. */
+void gsb_auth_join_mac(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAND],
+                       gsb_hello_t *h);
+/* Rank 0's proof into root->mac, for the joiner of hello `joiner`. */
+void gsb_auth_root_mac(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAND],
+                       const gsb_hello_t *joiner, gsb_hello_t *root);
+/* 1 when the MAC in h (or root) is the right one, in constant time. */
+int gsb_auth_join_ok(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAND],
+                     const gsb_hello_t *h);
+int gsb_auth_root_ok(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAND],
+                     const gsb_hello_t *joiner, const gsb_hello_t *root);
+
+/* ---- rank 0's door (uid_door.c) ----
+ *
+ * Rank 0 keeps every connection that has not authenticated yet in a table
+ * and serves them all at once with poll(2), each with GSB_DOOR_MS to send
+ * its hello, while it keeps accepting others: a silent, slow or lying
+ * connection costs the job nothing.  Only a connection whose MAC was right
+ * is handed on as a rank. */
+#define GSB_DOOR_MS 5000   /* from accept to a whole, authentic hello */
+#define GSB_DOOR_MAX 64    /* connections at the door; a newer one evicts the oldest */
+
+typedef struct gsb_door_conn {
+    int fd;
+    int64_t deadline;
+    size_t got;                      /* bytes of `in` read so far */
+    unsigned char in[sizeof(gsb_msg_t) + sizeof(gsb_hello_t)];
+    uint8_t challenge[GSB_AUTH_RAND];
+    char from[48];                   /* the peer's ip:port, for the notes */
+} gsb_door_conn_t;
+
+typedef struct gsb_door {
+    int lfd;
+    const uint8_t *secret;
+    gsb_hello_t root;                /* rank 0's hello: pid, host, size */
+    int n;
+    gsb_door_conn_t conn[GSB_DOOR_MAX];
+} gsb_door_t;
+
+enum { GSB_DOOR_TIMEOUT = 0, GSB_DOOR_JOINED = 1, GSB_DOOR_DROPPED = 2 };
+
+typedef struct gsb_door_event {
+    int fd;                          /* JOINED: the connection (blocking, tuned) */
+    gsb_hello_t hello;               /* JOINED: the rank's authentic hello */
+    char why[192];                   /* DROPPED: who, and why */
+} gsb_door_event_t;
+
+/* Serve the listening socket lfd; `root` is rank 0's hello (its MAC unused). */
+void gsb_door_open(gsb_door_t *d, int lfd, const uint8_t *secret, const gsb_hello_t *root);
+/* Until something happens or deadline_ms: JOINED (a rank authenticated; it
+ * has rank 0's proof), DROPPED (a connection was closed: ev->why), TIMEOUT,
+ * or -errno (poll failed; gsb_error()). */
+int gsb_door_next(gsb_door_t *d, int64_t deadline_ms, gsb_door_event_t *ev);
+/* Close the connections still at the door (not lfd). */
+void gsb_door_close(gsb_door_t *d);
 
 /* ---- the state of this process (uid_boot.c) ---- */
 

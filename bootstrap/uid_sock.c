@@ -247,7 +247,46 @@ int gsb_msg_recv(int fd, gsb_msg_t *msg)
 
     if (rc)
         return rc;
-    if (msg->type < GSB_MSG_HELLO || msg->type > GSB_MSG_BYE || msg->len > GSB_MSG_MAX_LEN)
+    if (msg->type < GSB_MSG_CHALLENGE || msg->type > GSB_MSG_BYE || msg->len > GSB_MSG_MAX_LEN)
+        return -EPROTO;
+    return 0;
+}
+
+int gsb_sock_recv_by(int fd, void *buf, size_t len, int64_t deadline_ms)
+{
+    char *p = buf;
+
+    /* poll before every recv: a peer that sends part of a message and then
+     * nothing costs at most the time left, never a blocked thread. */
+    while (len > 0) {
+        int rc = gsb_sock_wait(fd, deadline_ms);
+        ssize_t n;
+
+        if (rc == 0)
+            return -ETIMEDOUT;
+        if (rc < 0)
+            return rc;
+        n = recv(fd, p, len, MSG_DONTWAIT);
+        if (n == 0)
+            return -EPIPE;
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
+                continue;
+            return errno == ECONNRESET ? -EPIPE : -errno;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+int gsb_msg_recv_by(int fd, gsb_msg_t *msg, int64_t deadline_ms)
+{
+    int rc = gsb_sock_recv_by(fd, msg, sizeof(*msg), deadline_ms);
+
+    if (rc)
+        return rc;
+    if (msg->type < GSB_MSG_CHALLENGE || msg->type > GSB_MSG_BYE || msg->len > GSB_MSG_MAX_LEN)
         return -EPROTO;
     return 0;
 }

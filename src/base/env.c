@@ -96,13 +96,19 @@ static const char *type_range(const gsi_env_desc_t *d, char *buf, size_t len)
 {
     switch (d->type) {
     case GSI_ENV_SIZE:
-        snprintf(buf, len,
-                 "a size in bytes from %lld to %lld, with an optional K, M, G or T suffix", d->min,
-                 d->max);
+        snprintf(buf, len, "a size in bytes from %lld to %lld, with an optional K, M, G or T suffix",
+                 d->min, d->max);
         break;
-    case GSI_ENV_INT: snprintf(buf, len, "an integer from %lld to %lld", d->min, d->max); break;
-    case GSI_ENV_BOOL: snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)"); break;
-    case GSI_ENV_STR: snprintf(buf, len, "a string"); break;
+    case GSI_ENV_INT:
+        snprintf(buf, len, "an integer from %lld to %lld", d->min, d->max);
+        break;
+    case GSI_ENV_BOOL:
+        snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)");
+        break;
+    case GSI_ENV_STR:
+    case GSI_ENV_SECRET:
+        snprintf(buf, len, "a string");
+        break;
     }
     return buf;
 }
@@ -131,7 +137,10 @@ static gsi_status_t load_one(const gsi_env_desc_t *d, const char *text, gsi_env_
             return GSI_ERR_ENV;
         memcpy(slot, &flag, sizeof(flag));
         return GSI_OK;
-    case GSI_ENV_STR: memcpy(slot, &text, sizeof(text)); return GSI_OK;
+    case GSI_ENV_STR:
+    case GSI_ENV_SECRET:
+        memcpy(slot, &text, sizeof(text));
+        return GSI_OK;
     }
     return GSI_ERR_ENV;
 }
@@ -173,7 +182,7 @@ static void format_value(const gsi_env_desc_t *d, const gsi_env_t *env, char *bu
     size_t size;
     long long value;
     int flag;
-    const char *text;
+    const char *text, *colon;
 
     switch (d->type) {
     case GSI_ENV_SIZE:
@@ -191,6 +200,16 @@ static void format_value(const gsi_env_desc_t *d, const gsi_env_t *env, char *bu
     case GSI_ENV_STR:
         memcpy(&text, slot, sizeof(text));
         snprintf(buf, len, "%s", text ? text : "");
+        break;
+    case GSI_ENV_SECRET:
+        /* The table goes to logs (SHMEM_INFO) that others may read. */
+        memcpy(&text, slot, sizeof(text));
+        colon = text ? strchr(text, ':') : NULL;
+        colon = colon ? strchr(colon + 1, ':') : NULL;
+        if (colon)
+            snprintf(buf, len, "%.*s:<secret>", (int)(colon - text), text);
+        else
+            snprintf(buf, len, "%s", text ? text : "");
         break;
     }
 }

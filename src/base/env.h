@@ -11,6 +11,7 @@
 #define GSI_ENV_CTYPE_INT long long
 #define GSI_ENV_CTYPE_BOOL int
 #define GSI_ENV_CTYPE_STR const char *
+#define GSI_ENV_CTYPE_SECRET const char *
 
 typedef struct gsi_env {
 #define GSI_ENV_FIELD(field, type, name, alias, def, min, max, help) GSI_ENV_CTYPE_##type field;
@@ -18,7 +19,9 @@ typedef struct gsi_env {
 #undef GSI_ENV_FIELD
 } gsi_env_t;
 
-typedef enum { GSI_ENV_SIZE, GSI_ENV_INT, GSI_ENV_BOOL, GSI_ENV_STR } gsi_env_type_t;
+/* SECRET: a STR of the form <a>:<b>:<key> (GSHMEM_UID); gsi_env_print
+ * shows "<a>:<b>:<secret>", never the key. */
+typedef enum { GSI_ENV_SIZE, GSI_ENV_INT, GSI_ENV_BOOL, GSI_ENV_STR, GSI_ENV_SECRET } gsi_env_type_t;
 
 typedef struct gsi_env_desc {
     const char *name;
@@ -43,7 +46,8 @@ gsi_status_t gsi_env_parse_bool(const char *text, int *value);
 gsi_status_t gsi_env_load(gsi_env_t *env, const char *(*lookup)(const char *name), char *err,
                           size_t errlen);
 
-/* The table with defaults, current values and help, one row per variable. */
+/* The table with defaults, current values and help, one row per variable
+ * (SHMEM_INFO, gshmem-info); the secret part of a SECRET value is not shown. */
 void gsi_env_print(FILE *out, const gsi_env_t *env);
 
 #endif

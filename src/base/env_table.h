@@ -2,7 +2,8 @@
  *
  * X(field, type, name, alias, default, min, max, help)
  *   type: SIZE (bytes, accepts K/M/G/T suffixes), INT, BOOL (0/1, yes/no,
- *         true/false, on/off), STR; alias is a second accepted name (or NULL).
+ *         true/false, on/off), STR, SECRET (a STR <a>:<b>:<key> whose key is
+ *         never printed); alias is a second accepted name (or NULL).
  * The struct gsi_env, its parser, the range checks, gshmem-info's listing and
  * the README table (tests/unit check it) all come from these rows. */
 #ifndef GSI_ENV_TABLE_H
@@ -19,8 +20,8 @@
       "PE 0 prints the library version at shmem_init")                            \
     X(bootstrap, STR, "GSHMEM_BOOTSTRAP", NULL, "auto", 0, 0,                      \
       "how PEs find each other: auto, pmix, uid or single")                       \
-    X(uid, STR, "GSHMEM_UID", NULL, "none", 0, 0,                                  \
-      "GSHMEM_BOOTSTRAP=uid: <ip>:<port> where rank 0 listens (it binds it itself)") \
+    X(uid, SECRET, "GSHMEM_UID", NULL, "none", 0, 0,                               \
+      "GSHMEM_BOOTSTRAP=uid: <ip>:<port>:<secret>: where rank 0 listens (it binds it itself), and 32 hex digits only the job's processes know") \
     X(uid_rank, INT, "GSHMEM_UID_RANK", NULL, "-1", -1, 1 << 30,                   \
       "GSHMEM_BOOTSTRAP=uid: this process's rank, 0 to GSHMEM_UID_SIZE-1")        \
     X(uid_size, INT, "GSHMEM_UID_SIZE", NULL, "0", 0, 1 << 30,                     \

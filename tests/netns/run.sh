@@ -19,8 +19,9 @@
 # Everything lives in namespaces this script makes and always removes: a hub
 # namespace holding the bridge, and namespaces <id>-0.. with eth0 at
 # 10.77.0.<i+1>/24; nothing is added to the namespace the script runs in.
-# Rank 0 listens at 10.77.0.1:5000.  Needs root and iproute2's `ip`; where
-# namespaces cannot be made, prints a SKIP line and exits 77.  A build
+# Rank 0 listens at 10.77.0.1:5000, with a new secret per program.  Needs
+# root and iproute2's `ip`; where namespaces cannot be made, prints a SKIP
+# line and exits 77.  A build
 # without a network transport cannot join PEs on different hosts: then every
 # PE runs in one namespace (said in a NOTE line).
 # Exit status: 0 all passed, 1 a failure, 77 all skipped.
@@ -133,12 +134,16 @@ run_one() {
     mkdir -p "$dir"
     r=0
     : >"$work/pids.run"
+    # A new secret per job.  It goes by environment, not on the command
+    # lines of timeout and env, which every user can read.
+    GSHMEM_UID=10.77.0.1:5000:$(new_secret)
+    export GSHMEM_UID
     while [ $r -lt $n ]; do
         ns=$id-$((r % over))
         (
             timeout -k 5 "$limit" ip netns exec "$ns" env UCX_TLS="$ucx_tls" \
                 GSHMEM_BOOTSTRAP=uid GSHMEM_TEST_MULTIHOST=1 \
-                GSHMEM_UID=10.77.0.1:5000 GSHMEM_UID_RANK=$r GSHMEM_UID_SIZE=$n \
+                GSHMEM_UID_RANK=$r GSHMEM_UID_SIZE=$n \
                 GSHMEM_UID_TIMEOUT=30 "$exe" >"$dir/out.$r" 2>"$dir/err.$r"
             echo $? >"$dir/status.$r"
         ) &

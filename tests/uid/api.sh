@@ -4,7 +4,9 @@
 # bad input, which must end every process concerned with a nonzero status and
 # a clear line: a rank out of range, a corrupt id, nranks that differ between
 # processes, a rank that never arrives, rank 0 unreachable, a bad interface,
-# and the environment mode's bad or missing variables.
+# the environment mode's bad or missing variables (a malformed secret among
+# them), and a rank whose secret is not rank 0's.  tests/uid/security.sh has
+# the attacks (another user joining, squatting the port, stalling rank 0).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -66,18 +68,50 @@ expect_fail "no such interface" 1 'GSHMEM_UID_IFNAME=gshmem-none0 names no inter
 
 # The environment mode.
 port=$(free_port)
-expect_fail "GSHMEM_BOOTSTRAP=uid alone" 1 'needs GSHMEM_UID=<ip>:<port>' \
+secret=$(new_secret)
+expect_fail "GSHMEM_BOOTSTRAP=uid alone" 1 'needs GSHMEM_UID=<ip>:<port>:<secret>' \
     env GSHMEM_BOOTSTRAP=uid "$prog" env
-expect_fail "GSHMEM_UID not ip:port" 1 'GSHMEM_UID="localhost" is not <IPv4 address>:<port>' \
+expect_fail "GSHMEM_UID not ip:port:secret" 1 \
+    'GSHMEM_UID="localhost" is not <IPv4 address>:<port>:<secret>' \
     env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=localhost GSHMEM_UID_RANK=0 GSHMEM_UID_SIZE=1 \
     "$prog" env
+expect_fail "GSHMEM_UID's secret not 32 hex digits" 1 \
+    "GSHMEM_UID's secret \(after <ip>:<port>:\) has 6 characters; it must be 32 hex digits" \
+    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=127.0.0.1:$port:abc123 GSHMEM_UID_RANK=0 \
+    GSHMEM_UID_SIZE=1 "$prog" env
+if grep -q abc123 "$work/err"; then
+    fail "GSHMEM_UID's secret not 32 hex digits: the error repeats the secret"
+    show "$work/err"
+fi
 expect_fail "GSHMEM_UID_RANK out of range" 1 \
     'GSHMEM_UID_RANK=5 is out of range for GSHMEM_UID_SIZE=2' \
-    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=127.0.0.1:$port GSHMEM_UID_RANK=5 GSHMEM_UID_SIZE=2 \
-    "$prog" env
+    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=127.0.0.1:$port:$secret GSHMEM_UID_RANK=5 \
+    GSHMEM_UID_SIZE=2 "$prog" env
 expect_fail "GSHMEM_UID_SIZE differs (rank 0: 2, rank 1: 3)" 2 \
     'was started with nranks 3, rank 0 with nranks 2' \
-    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=127.0.0.1:$port sh -c \
+    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=127.0.0.1:$port:$secret sh -c \
     'GSHMEM_UID_SIZE=3 GSHMEM_UID_RANK=1 "$1" env & GSHMEM_UID_SIZE=2 GSHMEM_UID_RANK=0 "$1" env
      s=$?; wait $! || s=$?; exit $s' sh "$prog"
+# Two processes that know the secret claim rank 1: a real mistake, which
+# fails the job, naming both.
+port=$(free_port)
+expect_fail "rank 1 claimed twice by the job's own processes" 2 \
+    'rank 1 was claimed twice, by two processes that know the job.s secret: pid [0-9]+ on .* and pid [0-9]+ on ' \
+    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID=127.0.0.1:$port:$secret GSHMEM_UID_SIZE=3 \
+    GSHMEM_UID_TIMEOUT=10 sh -c \
+    'GSHMEM_UID_RANK=1 "$1" env & a=$!; GSHMEM_UID_RANK=1 "$1" env & b=$!
+     GSHMEM_UID_RANK=0 "$1" env; s=$?; wait $a || s=$?; wait $b || s=$?; exit $s' sh "$prog"
+# Rank 1 with another secret: rank 0 drops it and names it as missing, rank 1
+# is told it did not prove the secret.  Neither repeats a secret.
+port=$(free_port)
+expect_fail "rank 1 has another secret" 3 \
+    'dropped a connection from .*failed authentication|rank 1 never arrived|did not take this rank.s proof of the job.s secret' \
+    env GSHMEM_BOOTSTRAP=uid GSHMEM_UID_SIZE=2 GSHMEM_UID_TIMEOUT=3 sh -c \
+    'GSHMEM_UID=127.0.0.1:$2:$3 GSHMEM_UID_RANK=1 "$1" env &
+     GSHMEM_UID=127.0.0.1:$2:$4 GSHMEM_UID_RANK=0 "$1" env
+     s=$?; wait $! || s=$?; exit $s' sh "$prog" "$port" "$(new_secret)" "$secret"
+if grep -q -e "$secret" "$work/err"; then
+    fail "rank 1 has another secret: an error repeats the secret"
+    show "$work/err"
+fi
 finish api.sh

@@ -1,5 +1,6 @@
 # tests/uid/common.sh - sourced by the tests/uid and tests/netns scripts:
-# where things are, a free TCP port, a clock, and the PASS/FAIL/SKIP tally.
+# where things are, a free TCP port, a job secret, a clock, and the
+# PASS/FAIL/SKIP tally.
 # shellcheck shell=sh
 
 top_src=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -22,6 +23,12 @@ free_port() {
         break
     done
     echo "$_p"
+}
+
+# A new job secret for GSHMEM_UID=<ip>:<port>:<secret>: 32 hex digits from
+# the kernel's random source.
+new_secret() {
+    od -An -N16 -tx1 /dev/urandom | tr -dc 0-9a-f
 }
 
 now_ms() {

@@ -51,11 +51,12 @@ one_case() {
     [ "$mode" = barrier ] && what="PE $victim killed while the others wait in shmem_barrier_all"
     mkdir -p "$dir"
     port=$(free_port)
+    secret=$(new_secret)
     r=0
     while [ "$r" -lt "$n" ]; do
         (
             # shellcheck disable=SC2046
-            GSHMEM_BOOTSTRAP=uid GSHMEM_UID=$addr:$port GSHMEM_UID_RANK=$r \
+            GSHMEM_BOOTSTRAP=uid GSHMEM_UID=$addr:$port:$secret GSHMEM_UID_RANK=$r \
                 GSHMEM_UID_SIZE=$n GSHMEM_UID_TIMEOUT=20 \
                 $(where $r) "$prog" "$victim" "$mode" >"$dir/out.$r" 2>"$dir/err.$r"
             echo $? >"$dir/status.$r"

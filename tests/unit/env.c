@@ -1,5 +1,7 @@
 /* Unit tests of the environment table and its parsers. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/env.h"
@@ -100,4 +102,28 @@ Test(env, every_row_is_documented)
                       !strncmp(gsi_env_desc[i].name, "GSHMEM_", 7),
                   "%s lacks a prefix", gsi_env_desc[i].name);
     }
+}
+
+/* SHMEM_INFO's table goes to logs: GSHMEM_UID's secret must not be in it. */
+Test(env, secret_is_not_printed)
+{
+    static const char key[] = "00112233445566778899aabbccddeeff";
+    char uid[64], *text = NULL, err[256];
+    size_t len = 0;
+    gsi_env_t env;
+    FILE *out;
+
+    snprintf(uid, sizeof(uid), "10.0.0.1:5000:%s", key);
+    fake_name = "GSHMEM_UID";
+    fake_value = uid;
+    cr_assert_eq(gsi_env_load(&env, fake_lookup, err, sizeof(err)), GSI_OK, "%s", err);
+    cr_expect_str_eq(env.uid, uid, "the library reads the whole value");
+    out = open_memstream(&text, &len);
+    cr_assert_not_null(out);
+    gsi_env_print(out, &env);
+    fclose(out);
+    cr_expect_null(strstr(text, key), "the table shows the secret:\n%s", text);
+    cr_expect_not_null(strstr(text, "10.0.0.1:5000:<secret>"), "the table lacks the address:\n%s",
+                       text);
+    free(text);
 }

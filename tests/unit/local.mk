@@ -1,7 +1,9 @@
-# tests/unit/: Criterion unit tests of the core, one process each.
+# tests/unit/: Criterion unit tests of the core, one process each (sha256:
+# the bootstrap's SHA-256, HMAC and handshake MACs, against the standard
+# test vectors).
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
-	tests/unit/ring
+	tests/unit/ring tests/unit/sha256
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -37,4 +39,8 @@ tests_unit_cuda_ipc_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_ipc_CFLAGS = $(unit_cflags)
 tests_unit_cuda_ipc_LDADD = $(unit_ldadd)
 endif
+tests_unit_sha256_SOURCES = tests/unit/sha256.c
+tests_unit_sha256_CPPFLAGS = $(unit_cppflags)
+tests_unit_sha256_CFLAGS = $(unit_cflags)
+tests_unit_sha256_LDADD = $(unit_ldadd)
 endif
