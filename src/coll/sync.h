@@ -13,6 +13,10 @@
 #define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
 #define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
 #define GSI_WHERE_MAX 64         /* members whose CPU the central barrier tracks */
+/* coll[GSI_SIG_SEQ] of a team's slot numbers this PE's collective calls on
+ * the team (src/coll/coll_sig.h); the finalize barrier publishes the
+ * world's (src/coll/barrier.c). */
+#define GSI_SIG_SEQ 31
 
 typedef struct gsi_flag {
     _Alignas(64) uint64_t value;  /* one cache line per flag */
@@ -53,6 +57,17 @@ int gsi_team_member_cpu(const struct gshmem_team *team, int i);
 
 /* The world barrier, as used by init, allocation and shmem_barrier_all. */
 void gsi_barrier_world(const char *fn, int complete);
+
+/* shmem_finalize's barrier over the world: this PE's operations complete,
+ * then a dissemination whose flags say "finalizing" (src/coll/barrier.c),
+ * so that it completes no barrier or collective a PE skipped. */
+void gsi_barrier_finalize(const char *fn);
+
+/* A PE that waits in world barrier `epoch` (or, with epoch 0, in world
+ * collective number `seq`) that a PE it can see finalizing skipped:
+ * report it, naming that PE, and end the job.  Cheap: it reads log2(n)
+ * words of this PE's memory. */
+void gsi_world_check_finalized(const char *fn, uint64_t epoch, uint64_t seq);
 
 /* The barrier before symmetric memory is freed or moved: this PE's
  * operations complete first, those device code queued for the proxy

@@ -12,7 +12,8 @@ check_PROGRAMS += \
 	tests/pe/threads tests/pe/barrier tests/pe/generic \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
 	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
-	tests/pe/bad_sig_op tests/pe/bad_global_exit
+	tests/pe/bad_sig_op tests/pe/bad_global_exit \
+	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -61,6 +62,10 @@ tests_pe_bad_sig_op_SOURCES = tests/pe/bad_sig_op.c
 tests_pe_bad_sig_op_LDADD = libgshmem.la
 tests_pe_bad_global_exit_SOURCES = tests/pe/bad_global_exit.c
 tests_pe_bad_global_exit_LDADD = libgshmem.la
+tests_pe_bad_skip_barrier_SOURCES = tests/pe/bad_skip_barrier.c
+tests_pe_bad_skip_barrier_LDADD = libgshmem.la
+tests_pe_bad_skip_coll_SOURCES = tests/pe/bad_skip_coll.c
+tests_pe_bad_skip_coll_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -86,7 +91,9 @@ TESTS += \
 	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \
-	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe
+	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe \
+	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
+	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

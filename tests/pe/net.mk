@@ -78,6 +78,10 @@ TESTS += \
 	tests/pe/bad_reduce_overlap-np2-net.net \
 	tests/pe/bad_sig_op-np1-net.net \
 	tests/pe/bad_sig_op-np2-net.net \
+	tests/pe/bad_skip_barrier-np2-net.net \
+	tests/pe/bad_skip_barrier-np4-net.net \
+	tests/pe/bad_skip_coll-np2-net.net \
+	tests/pe/bad_skip_coll-np3-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \
