@@ -13,7 +13,7 @@ check_PROGRAMS += \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
 	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
 	tests/pe/bad_sig_op tests/pe/bad_global_exit \
-	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll
+	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -66,6 +66,8 @@ tests_pe_bad_skip_barrier_SOURCES = tests/pe/bad_skip_barrier.c
 tests_pe_bad_skip_barrier_LDADD = libgshmem.la
 tests_pe_bad_skip_coll_SOURCES = tests/pe/bad_skip_coll.c
 tests_pe_bad_skip_coll_LDADD = libgshmem.la
+tests_pe_bad_malloc_asym_SOURCES = tests/pe/bad_malloc_asym.c
+tests_pe_bad_malloc_asym_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -93,7 +95,8 @@ TESTS += \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \
 	tests/pe/bad_global_exit-np1.pe tests/pe/bad_global_exit-np2.pe \
 	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
-	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe
+	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \
+	tests/pe/bad_malloc_asym-np2.pe tests/pe/bad_malloc_asym-np4.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

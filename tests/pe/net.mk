@@ -68,6 +68,8 @@ TESTS += \
 	tests/pe/bad_free-np2-net.net \
 	tests/pe/bad_global_exit-np1-net.net \
 	tests/pe/bad_global_exit-np2-net.net \
+	tests/pe/bad_malloc_asym-np2-net.net \
+	tests/pe/bad_malloc_asym-np4-net.net \
 	tests/pe/bad_not_symmetric-np1-net.net \
 	tests/pe/bad_not_symmetric-np2-net.net \
 	tests/pe/bad_pe_range-np1-net.net \
