@@ -40,9 +40,26 @@
     GSI_ALIAS(shmem_ctx_##N##_atomic_##NAME)                                               \
     GSI_ALIAS(shmem_##N##_atomic_##NAME)
 
+/* An AMO's operand must be naturally aligned: over the P2P mapping a
+ * misaligned one would pass (x86 atomics tolerate it, slowly, or tear
+ * across a cache line), over UCX it fails as a bare system-call error. */
+static inline void check_aligned(const char *fn, const void *addr, size_t size)
+{
+    if (__builtin_expect(((uintptr_t)addr & (size - 1)) != 0, 0))
+        gsi_fatal(fn, "address %p is not aligned to the %zu-byte size of %s", addr, size, fn);
+}
+
 /* The target of an AMO: the mapped location, or NULL and *t for the network. */
-#define GSI_AMO_TARGET(T, addr, pe, t) \
-    (gsi_check_init(fn), (T *)gsi_target(fn, (addr), sizeof(T), (pe), (t)))
+#define GSI_AMO_TARGET(T, addr, pe, t)                                                     \
+    (gsi_check_init(fn), check_aligned(fn, (addr), sizeof(T)),                             \
+     (T *)gsi_target(fn, (addr), sizeof(T), (pe), (t)))
+
+/* The _nbi forms return through `fetch`, a local pointer. */
+#define GSI_FETCH_TO(fetch, call)                                                          \
+    do {                                                                                   \
+        gsi_check_local(fn, "fetch", (fetch), sizeof(*(fetch)));                           \
+        *(fetch) = (call);                                                                 \
+    } while (0)
 
 /* --- fetch, set, swap: the extended AMO types (float and double too) ---- */
 #define GSI_AMO_EXT(T, N)                                                                  \
@@ -73,10 +90,11 @@
         return r;                                                                          \
     })                                                                                     \
     GSI_AMO_VOID(N, fetch_nbi, (T *fetch, const T *source, int pe), (fetch, source, pe), { \
-        *fetch = amo_fetch_##N(fn, source, pe);                                            \
+        GSI_FETCH_TO(fetch, amo_fetch_##N(fn, source, pe));                                \
     })                                                                                     \
     GSI_AMO_VOID(N, swap_nbi, (T *fetch, T *dest, T value, int pe),                        \
-                 (fetch, dest, value, pe), { *fetch = amo_swap_##N(fn, dest, value, pe); })
+                 (fetch, dest, value, pe),                                                 \
+                 { GSI_FETCH_TO(fetch, amo_swap_##N(fn, dest, value, pe)); })
 GSHMEM_AMO_EXT_TYPES(GSI_AMO_EXT)
 
 /* --- compare_swap, fetch_inc, inc, fetch_add, add: standard AMO types --- */
@@ -107,11 +125,12 @@ GSHMEM_AMO_EXT_TYPES(GSI_AMO_EXT)
                  { (void)amo_fetch_add_##N(fn, dest, (T)1, pe); })                         \
     GSI_AMO_VOID(N, compare_swap_nbi, (T *fetch, T *dest, T cond, T value, int pe),        \
                  (fetch, dest, cond, value, pe),                                           \
-                 { *fetch = amo_compare_swap_##N(fn, dest, cond, value, pe); })            \
+                 { GSI_FETCH_TO(fetch, amo_compare_swap_##N(fn, dest, cond, value, pe)); }) \
     GSI_AMO_VOID(N, fetch_inc_nbi, (T *fetch, T *dest, int pe), (fetch, dest, pe),         \
-                 { *fetch = amo_fetch_add_##N(fn, dest, (T)1, pe); })                      \
+                 { GSI_FETCH_TO(fetch, amo_fetch_add_##N(fn, dest, (T)1, pe)); })          \
     GSI_AMO_VOID(N, fetch_add_nbi, (T *fetch, T *dest, T value, int pe),                   \
-                 (fetch, dest, value, pe), { *fetch = amo_fetch_add_##N(fn, dest, value, pe); })
+                 (fetch, dest, value, pe),                                                 \
+                 { GSI_FETCH_TO(fetch, amo_fetch_add_##N(fn, dest, value, pe)); })
 GSHMEM_AMO_STD_TYPES(GSI_AMO_STD)
 
 /* --- and, or, xor: bitwise AMO types --------------------------------------- */
@@ -127,7 +146,8 @@ GSHMEM_AMO_STD_TYPES(GSI_AMO_STD)
     GSI_AMO_VOID(N, OP, (T *dest, T value, int pe), (dest, value, pe),                     \
                  { (void)amo_fetch_##OP##_##N(fn, dest, value, pe); })                     \
     GSI_AMO_VOID(N, fetch_##OP##_nbi, (T *fetch, T *dest, T value, int pe),                \
-                 (fetch, dest, value, pe), { *fetch = amo_fetch_##OP##_##N(fn, dest, value, pe); })
+                 (fetch, dest, value, pe),                                                 \
+                 { GSI_FETCH_TO(fetch, amo_fetch_##OP##_##N(fn, dest, value, pe)); })
 #define GSI_AMO_BIT(T, N)                 \
     GSI_AMO_BITOP(T, N, and, GST_AMO_FAND) \
     GSI_AMO_BITOP(T, N, or, GST_AMO_FOR)   \

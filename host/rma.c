@@ -10,6 +10,7 @@
 static inline void put_bytes(const char *fn, void *dest, const void *source, size_t nbytes, int pe)
 {
     gsi_check_init(fn);
+    gsi_check_local(fn, "source", source, nbytes);
     if (nbytes)
         gsi_put(fn, dest, source, nbytes, pe);
     else
@@ -19,6 +20,7 @@ static inline void put_bytes(const char *fn, void *dest, const void *source, siz
 static inline void get_bytes(const char *fn, void *dest, const void *source, size_t nbytes, int pe)
 {
     gsi_check_init(fn);
+    gsi_check_local(fn, "dest", dest, nbytes);
     if (nbytes)
         gsi_get(fn, dest, source, nbytes, pe);
     else

@@ -79,6 +79,7 @@ _Noreturn void gsi_fatal_uninit(const char *fn) __attribute__((cold));
 _Noreturn void gsi_fatal_pe(const char *fn, int pe) __attribute__((cold));
 _Noreturn void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int pe)
     __attribute__((cold));
+_Noreturn void gsi_fatal_null(const char *fn, const char *what, size_t len) __attribute__((cold));
 
 static inline void gsi_check_init(const char *fn)
 {
@@ -90,6 +91,16 @@ static inline void gsi_check_pe(const char *fn, int pe)
 {
     if (__builtin_expect((unsigned)pe >= (unsigned)gsi_pe.n_pes, 0))
         gsi_fatal_pe(fn, pe);
+}
+
+/* A local buffer the call reads or writes (`what`: its argument's name):
+ * NULL with bytes to move is misuse, which would otherwise crash inside
+ * memcpy or the transport.  A zero-length transfer touches no buffer, and
+ * the specification does not forbid one, so NULL is fine there. */
+static inline void gsi_check_local(const char *fn, const char *what, const void *buf, size_t len)
+{
+    if (__builtin_expect(!buf && len, 0))
+        gsi_fatal_null(fn, what, len);
 }
 
 #endif

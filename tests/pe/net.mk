@@ -43,6 +43,8 @@ TESTS += \
 	tests/pe/amo-np2-net.net \
 	tests/pe/amo-np3-net.net \
 	tests/pe/amo-np4-net.net \
+	tests/pe/bad_amo_unaligned-np1-net.net \
+	tests/pe/bad_amo_unaligned-np2-net.net \
 	tests/pe/bad_before_init-np1-net.net \
 	tests/pe/bad_before_init-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
@@ -74,6 +76,8 @@ TESTS += \
 	tests/pe/bad_not_symmetric-np2-net.net \
 	tests/pe/bad_pe_range-np1-net.net \
 	tests/pe/bad_pe_range-np2-net.net \
+	tests/pe/bad_put_null-np1-net.net \
+	tests/pe/bad_put_null-np2-net.net \
 	tests/pe/bad_reduce_aset-np1-net.net \
 	tests/pe/bad_reduce_aset-np2-net.net \
 	tests/pe/bad_reduce_overlap-np1-net.net \
