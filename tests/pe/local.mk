@@ -14,7 +14,8 @@ check_PROGRAMS += \
 	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
 	tests/pe/bad_sig_op tests/pe/bad_global_exit \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
-	tests/pe/bad_amo_unaligned tests/pe/bad_put_null
+	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
+	tests/pe/start_pes_finalize
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -73,6 +74,10 @@ tests_pe_bad_amo_unaligned_SOURCES = tests/pe/bad_amo_unaligned.c
 tests_pe_bad_amo_unaligned_LDADD = libgshmem.la
 tests_pe_bad_put_null_SOURCES = tests/pe/bad_put_null.c
 tests_pe_bad_put_null_LDADD = libgshmem.la
+tests_pe_start_pes_no_finalize_SOURCES = tests/pe/start_pes_no_finalize.c tests/pe/pe_test.h
+tests_pe_start_pes_no_finalize_LDADD = libgshmem.la
+tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_test.h
+tests_pe_start_pes_finalize_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -103,7 +108,10 @@ TESTS += \
 	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \
 	tests/pe/bad_malloc_asym-np2.pe tests/pe/bad_malloc_asym-np4.pe \
 	tests/pe/bad_amo_unaligned-np1.pe tests/pe/bad_amo_unaligned-np2.pe \
-	tests/pe/bad_put_null-np1.pe tests/pe/bad_put_null-np2.pe
+	tests/pe/bad_put_null-np1.pe tests/pe/bad_put_null-np2.pe \
+	tests/pe/start_pes_no_finalize-np1.pe tests/pe/start_pes_no_finalize-np2.pe \
+	tests/pe/start_pes_no_finalize-np4.pe \
+	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

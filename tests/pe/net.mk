@@ -177,6 +177,11 @@ TESTS += \
 	tests/pe/signal-np1-net.net \
 	tests/pe/signal-np2-net.net \
 	tests/pe/signal-np4-net.net \
+	tests/pe/start_pes_finalize-np1-net.net \
+	tests/pe/start_pes_finalize-np2-net.net \
+	tests/pe/start_pes_no_finalize-np1-net.net \
+	tests/pe/start_pes_no_finalize-np2-net.net \
+	tests/pe/start_pes_no_finalize-np4-net.net \
 	tests/pe/static-np1-net.net \
 	tests/pe/static-np2-net.net \
 	tests/pe/static-np4-net.net \
