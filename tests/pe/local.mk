@@ -15,7 +15,7 @@ check_PROGRAMS += \
 	tests/pe/bad_sig_op tests/pe/bad_global_exit \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
-	tests/pe/start_pes_finalize
+	tests/pe/start_pes_finalize tests/pe/stop_cont
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -78,6 +78,8 @@ tests_pe_start_pes_no_finalize_SOURCES = tests/pe/start_pes_no_finalize.c tests/
 tests_pe_start_pes_no_finalize_LDADD = libgshmem.la
 tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_test.h
 tests_pe_start_pes_finalize_LDADD = libgshmem.la
+tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
+tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -111,7 +113,8 @@ TESTS += \
 	tests/pe/bad_put_null-np1.pe tests/pe/bad_put_null-np2.pe \
 	tests/pe/start_pes_no_finalize-np1.pe tests/pe/start_pes_no_finalize-np2.pe \
 	tests/pe/start_pes_no_finalize-np4.pe \
-	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe
+	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
+	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

@@ -185,6 +185,8 @@ TESTS += \
 	tests/pe/static-np1-net.net \
 	tests/pe/static-np2-net.net \
 	tests/pe/static-np4-net.net \
+	tests/pe/stop_cont-np2-net.net \
+	tests/pe/stop_cont-np4-net.net \
 	tests/pe/threads-np1-net.net \
 	tests/pe/threads-np2-net.net \
 	tests/pe/threads-np4-net.net \
