@@ -11,6 +11,7 @@ static inline void put_bytes(const char *fn, void *dest, const void *source, siz
                              int pe)
 {
     gsi_check_init(fn);
+    gsi_check_local(fn, "source", source, nbytes);
     if (nbytes)
         gsi_put(fn, dest, source, nbytes, pe);
     else
@@ -21,6 +22,7 @@ static inline void get_bytes(const char *fn, void *dest, const void *source, siz
                              int pe)
 {
     gsi_check_init(fn);
+    gsi_check_local(fn, "dest", dest, nbytes);
     if (nbytes)
         gsi_get(fn, dest, source, nbytes, pe);
     else

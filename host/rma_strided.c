@@ -9,6 +9,7 @@ static void put_blocks(const char *fn, char *dest, const char *source, ptrdiff_t
 {
     gsi_check_init(fn);
     gsi_check_pe(fn, pe);
+    gsi_check_local(fn, "source", source, nblocks * bsize * size);
     for (size_t i = 0; i < nblocks; i++)
         gsi_put(fn, dest + (ptrdiff_t)i * dst * (ptrdiff_t)size,
                 source + (ptrdiff_t)i * sst * (ptrdiff_t)size, bsize * size, pe);
@@ -19,6 +20,7 @@ static void get_blocks(const char *fn, char *dest, const char *source, ptrdiff_t
 {
     gsi_check_init(fn);
     gsi_check_pe(fn, pe);
+    gsi_check_local(fn, "dest", dest, nblocks * bsize * size);
     for (size_t i = 0; i < nblocks; i++)
         gsi_get(fn, dest + (ptrdiff_t)i * dst * (ptrdiff_t)size,
                 source + (ptrdiff_t)i * sst * (ptrdiff_t)size, bsize * size, pe);

@@ -2,6 +2,7 @@
 #include "api.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void pshmem_init(void)
@@ -33,13 +34,32 @@ void pshmem_query_thread(int *provided)
 }
 GSI_ALIAS(shmem_query_thread)
 
+/* start_pes's implicit finalize, at exit: "the OpenSHMEM library is
+ * implicitly finalized when the program exits", collectively, with the
+ * barrier of shmem_finalize.  Without it the launcher sees a process that
+ * initialized and left without finalizing, and fails the job.  Nothing is
+ * left to do when the program called shmem_finalize itself; a program that
+ * also called shmem_init is finalized whole. */
+static void finalize_at_exit(void)
+{
+    while (gsi_pe.init_count > 0)
+        gsi_finalize("start_pes (its implicit shmem_finalize at exit)");
+}
+
 void pstart_pes(int npes)
 {
-    (void)npes; /* ignored, as the specification says */
-    /* start_pes may be called again with no effect, and has an implicit
-     * finalize at exit: the only init the job ever matches. */
-    if (gsi_pe.init_count == 0)
-        gsi_init("start_pes", SHMEM_THREAD_SINGLE, NULL, NULL);
+    static int registered;
+
+    (void)npes;  /* ignored, as the specification says */
+    /* start_pes may be called again with no effect. */
+    if (gsi_pe.init_count != 0)
+        return;
+    gsi_init("start_pes", SHMEM_THREAD_SINGLE, NULL, NULL);
+    /* Registered after init, so that it runs before the exit handlers of
+     * what init started (exit runs them in reverse order). */
+    if (!registered && atexit(finalize_at_exit) != 0)
+        GSI_WARN("start_pes: cannot register the implicit shmem_finalize at exit");
+    registered = 1;
 }
 GSI_ALIAS(start_pes)
 

@@ -18,6 +18,7 @@ static inline void put_signal(const char *fn, void *dest, const void *source, si
                               uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
     gsi_check_init(fn);
+    gsi_check_local(fn, "source", source, nbytes);
     if (nbytes)
         gsi_put(fn, dest, source, nbytes, pe);
     signal_update(fn, sig_addr, signal, sig_op, pe);

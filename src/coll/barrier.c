@@ -9,18 +9,88 @@
  * (i + 2^k) mod n and waits for its own, raised by member (i - 2^k) mod n;
  * every wait is on local memory.  Counters and flags carry the epoch, which
  * only grows, so nothing is reset between barriers and a member already in
- * the next barrier cannot be mistaken for one in the current. */
+ * the next barrier cannot be mistaken for one in the current.
+ *
+ * shmem_finalize has a barrier of its own (gsi_barrier_finalize), always a
+ * dissemination over the world, whose flags say "finalizing".  Sharing the
+ * ordinary world barrier would let a PE that skipped a barrier and
+ * finalized complete its peers' barrier with its finalize, leave, and hang
+ * them in their own finalize forever.  With flags of its own, the
+ * finalize barrier never completes anything else, and a PE that waits in a
+ * world barrier or collective the finalizing PE skipped reads the flag
+ * in its own memory and ends the job, naming that PE. */
 #define _GNU_SOURCE
 #include "coll/sync.h"
 
 #include <sched.h>
 #include <stddef.h>
 
+#include "base/log.h"
 #include "coll/team.h"
 #include "core/rma.h"
 #include "core/wait.h"
 
 static const char waiting_for[] = "the other PEs to reach the barrier";
+
+/* A flag of the finalize barrier: FIN_BIT (no epoch of an ordinary barrier
+ * gets there), the finalizing PE's count of world collectives (31 bits)
+ * and the epoch of its finalize barrier (32 bits).  Both counts are
+ * compared modulo their width: PEs that made the same calls are never far
+ * apart. */
+#define FIN_BIT (UINT64_C(1) << 63)
+#define FIN_SEQ(flag) ((uint32_t)((flag) >> 32) & 0x7fffffffu)
+#define FIN_EPOCH(flag) ((uint32_t)(flag))
+
+/* Polls between two looks at the finalize flags (a look reads log2(n)
+ * local words). */
+#define FIN_LOOK_EVERY 256
+
+/* Has the PE whose finalize flag this is left world barrier `epoch` behind
+ * (it completed that barrier, so this one can only be a waiter that has
+ * not seen the release yet)?  If not, it finalized instead of entering it. */
+static int fin_passed_barrier(uint64_t flag, uint64_t epoch)
+{
+    return (int32_t)(FIN_EPOCH(flag) - (uint32_t)epoch) > 0;
+}
+
+/* Did the PE whose finalize flag this is enter world collective `seq`? */
+static int fin_entered_call(uint64_t flag, uint64_t seq)
+{
+    uint32_t diff = (FIN_SEQ(flag) - (uint32_t)seq) & 0x7fffffffu;
+
+    return diff < 0x40000000u;  /* not behind, modulo 2^31 */
+}
+
+static _Noreturn void fin_report(const char *fn, int pe)
+{
+    gsi_fatal(fn, "PE %d called shmem_finalize while this PE waits in %s", pe, fn);
+}
+
+void gsi_world_check_finalized(const char *fn, uint64_t epoch, uint64_t seq)
+{
+    const struct gshmem_team *world = &gshmem_team_world;
+    const gsi_team_sync_t *sync = gsi_team_sync(world);
+    int n = world->n_pes, me = world->my_pe;
+
+    /* Round k's flag on this PE is raised by PE me - 2^k. */
+    for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
+        uint64_t flag = __atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE);
+
+        if (!(flag & FIN_BIT))
+            continue;
+        if (epoch ? !fin_passed_barrier(flag, epoch) : !fin_entered_call(flag, seq))
+            fin_report(fn, (me - dist + n) % n);
+    }
+}
+
+/* One poll of a wait in a barrier of `team`, at `epoch`. */
+static inline void barrier_wait_step(gsi_waiter_t *w, const char *fn,
+                                     const struct gshmem_team *team, uint64_t epoch)
+{
+    gsi_wait_step(w, fn, waiting_for);
+    if (__builtin_expect(w->polls % FIN_LOOK_EVERY == 0, 0) && team == &gshmem_team_world)
+        gsi_world_check_finalized(fn, epoch, 0);
+}
 
 /* The root's copy of one of this PE's sync words (the root is mapped). */
 static uint64_t *root_word(const struct gshmem_team *team, uint64_t *mine)
@@ -98,7 +168,7 @@ static void central(const char *fn, const struct gshmem_team *team, uint64_t epo
                 gsi_cpu_relax();
             continue;
         }
-        gsi_wait_step(&w, fn, waiting_for);
+        barrier_wait_step(&w, fn, team, epoch);
     }
 }
 
@@ -109,11 +179,21 @@ static void dissemination(const char *fn, const struct gshmem_team *team, uint64
 
     for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
         gsi_waiter_t w = GSI_WAITER_INIT;
+        uint64_t flag;
 
-        gsi_lib_store64(fn, &sync->barrier[k].value, epoch,
-                        gsi_team_world_pe(team, (me + dist) % n));
-        while (__atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE) < epoch)
-            gsi_wait_step(&w, fn, waiting_for);
+        gsi_lib_store64(fn, &sync->barrier[k].value, epoch, gsi_team_world_pe(team, (me + dist) % n));
+        while ((flag = __atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE)) < epoch ||
+               (flag & FIN_BIT)) {
+            /* The partner's finalize flag (world only): it may have
+             * overwritten the partner's flag for this barrier, if the
+             * partner completed it and went on into shmem_finalize. */
+            if (flag & FIN_BIT) {
+                if (fin_passed_barrier(flag, epoch))
+                    break;
+                fin_report(fn, gsi_team_world_pe(team, (me - dist + n) % n));
+            }
+            barrier_wait_step(&w, fn, team, epoch);
+        }
     }
 }
 
@@ -137,6 +217,31 @@ void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete)
 void gsi_barrier_world(const char *fn, int complete)
 {
     gsi_team_barrier(fn, &gshmem_team_world, complete);
+}
+
+void gsi_barrier_finalize(const char *fn)
+{
+    struct gshmem_team *world = &gshmem_team_world;
+    gsi_team_sync_t *sync = gsi_team_sync(world);
+    int n = world->n_pes, me = world->my_pe;
+    uint64_t epoch, flag;
+
+    gsi_quiet(fn);
+    epoch = ++world->epoch;
+    if (n == 1)
+        return;
+    flag = FIN_BIT | (sync->coll[GSI_SIG_SEQ].value & 0x7fffffffu) << 32 | (epoch & 0xffffffffu);
+    for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
+        gsi_waiter_t w = GSI_WAITER_INIT;
+
+        gsi_lib_store64(fn, &sync->barrier[k].value, flag, (me + dist) % n);
+        /* Only another finalize flag completes the round.  A partner's
+         * ordinary flag means it waits in a world barrier: whoever waits
+         * there next to a finalizing PE finds that PE's flag and ends
+         * the job (so does GSHMEM_WAIT_TIMEOUT, whatever the case). */
+        while (!(__atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE) & FIN_BIT))
+            gsi_wait_step(&w, fn, "the other PEs to call shmem_finalize");
+    }
 }
 
 void gsi_barrier_release(const char *fn)

@@ -35,10 +35,9 @@ enum gsi_sig {
 
 /* Team slot words: coll[0..GSI_SIG_COUNT-1] are the signals,
  * coll[GSI_SIG_GOT + k] counts what signal k has brought this PE so far
- * (local only), coll[GSI_SIG_SEQ] numbers this PE's calls on the team.
- * The reductions own coll[32..63]. */
+ * (local only), coll[GSI_SIG_SEQ] (src/coll/sync.h) numbers this PE's calls
+ * on the team.  The reductions own coll[32..63]. */
 #define GSI_SIG_GOT 16
-#define GSI_SIG_SEQ 31
 /* Active sets: signal k is pSync[GSI_SIG_PSYNC + k * GSI_SIG_PSYNC_STEP]
  * (one signal per cache line of the caller's pSync). */
 #define GSI_SIG_PSYNC 32
@@ -150,6 +149,15 @@ static inline void gsi_sig_sub(gsi_coll_t *c, int k, int i, uint64_t count)
                     NULL);
 }
 
+/* One poll of a wait of the collective: now and then, on the world, see
+ * whether a PE has finalized instead of taking part in this call. */
+static inline void gsi_coll_wait_step(const gsi_coll_t *c, gsi_waiter_t *w, const char *what)
+{
+    gsi_wait_step(w, c->fn, what);
+    if (__builtin_expect(w->polls % 256 == 0, 0) && c->g->team == &gshmem_team_world)
+        gsi_world_check_finalized(c->fn, 0, c->seq);
+}
+
 /* Wait until counter k has brought this PE `count` more signals. */
 static inline void gsi_sig_wait(gsi_coll_t *c, int k, uint64_t count, const char *what)
 {
@@ -158,7 +166,7 @@ static inline void gsi_sig_wait(gsi_coll_t *c, int k, uint64_t count, const char
     gsi_waiter_t w = GSI_WAITER_INIT;
 
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target)
-        gsi_wait_step(&w, c->fn, what);
+        gsi_coll_wait_step(c, &w, what);
     *got = target;
     c->counted |= 1u << k;
 }
@@ -205,7 +213,7 @@ static inline uint64_t gsi_sig_wait_tagged(gsi_coll_t *c, int k, int i, const ch
         word = gsi_group_ptr(c->fn, c->g, word, sizeof(*word), i);
 
     while (((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) & ~GSI_SIG_PAYLOAD) != tag)
-        gsi_wait_step(&w, c->fn, what);
+        gsi_coll_wait_step(c, &w, what);
     return v & GSI_SIG_PAYLOAD;
 }
 

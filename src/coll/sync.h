@@ -9,10 +9,14 @@
 
 #include "gsd/state.h"
 
-#define GSI_MAX_TEAMS 64      /* slots; GSHMEM_MAX_TEAMS may lower the limit */
-#define GSI_BARRIER_ROUNDS 32 /* log2 of the largest team */
-#define GSI_COLL_WORDS 64     /* per-slot words the collectives own */
-#define GSI_WHERE_MAX 64      /* members whose CPU the central barrier tracks */
+#define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
+#define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
+#define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
+#define GSI_WHERE_MAX 64         /* members whose CPU the central barrier tracks */
+/* coll[GSI_SIG_SEQ] of a team's slot numbers this PE's collective calls on
+ * the team (src/coll/coll_sig.h); the finalize barrier publishes the
+ * world's (src/coll/barrier.c). */
+#define GSI_SIG_SEQ 31
 
 typedef struct gsi_flag {
     _Alignas(64) uint64_t value; /* one cache line per flag */
@@ -28,9 +32,22 @@ typedef struct gsi_team_sync {
                                                   member i at its last arrival */
 } gsi_team_sync_t;
 
+/* What one collective allocation call asked for (host/mem.c): each PE
+ * writes its own before the call's barrier, and reads its neighbour's
+ * after it.  Two of them, by the call's parity: a neighbour already in the
+ * next call cannot overwrite the one being read, and cannot get further
+ * before this PE reaches that call's barrier. */
+typedef struct gsi_alloc_call {
+    uint64_t seq;     /* this PE's allocation calls so far, this one included */
+    uint64_t size;    /* bytes asked for (shmem_free: 0) */
+    uint64_t align;   /* shmem_align's alignment, 0 for the others */
+    uint64_t offset;  /* shmem_free, shmem_realloc: the block's heap offset + 1; else 0 */
+} gsi_alloc_call_t;
+
 typedef struct gsi_sync {
-    gsi_team_sync_t team[GSI_MAX_TEAMS]; /* slot 0: world, 1: shared */
-    uint64_t free_slots;                 /* this PE's view; published for agreement */
+    gsi_team_sync_t team[GSI_MAX_TEAMS];     /* slot 0: world, 1: shared */
+    uint64_t free_slots;                       /* this PE's view; published for agreement */
+    gsi_alloc_call_t alloc[2];                 /* this PE's last allocation calls, by parity */
 } gsi_sync_t;
 
 /* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device
@@ -52,6 +69,17 @@ int gsi_team_member_cpu(const struct gshmem_team *team, int i);
 
 /* The world barrier, as used by init, allocation and shmem_barrier_all. */
 void gsi_barrier_world(const char *fn, int complete);
+
+/* shmem_finalize's barrier over the world: this PE's operations complete,
+ * then a dissemination whose flags say "finalizing" (src/coll/barrier.c),
+ * so that it completes no barrier or collective a PE skipped. */
+void gsi_barrier_finalize(const char *fn);
+
+/* A PE that waits in world barrier `epoch` (or, with epoch 0, in world
+ * collective number `seq`) that a PE it can see finalizing skipped:
+ * report it, naming that PE, and end the job.  Cheap: it reads log2(n)
+ * words of this PE's memory. */
+void gsi_world_check_finalized(const char *fn, uint64_t epoch, uint64_t seq);
 
 /* The barrier before symmetric memory is freed or moved: this PE's
  * operations complete first, those device code queued for the proxy

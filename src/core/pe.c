@@ -45,6 +45,11 @@ void gsi_fatal_arg(const char *fn, const char *arg, const void *addr, size_t len
               arg, addr, len);
 }
 
+void gsi_fatal_null(const char *fn, const char *what, size_t len)
+{
+    gsi_fatal(fn, "%s is NULL, with %zu bytes to transfer", what, len);
+}
+
 void gsi_fatal_net(const char *fn, gsi_status_t status, int pe)
 {
     gsi_fatal(fn, "transport %s, PE %d: %s", gsi_pe.net->name, pe, gsi_status_str(status));

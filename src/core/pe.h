@@ -102,6 +102,7 @@ _Noreturn void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int 
     __attribute__((cold));
 _Noreturn void gsi_fatal_arg(const char *fn, const char *arg, const void *addr, size_t len)
     __attribute__((cold));
+_Noreturn void gsi_fatal_null(const char *fn, const char *what, size_t len) __attribute__((cold));
 
 static inline void gsi_check_init(const char *fn)
 {
@@ -134,6 +135,16 @@ static inline void gsi_check_symmetric(const char *fn, const char *arg, const vo
     r = gsi_region_of(addr, len, &offset);
     if (__builtin_expect(r < 0, 0))
         gsi_fatal_arg(fn, arg, addr, len);
+}
+
+/* A local buffer the call reads or writes (`what`: its argument's name):
+ * NULL with bytes to move is misuse, which would otherwise crash inside
+ * memcpy or the transport.  A zero-length transfer touches no buffer, and
+ * the specification does not forbid one, so NULL is fine there. */
+static inline void gsi_check_local(const char *fn, const char *what, const void *buf, size_t len)
+{
+    if (__builtin_expect(!buf && len, 0))
+        gsi_fatal_null(fn, what, len);
 }
 
 #endif

@@ -27,7 +27,11 @@ void gsi_wait_check(gsi_waiter_t *w, const char *fn, const char *what)
         w->deadline_ns = gsi_now_ns() + (unsigned long long)gsi_pe.env.wait_timeout * 1000000000ULL;
         return;
     }
+    /* A peer that never comes (a skipped barrier, a PE stopped or stuck)
+     * would hang the job forever; a wait this long ends it with what it
+     * waited for.  The default is generous; a program that legitimately
+     * waits longer (one PE computing alone) sets it higher, or 0. */
     if (gsi_now_ns() > w->deadline_ns)
-        gsi_fatal(fn, "waited more than GSHMEM_WAIT_TIMEOUT=%lld s for %s", gsi_pe.env.wait_timeout,
-                  what);
+        gsi_fatal(fn, "waited more than GSHMEM_WAIT_TIMEOUT=%lld s for %s (raise it, or 0 waits "
+                  "without a limit)", gsi_pe.env.wait_timeout, what);
 }

@@ -121,7 +121,7 @@ void gsi_finalize(const char *fn)
     if (--gsi_pe.init_count > 0)
         return;
     gsi_device_fini(fn);
-    gsi_barrier_world(fn, 1);
+    gsi_barrier_finalize(fn);
     gsi_ctx_fini();
     gsi_team_fini_predefined();
     gsi_pe.net->finalize();

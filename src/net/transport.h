@@ -74,6 +74,8 @@ typedef struct gst_init_args {
 } gst_init_args_t;
 
 typedef gsi_status_t (*gst_init_fn_t)(const gst_init_args_t *args, char *err, size_t errlen);
+/* Collective over the PEs that use the transport, after shmem_finalize's
+ * barrier: may exchange through `allgather` before it releases anything. */
 typedef void (*gst_finalize_fn_t)(void);
 
 typedef struct gst_ops {

@@ -15,7 +15,10 @@ check_PROGRAMS += \
 	tests/pe/bad_sig_op tests/pe/bad_global_exit tests/pe/bad_relro tests/pe/bad_sync_area \
 	tests/pe/test_any \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
-	tests/pe/bad_ctx_double_destroy
+	tests/pe/bad_ctx_double_destroy \
+	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
+	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
+	tests/pe/start_pes_finalize tests/pe/stop_cont
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -78,6 +81,22 @@ tests_pe_bad_team_garbage_SOURCES = tests/pe/bad_team_garbage.c
 tests_pe_bad_team_garbage_LDADD = libgshmem.la
 tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
 tests_pe_bad_ctx_double_destroy_LDADD = libgshmem.la
+tests_pe_bad_skip_barrier_SOURCES = tests/pe/bad_skip_barrier.c
+tests_pe_bad_skip_barrier_LDADD = libgshmem.la
+tests_pe_bad_skip_coll_SOURCES = tests/pe/bad_skip_coll.c
+tests_pe_bad_skip_coll_LDADD = libgshmem.la
+tests_pe_bad_malloc_asym_SOURCES = tests/pe/bad_malloc_asym.c
+tests_pe_bad_malloc_asym_LDADD = libgshmem.la
+tests_pe_bad_amo_unaligned_SOURCES = tests/pe/bad_amo_unaligned.c
+tests_pe_bad_amo_unaligned_LDADD = libgshmem.la
+tests_pe_bad_put_null_SOURCES = tests/pe/bad_put_null.c
+tests_pe_bad_put_null_LDADD = libgshmem.la
+tests_pe_start_pes_no_finalize_SOURCES = tests/pe/start_pes_no_finalize.c tests/pe/pe_test.h
+tests_pe_start_pes_no_finalize_LDADD = libgshmem.la
+tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_test.h
+tests_pe_start_pes_finalize_LDADD = libgshmem.la
+tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
+tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
@@ -110,7 +129,16 @@ TESTS += \
 	tests/pe/bad_team_destroyed-np1.pe tests/pe/bad_team_destroyed-np2.pe \
 	tests/pe/bad_team_double_destroy-np1.pe tests/pe/bad_team_double_destroy-np2.pe \
 	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe \
-	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe
+	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe \
+	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
+	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \
+	tests/pe/bad_malloc_asym-np2.pe tests/pe/bad_malloc_asym-np4.pe \
+	tests/pe/bad_amo_unaligned-np1.pe tests/pe/bad_amo_unaligned-np2.pe \
+	tests/pe/bad_put_null-np1.pe tests/pe/bad_put_null-np2.pe \
+	tests/pe/start_pes_no_finalize-np1.pe tests/pe/start_pes_no_finalize-np2.pe \
+	tests/pe/start_pes_no_finalize-np4.pe \
+	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
+	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

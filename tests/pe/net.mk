@@ -43,6 +43,8 @@ TESTS += \
 	tests/pe/amo-np2-net.net \
 	tests/pe/amo-np3-net.net \
 	tests/pe/amo-np4-net.net \
+	tests/pe/bad_amo_unaligned-np1-net.net \
+	tests/pe/bad_amo_unaligned-np2-net.net \
 	tests/pe/bad_before_init-np1-net.net \
 	tests/pe/bad_before_init-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
@@ -84,10 +86,14 @@ TESTS += \
 	tests/pe/bad_free-np2-net.net \
 	tests/pe/bad_global_exit-np1-net.net \
 	tests/pe/bad_global_exit-np2-net.net \
+	tests/pe/bad_malloc_asym-np2-net.net \
+	tests/pe/bad_malloc_asym-np4-net.net \
 	tests/pe/bad_not_symmetric-np1-net.net \
 	tests/pe/bad_not_symmetric-np2-net.net \
 	tests/pe/bad_pe_range-np1-net.net \
 	tests/pe/bad_pe_range-np2-net.net \
+	tests/pe/bad_put_null-np1-net.net \
+	tests/pe/bad_put_null-np2-net.net \
 	tests/pe/bad_reduce_aset-np1-net.net \
 	tests/pe/bad_reduce_aset-np2-net.net \
 	tests/pe/bad_reduce_overlap-np1-net.net \
@@ -96,6 +102,10 @@ TESTS += \
 	tests/pe/bad_relro-np2-net.net \
 	tests/pe/bad_sig_op-np1-net.net \
 	tests/pe/bad_sig_op-np2-net.net \
+	tests/pe/bad_skip_barrier-np2-net.net \
+	tests/pe/bad_skip_barrier-np4-net.net \
+	tests/pe/bad_skip_coll-np2-net.net \
+	tests/pe/bad_skip_coll-np3-net.net \
 	tests/pe/bad_sync_area-np1-net.net \
 	tests/pe/bad_sync_area-np2-net.net \
 	tests/pe/bad_team_destroyed-np1-net.net \
@@ -193,9 +203,16 @@ TESTS += \
 	tests/pe/signal-np1-net.net \
 	tests/pe/signal-np2-net.net \
 	tests/pe/signal-np4-net.net \
+	tests/pe/start_pes_finalize-np1-net.net \
+	tests/pe/start_pes_finalize-np2-net.net \
+	tests/pe/start_pes_no_finalize-np1-net.net \
+	tests/pe/start_pes_no_finalize-np2-net.net \
+	tests/pe/start_pes_no_finalize-np4-net.net \
 	tests/pe/static-np1-net.net \
 	tests/pe/static-np2-net.net \
 	tests/pe/static-np4-net.net \
+	tests/pe/stop_cont-np2-net.net \
+	tests/pe/stop_cont-np4-net.net \
 	tests/pe/test_any-np1-net.net \
 	tests/pe/test_any-np2-net.net \
 	tests/pe/threads-np1-net.net \

@@ -66,6 +66,24 @@ Test(env, defaults_load_without_environment)
     cr_expect_str_eq(env.bootstrap, "auto");
 }
 
+/* A PE that waits for a peer that will never come (a skipped barrier, a
+ * peer stopped in a debugger and forgotten) ends the job by default
+ * after ten minutes instead of hanging it; 0 still means forever. */
+Test(env, wait_timeout_defaults_to_600_and_0_disables)
+{
+    gsi_env_t env;
+    char err[256];
+
+    fake_name = NULL;
+    cr_assert_eq(gsi_env_load(&env, fake_lookup, err, sizeof(err)), GSI_OK, "%s", err);
+    cr_expect_eq(env.wait_timeout, 600);
+
+    fake_name = "GSHMEM_WAIT_TIMEOUT";
+    fake_value = "0";
+    cr_assert_eq(gsi_env_load(&env, fake_lookup, err, sizeof(err)), GSI_OK, "%s", err);
+    cr_expect_eq(env.wait_timeout, 0);
+}
+
 Test(env, alias_is_read)
 {
     gsi_env_t env;

@@ -260,7 +260,7 @@ static gsi_status_t start_am(const gst_init_args_t *args, char *err, size_t errl
     return GSI_OK;
 }
 
-static void ucx_finalize(void);
+static void ucx_teardown(void);
 
 static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errlen)
 {
@@ -282,8 +282,9 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
     gst_ucx.moved = calloc(cells, 1);
     gst_ucx.am_peer = calloc((size_t)args->n_pes, 1);
     gst_ucx.direct = calloc(cells, sizeof(*gst_ucx.direct));
+    gst_ucx.fin_gather = malloc((size_t)args->n_pes);
     if (!gst_ucx.ep || !gst_ucx.rkey || !gst_ucx.peer_base || !gst_ucx.moved || !gst_ucx.am_peer ||
-        !gst_ucx.direct) {
+        !gst_ucx.direct || !gst_ucx.fin_gather) {
         snprintf(err, errlen, "out of memory for %d PEs", args->n_pes);
         status = GSI_ERR_NOMEM;
         goto err_finalize;
@@ -315,11 +316,12 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
     return GSI_OK;
 
 err_finalize:
-    ucx_finalize();
+    ucx_teardown();
     return status;
 }
 
-static void ucx_finalize(void)
+/* Releases everything; local (also the way out of a failed init). */
+static void ucx_teardown(void)
 {
     if (gst_ucx.progress_running) {
         gst_ucx.stopping = 1;
@@ -360,7 +362,34 @@ static void ucx_finalize(void)
     free(gst_ucx.moved);
     free(gst_ucx.am_peer);
     free(gst_ucx.direct);
+    free(gst_ucx.fin_gather);
     memset(&gst_ucx, 0, sizeof(gst_ucx));
+}
+
+/* Collective, after shmem_finalize's barrier.  A PE leaves that barrier
+ * once its own flags have arrived; the flags it sent last may still be on
+ * their way - in UCX's queues or the socket's buffers (TCP), or owed as a
+ * reply to a peer's atomic that UCX emulates with messages.  Closing the
+ * endpoints with FORCE, destroying the worker and exiting then drop them
+ * (closing a TCP socket that still holds unread bytes even resets the
+ * connection, and the peer loses what it had received but not read yet),
+ * and a peer waits in the barrier forever: the job printed its results
+ * but never exited.  So this PE first completes what it sent, locally (a
+ * worker flush: nothing in UCX's queues), and then waits, through the
+ * bootstrap, until every PE has done so, which each does only after
+ * leaving the barrier; meanwhile the progress thread still answers peers.
+ * Only then does any PE tear its transport down. */
+static void ucx_finalize(void)
+{
+    ucp_request_param_t p = {0};
+    char mine = 0;
+
+    gst_ucx_lock();
+    /* A failure here leaves nothing to do but tear down. */
+    (void)gst_ucx_wait_request(ucp_worker_flush_nbx(gst_ucx.worker, &p));
+    gst_ucx_unlock();
+    (void)gst_ucx.allgather(&mine, gst_ucx.fin_gather, 1);
+    ucx_teardown();
 }
 
 const gst_ops_t gst_ucx_ops = {
