@@ -1,7 +1,10 @@
 #!/bin/sh
 # The whole test suite: install what is missing, build, run `make check`
 # (unit tests, header checks, multi-PE programs at 1, 2, 3 and 4 PEs, bad
-# input cases), then print "N passed, N failed, N skipped" on its own line.
+# input cases), then the sanitizer builds (scripts/sanitize.sh: ASan and
+# UBSan over the unit tests and a 2-PE subset, TSan over the host-lane device
+# tests; their results are appended to check.out and counted with the rest),
+# then print "N passed, N failed, N skipped" on its own line.
 # A skipped test's line carries its reason: "SKIP: NAME (REASON)", REASON
 # being what follows "SKIP" on the first line of NAME's log that has it (a
 # test that exits 77 prints such a line first, e.g. "gpu: SKIP, no GPU here").
@@ -10,10 +13,11 @@ sh scripts/install-deps.sh || exit 1
 sh scripts/build.sh || exit 1
 make -j"$(nproc)" check >check.out 2>&1
 status=$?
+sh scripts/sanitize.sh >>check.out 2>&1
 
 # skip_reason NAME: why test NAME skipped, from its log (tests/x/y.sh, .pe and
-# .net write tests/x/y.log; the harness's own "SKIP NAME (exit status: 77)"
-# line does not count).
+# .net write tests/x/y.log, and _san/B/tests/x/y.pe _san/B/tests/x/y.log; the
+# harness's own "SKIP NAME (exit status: 77)" line does not count).
 skip_reason() {
     case $1 in
     *.sh | *.pe | *.net) log=${1%.*}.log ;;
@@ -42,7 +46,8 @@ if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then
     tail -40 check.out
     fail=1
 fi
-for log in $(grep -lE '^(FAIL|ERROR)' $(find tests -name '*.log' ! -name test-suite.log) 2>/dev/null); do
+for log in $(grep -lE '^(FAIL|ERROR)' $(find tests _san/*/tests _san/*.log -name '*.log' \
+        ! -name test-suite.log 2>/dev/null) 2>/dev/null); do
     echo "=== $log"; tail -20 "$log"
 done
 echo "$pass passed, $fail failed, $skip skipped"

@@ -138,4 +138,54 @@ GSD_FN void gsd_unbits(void *v, uint64_t b, size_t size)
     memcpy(v, &b, size);
 }
 
+/* One value of `size` bytes stored at / loaded from p in a single access,
+ * for p and g by load/store: another lane may wait on that word, or update
+ * it atomically, at the same time.  The GPU: volatile, which PTX makes a
+ * relaxed access.  Host lanes: an __atomic access for 1, 2, 4 and 8 bytes
+ * (a plain or volatile one racing with an atomic is undefined in C); wider
+ * values (long double) are copied, there being no atomic that wide.  The
+ * store releases: a lane whose wait (an acquire load) sees the value may
+ * then read the word with a plain load, as programs do, and that read must
+ * happen after the store (on x86 a release store is a plain mov).  The
+ * load is relaxed: g orders nothing, gshmem_fence and gshmem_quiet do. */
+#if defined(GSD_CUDA)
+#define GSD_VALUE_STORE(T, p, v) (*(volatile T *)(p) = (v))
+#define GSD_VALUE_LOAD(T, v, p) ((v) = *(const volatile T *)(p))
+#else
+#define GSD_VALUE_STORE(T, p, v) gsd_store_value((p), &(v), sizeof(T))
+#define GSD_VALUE_LOAD(T, v, p) gsd_load_value(&(v), (p), sizeof(T))
+
+GSD_FN void gsd_store_value(void *p, const void *v, size_t size)
+{
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    uint64_t d;
+
+    switch (size) {
+    case 1: memcpy(&b, v, 1); __atomic_store_n((uint8_t *)p, b, __ATOMIC_RELEASE); break;
+    case 2: memcpy(&h, v, 2); __atomic_store_n((uint16_t *)p, h, __ATOMIC_RELEASE); break;
+    case 4: memcpy(&w, v, 4); __atomic_store_n((uint32_t *)p, w, __ATOMIC_RELEASE); break;
+    case 8: memcpy(&d, v, 8); __atomic_store_n((uint64_t *)p, d, __ATOMIC_RELEASE); break;
+    default: memcpy(p, v, size); break;
+    }
+}
+
+GSD_FN void gsd_load_value(void *v, const void *p, size_t size)
+{
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    uint64_t d;
+
+    switch (size) {
+    case 1: b = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED); memcpy(v, &b, 1); break;
+    case 2: h = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED); memcpy(v, &h, 2); break;
+    case 4: w = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED); memcpy(v, &w, 4); break;
+    case 8: d = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED); memcpy(v, &d, 8); break;
+    default: memcpy(v, p, size); break;
+    }
+}
+#endif
+
 #endif /* GSD_GROUP_H */

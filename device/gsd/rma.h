@@ -171,7 +171,7 @@ GSD_FN void gsd_iget(const char *fn, int g, void *dest, const void *src, ptrdiff
 }
 
 /* p and g through the proxy (the load/store path is the typed functions'
- * own volatile access).  size <= 8 travels in the descriptor or a return
+ * own single access, GSD_VALUE_STORE / _LOAD in group.h).  size <= 8 travels in the descriptor or a return
  * slot; a larger value (long double, host lanes only) as a blocking put
  * from / get into the caller's variable. */
 GSD_FN void gsd_p_proxy(const char *fn, uint64_t off, const void *value, size_t size, int pe)
@@ -231,31 +231,32 @@ GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, in
     GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ) \
     GSD_STRIDED_(OP, gshmemx_##STEM##_block, GSD_BLOCK, T, SZ)
 
-#define GSD_PG(T, N)                                                 \
-    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)             \
-    {                                                                \
-        const char *fn = "gshmem_" #N "_p";                          \
-        uint64_t off;                                                \
-        T *r;                                                        \
-        gsd_check_pe(fn, pe);                                        \
-        off = gsd_heap_offset(fn, dest, sizeof(T), pe);              \
-        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)         \
-            *(volatile T *)r = value;                                \
-        else                                                         \
-            gsd_p_proxy(fn, off, &value, sizeof(T), pe);             \
-    }                                                                \
-    GSD_FN T gshmem_##N##_g(const T *source, int pe)                 \
-    {                                                                \
-        const char *fn = "gshmem_" #N "_g";                          \
-        uint64_t off;                                                \
-        const T *r;                                                  \
-        T v;                                                         \
-        gsd_check_pe(fn, pe);                                        \
-        off = gsd_heap_offset(fn, source, sizeof(T), pe);            \
-        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL) \
-            return *(const volatile T *)r;                           \
-        gsd_g_proxy(fn, &v, off, sizeof(T), pe);                     \
-        return v;                                                    \
+#define GSD_PG(T, N)                                                           \
+    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)                       \
+    {                                                                          \
+        const char *fn = "gshmem_" #N "_p";                                    \
+        uint64_t off;                                                          \
+        T *r;                                                                  \
+        gsd_check_pe(fn, pe);                                                  \
+        off = gsd_heap_offset(fn, dest, sizeof(T), pe);                        \
+        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)                   \
+            GSD_VALUE_STORE(T, r, value);                                      \
+        else                                                                   \
+            gsd_p_proxy(fn, off, &value, sizeof(T), pe);                       \
+    }                                                                          \
+    GSD_FN T gshmem_##N##_g(const T *source, int pe)                           \
+    {                                                                          \
+        const char *fn = "gshmem_" #N "_g";                                    \
+        uint64_t off;                                                          \
+        const T *r;                                                            \
+        T v;                                                                   \
+        gsd_check_pe(fn, pe);                                                  \
+        off = gsd_heap_offset(fn, source, sizeof(T), pe);                      \
+        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL)           \
+            GSD_VALUE_LOAD(T, v, r);                                           \
+        else                                                                   \
+            gsd_g_proxy(fn, &v, off, sizeof(T), pe);                           \
+        return v;                                                              \
     }
 
 #define GSD_RMA_TYPED_(T, N)                  \

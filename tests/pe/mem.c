@@ -3,9 +3,14 @@
  * (zeroed even where the memory was used before), shmem_align (alignment),
  * shmem_realloc (contents kept, growing and shrinking), shmem_free (NULL is
  * a no-op), shmem_malloc_with_hints and the deprecated shmalloc, shfree,
- * shrealloc and shmemalign.  Every block has the same address on every PE
- * (gshmem's allocator is deterministic), is reachable by RMA from the other
- * PEs, and does not overlap the others.  A request larger than the heap
+ * shrealloc and shmemalign.  Every block is symmetric: it lies at the same
+ * offset of the heap on every PE (gshmem's allocator is deterministic),
+ * shmem_addr_accessible says every PE reaches it, shmem_ptr finds it at
+ * that offset of each mapped peer's heap, and RMA from the other PEs lands
+ * in it; and it does not overlap the others.  The heap's own address may
+ * differ from PE to PE (it asks for one, but ASLR or a sanitizer's shadow
+ * memory may hold that range), so offsets are measured from another
+ * symmetric block, the first one allocated.  A request larger than the heap
  * (SHMEM_SYMMETRIC_SIZE, set to 64M here unless the caller set it) returns
  * NULL on every PE, and the heap stays usable afterwards.
  */
@@ -16,18 +21,43 @@
 #define HEAP_BYTES (64UL << 20)
 
 static int me, npes, left, right;
-static uint64_t *addr0; /* PE 0's address of the block being checked */
+/* The first block: the others' distances from it are their heap offsets
+ * (up to a constant), the same on every PE.  It also carries PE 0's
+ * distance of the block being checked. */
+static int64_t *anchor;
 
-/* Collective: the block must have the same address as on PE 0. */
-static void check_same_address(const char *routine, const void *p, const char *what)
+/* p's distance from the anchor; INT64_MIN for NULL (a failed allocation
+ * must fail on every PE alike). */
+static int64_t distance(const void *p)
 {
-    uint64_t a;
+    return p ? (int64_t)((intptr_t)p - (intptr_t)anchor) : INT64_MIN;
+}
+
+/* Collective: the block must be symmetric (see the top of the file). */
+static void check_symmetric(const char *routine, const void *p, const char *what)
+{
+    int64_t d;
+    int pe;
 
     if (me == 0)
-        *addr0 = (uint64_t)(uintptr_t)p;
+        *anchor = distance(p);
     shmem_barrier_all();
-    a = shmem_uint64_g(addr0, 0);
-    PT_CHECK_EQ_F(routine, a, (uint64_t)(uintptr_t)p, "address of %s (expected: PE 0's)", what);
+    d = shmem_int64_g(anchor, 0);
+    PT_CHECK_EQ_F(routine, d, distance(p), "heap offset of %s, from the first block "
+                  "(expected: PE 0's)", what);
+    for (pe = 0; p != NULL && pe < npes; pe++) {
+        const char *peer = shmem_ptr(p, pe), *peer_anchor = shmem_ptr(anchor, pe);
+
+        PT_CHECK_EQ_F(routine, 1, shmem_addr_accessible(p, pe),
+                      "shmem_addr_accessible(%s, PE %d)", what, pe);
+        if (pe == me)
+            PT_CHECK_EQ_F(routine, (uintptr_t)p, (uintptr_t)peer,
+                          "shmem_ptr(%s, this PE) (expected: the block itself)", what);
+        if (peer != NULL && peer_anchor != NULL)
+            PT_CHECK_EQ_F(routine, distance(p), (int64_t)(peer - peer_anchor),
+                          "offset of %s from the first block in PE %d's heap, through "
+                          "shmem_ptr", what, pe);
+    }
     shmem_barrier_all();
 }
 
@@ -73,7 +103,7 @@ static void test_malloc(void)
     for (i = 0; i < 6; i++) {
         p[i] = shmem_malloc(size[i]);
         PT_CHECK_EQ_F("shmem_malloc", 1, p[i] != NULL, "a block of %zu bytes", size[i]);
-        check_same_address("shmem_malloc", p[i], "a new block");
+        check_symmetric("shmem_malloc", p[i], "a new block");
     }
     for (i = 0; i < 6; i++)
         check_remote_fill("shmem_malloc", p[i], size[i], (int)i);
@@ -89,7 +119,7 @@ static void test_malloc(void)
     for (i = 0; i < 6; i += 2)
         shmem_free(p[i]);
     p[0] = shmem_malloc(3000);
-    check_same_address("shmem_malloc", p[0], "a block allocated after frees");
+    check_symmetric("shmem_malloc", p[0], "a block allocated after frees");
     check_remote_fill("shmem_malloc", p[0], 3000, 7);
     shmem_free(p[0]);
     for (i = 1; i < 6; i += 2)
@@ -111,7 +141,7 @@ static void test_calloc(void)
     shmem_free(dirty); /* calloc may get this memory back: it must clear it */
     z = shmem_calloc(n, 1);
     PT_CHECK("shmem_calloc", z != NULL, "a block");
-    check_same_address("shmem_calloc", z, "a calloc block");
+    check_symmetric("shmem_calloc", z, "a calloc block");
     for (i = 0; z && i < n; i++)
         if (z[i] != 0) {
             PT_CHECK_EQ_F("shmem_calloc", 0, z[i], "byte %zu (first nonzero one)", i);
@@ -143,7 +173,7 @@ static void test_align(void)
         PT_CHECK_EQ_F("shmem_align", 1, p != NULL, "a block aligned to %zu", align[i]);
         PT_CHECK_EQ_F("shmem_align", 0, (uintptr_t)p % align[i],
                       "address modulo the alignment %zu", align[i]);
-        check_same_address("shmem_align", p, "an aligned block");
+        check_symmetric("shmem_align", p, "an aligned block");
         check_remote_fill("shmem_align", p, 1000, (int)i);
         shmem_free(p);
         shmem_free(pad);
@@ -164,20 +194,20 @@ static void test_realloc(void)
     shmem_barrier_all();
     q = shmem_realloc(p, 200000);
     PT_CHECK("shmem_realloc", q != NULL, "a grown block");
-    check_same_address("shmem_realloc", q, "a grown block");
+    check_symmetric("shmem_realloc", q, "a grown block");
     for (i = 0; q && i < 100; i++)
         PT_CHECK_EQ_F("shmem_realloc", (unsigned char)(i + me), q[i],
                       "byte %zu kept by growing 100 -> 200000 bytes", i);
     check_remote_fill("shmem_realloc", q, 200000, 4);
     p = shmem_realloc(q, 50);
     PT_CHECK("shmem_realloc", p != NULL, "a shrunk block");
-    check_same_address("shmem_realloc", p, "a shrunk block");
+    check_symmetric("shmem_realloc", p, "a shrunk block");
     for (i = 0; p && i < 50; i++)
         PT_CHECK_EQ_F("shmem_realloc", fill_byte(left, 4), p[i],
                       "byte %zu kept by shrinking to 50 bytes", i);
     q = shmem_realloc(NULL, 300); /* as shmem_malloc */
     PT_CHECK("shmem_realloc", q != NULL, "a block from a NULL pointer");
-    check_same_address("shmem_realloc", q, "realloc(NULL, 300)");
+    check_symmetric("shmem_realloc", q, "realloc(NULL, 300)");
     check_remote_fill("shmem_realloc", q, 300, 5);
     shmem_free(q);
     /* size 0 frees the block: its space can be allocated again */
@@ -203,7 +233,7 @@ static void test_hints(void)
                       hints[i]);
         if (p == NULL)
             continue;
-        check_same_address("shmem_malloc_with_hints", p, "a block with hints");
+        check_symmetric("shmem_malloc_with_hints", p, "a block with hints");
         p[3] = 0;
         shmem_barrier_all();
         shmem_long_atomic_add(&p[3], me + 1, 0);
@@ -223,15 +253,15 @@ static void test_legacy(void)
     size_t i;
 
     PT_CHECK("shmalloc", p != NULL, "a block");
-    check_same_address("shmalloc", p, "a shmalloc block");
+    check_symmetric("shmalloc", p, "a shmalloc block");
     check_remote_fill("shmalloc", p, 512, 1);
     a = shmemalign(4096, 128);
     PT_CHECK("shmemalign", a != NULL, "a block");
     PT_CHECK_EQ("shmemalign", 0, (uintptr_t)a % 4096);
-    check_same_address("shmemalign", a, "a shmemalign block");
+    check_symmetric("shmemalign", a, "a shmemalign block");
     q = shrealloc(p, 8192);
     PT_CHECK("shrealloc", q != NULL, "a grown block");
-    check_same_address("shrealloc", q, "a shrealloc block");
+    check_symmetric("shrealloc", q, "a shrealloc block");
     for (i = 0; q && i < 512; i++)
         PT_CHECK_EQ_F("shrealloc", fill_byte(left, 1), q[i], "byte %zu kept", i);
     check_remote_fill("shrealloc", q, 8192, 2);
@@ -266,7 +296,7 @@ static void test_exhaustion(void)
         shmem_free(p);
         p = shmem_malloc(16 << 20); /* a quarter of the heap still fits */
         PT_CHECK("shmem_malloc", p != NULL, "a 16 MiB block in a 64 MiB heap");
-        check_same_address("shmem_malloc", p, "a block after failed requests");
+        check_symmetric("shmem_malloc", p, "a block after failed requests");
         check_remote_fill("shmem_malloc", p, 16 << 20, 8);
         shmem_free(p);
     }
@@ -288,9 +318,9 @@ int main(void)
     npes = pt_npes;
     left = (me + npes - 1) % npes;
     right = (me + 1) % npes;
-    addr0 = shmem_malloc(sizeof *addr0);
-    PT_CHECK("shmem_malloc", addr0 != NULL, "a word");
-    if (addr0 == NULL)
+    anchor = shmem_malloc(sizeof *anchor);
+    PT_CHECK("shmem_malloc", anchor != NULL, "a word");
+    if (anchor == NULL)
         return pt_finish();
 
     test_malloc();
@@ -301,6 +331,6 @@ int main(void)
     test_legacy();
     test_exhaustion();
 
-    shmem_free(addr0);
+    shmem_free(anchor);
     return pt_finish();
 }

@@ -53,7 +53,8 @@ static void *progress_main(void *arg)
     int period = PROGRESS_MIN_MS;
 
     (void)arg;
-    while (!gst_ucx.stopping) {
+    /* Relaxed: the flag carries no data; the join orders what follows. */
+    while (!__atomic_load_n(&gst_ucx.stopping, __ATOMIC_RELAXED)) {
         unsigned long now = __atomic_load_n(&gst_ucx.progressed, __ATOMIC_RELAXED);
 
         if (now != seen) {
@@ -324,9 +325,11 @@ err_finalize:
 static void ucx_teardown(void)
 {
     if (gst_ucx.progress_running) {
-        gst_ucx.stopping = 1;
-        if (write(gst_ucx.wake_fd[1], "x", 1) < 0)
-            gst_ucx.stopping = 1;
+        __atomic_store_n(&gst_ucx.stopping, 1, __ATOMIC_RELAXED);
+        /* The byte only cuts the thread's sleep short: without it the
+         * thread still sees the flag within PROGRESS_MAX_MS. */
+        if (write(gst_ucx.wake_fd[1], "x", 1) < 0) {
+        }
         pthread_join(gst_ucx.progress, NULL);
         gst_ucx.progress_running = 0;
     }

@@ -59,8 +59,11 @@ typedef struct gst_ucx {
     int lock;
     pthread_t progress;
     int progress_running;
-    volatile int stopping;
-    int wake_fd[2];           /* writes wake the progress thread to stop */
+    /* Set by finalize, polled by the progress thread: __atomic loads and
+     * stores only (a plain int, or a volatile one, shared by two threads is
+     * a data race). */
+    int stopping;
+    int wake_fd[2];         /* writes wake the progress thread to stop */
     unsigned long progressed; /* worker progress calls made by the PE's own threads */
     int (*allgather)(const void *in, void *out, size_t len); /* for map_region, finalize */
     char *fin_gather;       /* [n_pes] finalize's allgather lands here (allocated at init) */
