@@ -16,8 +16,8 @@
 
 typedef struct gsb_sha256 {
     uint32_t h[8];
-    uint64_t total;                         /* bytes hashed so far */
-    unsigned char block[GSB_SHA256_BLOCK];  /* bytes not yet in a whole block */
+    uint64_t total;                        /* bytes hashed so far */
+    unsigned char block[GSB_SHA256_BLOCK]; /* bytes not yet in a whole block */
     size_t used;
 } gsb_sha256_t;
 

@@ -38,7 +38,7 @@ int gsb_uid_check(const gsb_uid_t *uid);
 /* The environment mode: the args from GSHMEM_UID ("ip:port:secret"),
  * GSHMEM_UID_RANK and GSHMEM_UID_SIZE as read by the caller ("none", -1 and 0
  * when unset).  -EINVAL, naming the variable, when GSHMEM_UID has no secret. */
-int gsb_uid_args_from_env(const char *text, long long rank, long long size,
-                          long long timeout_s, gsb_uid_args_t *out);
+int gsb_uid_args_from_env(const char *text, long long rank, long long size, long long timeout_s,
+                          gsb_uid_args_t *out);
 
 #endif

@@ -27,7 +27,7 @@ int gsb_auth_random(void *buf, size_t n)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0)
-            break;  /* ENOSYS (old kernel, seccomp): try the device */
+            break; /* ENOSYS (old kernel, seccomp): try the device */
         p += got;
         n -= (size_t)got;
     }
@@ -53,7 +53,8 @@ int gsb_auth_random(void *buf, size_t n)
 err_none:
     err = errno ? errno : EIO;
     gsb_set_error("no random bytes for the job's secret or challenge (getrandom and "
-                  "/dev/urandom failed: %s)", strerror(err));
+                  "/dev/urandom failed: %s)",
+                  strerror(err));
     return -err;
 }
 
@@ -76,8 +77,8 @@ int gsb_auth_parse_secret(const char *hex, uint8_t secret[GSB_UID_SECRET])
     if (len != 2 * GSB_UID_SECRET) {
         gsb_set_error("GSHMEM_UID's secret (after <ip>:<port>:) has %zu characters; it must be "
                       "%d hex digits (%d random bytes: tests/uid/uidrun makes one, or "
-                      "`od -An -N%d -tx1 /dev/urandom | tr -dc 0-9a-f`)", len,
-                      2 * GSB_UID_SECRET, GSB_UID_SECRET, GSB_UID_SECRET);
+                      "`od -An -N%d -tx1 /dev/urandom | tr -dc 0-9a-f`)",
+                      len, 2 * GSB_UID_SECRET, GSB_UID_SECRET, GSB_UID_SECRET);
         return -EINVAL;
     }
     for (size_t i = 0; i < GSB_UID_SECRET; i++) {
@@ -85,7 +86,8 @@ int gsb_auth_parse_secret(const char *hex, uint8_t secret[GSB_UID_SECRET])
 
         if (hi < 0 || lo < 0) {
             gsb_set_error("GSHMEM_UID's secret (after <ip>:<port>:) must be %d hex digits "
-                          "(0-9, a-f); it has another character", 2 * GSB_UID_SECRET);
+                          "(0-9, a-f); it has another character",
+                          2 * GSB_UID_SECRET);
             gsb_wipe(secret, GSB_UID_SECRET);
             return -EINVAL;
         }
@@ -110,8 +112,8 @@ static void put_be32(unsigned char *p, int32_t v)
  * order agree.  `about` is the joiner (its rank and size), `speaker` the
  * one who signs (its pid and host). */
 static void mac_of(const uint8_t *secret, const char label[4], const uint8_t *first,
-                   const uint8_t *second, const gsb_hello_t *about,
-                   const gsb_hello_t *speaker, uint8_t out[GSB_AUTH_MAC])
+                   const uint8_t *second, const gsb_hello_t *about, const gsb_hello_t *speaker,
+                   uint8_t out[GSB_AUTH_MAC])
 {
     unsigned char ints[12];
     gsb_hmac_t h;

@@ -114,7 +114,8 @@ static int root_admit(int fd, const gsb_hello_t *h)
     gsb_peer_t *p;
 
     if (h->size != g->size)
-        return root_refuse(fd, EINVAL, "rank %d (pid %d on %s) was started with nranks %d, "
+        return root_refuse(fd, EINVAL,
+                           "rank %d (pid %d on %s) was started with nranks %d, "
                            "rank 0 with nranks %d: every process must pass the same nranks",
                            h->rank, h->pid, h->host, h->size, g->size);
     if (h->rank <= 0 || h->rank >= g->size)
@@ -122,9 +123,11 @@ static int root_admit(int fd, const gsb_hello_t *h)
                            h->host, h->rank, g->size - 1);
     p = &g->peer[h->rank];
     if (p->fd >= 0)
-        return root_refuse(fd, EINVAL, "rank %d was claimed twice, by two processes that know "
+        return root_refuse(fd, EINVAL,
+                           "rank %d was claimed twice, by two processes that know "
                            "the job's secret: pid %d on %s and pid %d on %s (started with the "
-                           "same rank?)", h->rank, p->pid, p->host, h->pid, h->host);
+                           "same rank?)",
+                           h->rank, p->pid, p->host, h->pid, h->host);
     p->fd = fd;
     p->open = 1;
     p->pid = h->pid;
@@ -136,7 +139,7 @@ static int root_accept(int lfd)
 {
     int64_t deadline = gsb_now_ms() + (int64_t)g->timeout_s * 1000;
     char missing[256], dropped_note[128] = "";
-    gsb_door_t *door = malloc(sizeof(*door));  /* some 20 KiB: not on a caller's stack */
+    gsb_door_t *door = malloc(sizeof(*door)); /* some 20 KiB: not on a caller's stack */
     gsb_door_event_t ev;
     gsb_hello_t mine;
     unsigned dropped = 0;
@@ -166,12 +169,15 @@ static int root_accept(int lfd)
         if (rc == GSB_DOOR_TIMEOUT) {
             missing_ranks(missing, sizeof(missing));
             if (dropped)
-                snprintf(dropped_note, sizeof(dropped_note), " (and rank 0 dropped %u "
-                         "connection%s that did not authenticate)", dropped,
-                         dropped > 1 ? "s" : "");
-            rc = root_refuse(-1, ETIMEDOUT, "rank 0 waited %d s (GSHMEM_UID_TIMEOUT) at %s; "
-                             "rank%s %s never arrived%s", g->timeout_s, g->where,
-                             strpbrk(missing, ",-") ? "s" : "", missing, dropped_note);
+                snprintf(dropped_note, sizeof(dropped_note),
+                         " (and rank 0 dropped %u "
+                         "connection%s that did not authenticate)",
+                         dropped, dropped > 1 ? "s" : "");
+            rc = root_refuse(-1, ETIMEDOUT,
+                             "rank 0 waited %d s (GSHMEM_UID_TIMEOUT) at %s; "
+                             "rank%s %s never arrived%s",
+                             g->timeout_s, g->where, strpbrk(missing, ",-") ? "s" : "", missing,
+                             dropped_note);
             goto err_close_door;
         }
         rc = root_refuse(-1, -rc, "%s", gsb_error());
@@ -180,8 +186,8 @@ static int root_accept(int lfd)
     gsb_door_close(door);
     free(door);
     if (dropped > DROPS_SHOWN)
-        gsb_uid_say("rank 0 at %s dropped %u more connections that did not authenticate",
-                    g->where, dropped - DROPS_SHOWN);
+        gsb_uid_say("rank 0 at %s dropped %u more connections that did not authenticate", g->where,
+                    dropped - DROPS_SHOWN);
     for (int k = 1; k < g->size; k++)
         gsb_msg_send(g->peer[k].fd, GSB_MSG_WELCOME, 0, 0, 0, NULL, 0);
     return 0;
@@ -217,10 +223,12 @@ static int root_rendezvous(void)
          * port already is not this job's, and is never joined. */
         rc = gsb_sock_listen(g->id.addr, g->id.port, &lfd, &port);
         if (rc) {
-            gsb_set_error("rank 0 cannot listen at %s (GSHMEM_UID): %s%s", g->where,
-                          strerror(-rc), rc == -EADDRINUSE ? ": another process holds that "
-                          "port, and rank 0 never serves a socket it did not bind (pick "
-                          "another port)" : "");
+            gsb_set_error("rank 0 cannot listen at %s (GSHMEM_UID): %s%s", g->where, strerror(-rc),
+                          rc == -EADDRINUSE
+                              ? ": another process holds that "
+                                "port, and rank 0 never serves a socket it did not bind (pick "
+                                "another port)"
+                              : "");
             return rc;
         }
     }
@@ -252,14 +260,14 @@ static int member_handshake(int fd, int64_t deadline, gsb_hello_t *root)
         return -EAGAIN;
     if (rc == -ETIMEDOUT) {
         gsb_set_error("rank %d: %s took the connection but sent no challenge within %d s "
-                      "(GSHMEM_UID_TIMEOUT): is it a gshmem rank 0 of this version?", g->rank,
-                      g->where, g->timeout_s);
+                      "(GSHMEM_UID_TIMEOUT): is it a gshmem rank 0 of this version?",
+                      g->rank, g->where, g->timeout_s);
         return rc;
     }
     if (rc) {
         gsb_set_error("rank %d: %s answered something else than gshmem's rank 0 (another "
-                      "program listening there, or a gshmem of another version)", g->rank,
-                      g->where);
+                      "program listening there, or a gshmem of another version)",
+                      g->rank, g->where);
         return -EPROTO;
     }
     fill_hello(&h);
@@ -285,7 +293,8 @@ static int member_handshake(int fd, int64_t deadline, gsb_hello_t *root)
         return -EAGAIN;
     if (rc == -ETIMEDOUT) {
         gsb_set_error("rank %d: %s did not answer this rank's hello within %d s "
-                      "(GSHMEM_UID_TIMEOUT)", g->rank, g->where, g->timeout_s);
+                      "(GSHMEM_UID_TIMEOUT)",
+                      g->rank, g->where, g->timeout_s);
         return rc;
     }
     /* Nothing rank 0 says is believed before this check. */
@@ -293,7 +302,8 @@ static int member_handshake(int fd, int64_t deadline, gsb_hello_t *root)
         !gsb_auth_root_ok(g->id.secret, ch.rand, &h, root)) {
         gsb_set_error("rank %d: the process at %s failed authentication as rank 0: it does not "
                       "know the job's secret (another program holds the port?); this rank "
-                      "does not join it", g->rank, g->where);
+                      "does not join it",
+                      g->rank, g->where);
         return -EACCES;
     }
     root->host[sizeof(root->host) - 1] = '\0';
@@ -316,8 +326,8 @@ static int member_join(void)
         rc = gsb_sock_connect(g->id.addr, g->id.port, deadline, &fd);
         if (rc) {
             gsb_set_error("rank %d: rank 0 was unreachable at %s for %d s "
-                          "(GSHMEM_UID_TIMEOUT): %s", g->rank, g->where, g->timeout_s,
-                          strerror(-rc));
+                          "(GSHMEM_UID_TIMEOUT): %s",
+                          g->rank, g->where, g->timeout_s, strerror(-rc));
             return rc;
         }
         gsb_sock_tune(fd);
@@ -328,10 +338,11 @@ static int member_join(void)
         if (gsb_now_ms() >= deadline) {
             gsb_set_error("rank %d: %s closed every connection of this rank before the "
                           "handshake ended, for %d s (GSHMEM_UID_TIMEOUT): is it gshmem's rank "
-                          "0 of this version?", g->rank, g->where, g->timeout_s);
+                          "0 of this version?",
+                          g->rank, g->where, g->timeout_s);
             return -ECONNRESET;
         }
-        usleep(100000);  /* rank 0's door was full: it makes room within GSB_DOOR_MS */
+        usleep(100000); /* rank 0's door was full: it makes room within GSB_DOOR_MS */
     }
     if (rc)
         goto err_close;
@@ -339,7 +350,8 @@ static int member_join(void)
     rc = gsb_msg_recv_by(fd, &m, gsb_now_ms() + ((int64_t)g->timeout_s + 15) * 1000);
     if (rc == -ETIMEDOUT) {
         gsb_set_error("rank %d: rank 0 at %s took this rank in but did not start the job "
-                      "within %d s", g->rank, g->where, g->timeout_s + 15);
+                      "within %d s",
+                      g->rank, g->where, g->timeout_s + 15);
         goto err_close;
     }
     if (!rc && m.type == GSB_MSG_REJECT && m.len > 0 && m.len <= sizeof(text) &&
@@ -358,7 +370,8 @@ static int member_join(void)
     }
     if (rc || m.type != GSB_MSG_WELCOME || m.len != 0) {
         gsb_set_error("rank %d: rank 0 at %s sent something else than the start of the job "
-                      "(a protocol error)", g->rank, g->where);
+                      "(a protocol error)",
+                      g->rank, g->where);
         rc = -EPROTO;
         goto err_close;
     }

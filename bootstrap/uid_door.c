@@ -55,7 +55,8 @@ static int refuse(gsb_door_t *d, int i, gsb_door_event_t *ev)
 
     /* Non-blocking: if the peer does not read, it simply misses the text. */
     gsb_msg_send(d->conn[i].fd, GSB_MSG_REJECT, 0, 0, 0, text, sizeof(text));
-    return drop(d, i, ev, "it failed authentication (wrong secret, another job, or not "
+    return drop(d, i, ev,
+                "it failed authentication (wrong secret, another job, or not "
                 "a gshmem rank)");
 }
 
@@ -69,7 +70,8 @@ static int admit(gsb_door_t *d, int i, gsb_door_event_t *ev)
     memcpy(&ev->hello, c->in + sizeof(m), sizeof(ev->hello));
     if (m.type != GSB_MSG_HELLO || m.len != sizeof(gsb_hello_t) ||
         ev->hello.magic != GSB_WIRE_MAGIC)
-        return drop(d, i, ev, "it sent something else than a gshmem hello (another program, "
+        return drop(d, i, ev,
+                    "it sent something else than a gshmem hello (another program, "
                     "or an older gshmem)");
     if (!gsb_auth_join_ok(d->secret, c->challenge, &ev->hello))
         return refuse(d, i, ev);
@@ -103,7 +105,8 @@ static int read_some(gsb_door_t *d, int i, gsb_door_event_t *ev)
 
         memcpy(&m, c->in, sizeof(m));
         if (m.type != GSB_MSG_HELLO || m.len != sizeof(gsb_hello_t))
-            return drop(d, i, ev, "it sent something else than a gshmem hello "
+            return drop(d, i, ev,
+                        "it sent something else than a gshmem hello "
                         "(another program, or an older gshmem)");
     }
     return c->got == sizeof(c->in) ? admit(d, i, ev) : NOTHING;
@@ -135,13 +138,14 @@ static int take(gsb_door_t *d, gsb_door_event_t *ev)
         /* The connection waits in the backlog, and poll would wake at once
          * again: free a descriptor, or let time pass. */
         if (d->n > 0)
-            return drop(d, oldest(d), ev, "it was still at the door when rank 0 ran out of "
+            return drop(d, oldest(d), ev,
+                        "it was still at the door when rank 0 ran out of "
                         "file descriptors");
         usleep(10000);
         return NOTHING;
     }
     if (fd < 0)
-        return NOTHING;  /* the client gave up, or a signal */
+        return NOTHING; /* the client gave up, or a signal */
     if (d->n == GSB_DOOR_MAX) {
         drop(d, oldest(d), ev, "it was still at the door when the door was full");
         evicted = 1;

@@ -18,11 +18,16 @@ gsb_uid_pending_t gsb_uid_pending = {.fd = -1};
 
 /* The id's layout, big-endian: magic, version, family, address, port,
  * secret; the last 8 bytes are an FNV-1a checksum of the rest. */
-#define UID_MAGIC 0x4753555au  /* "GSUZ" */
+#define UID_MAGIC 0x4753555au /* "GSUZ" */
 #define UID_VERSION 1
 enum {
-    OFF_MAGIC = 0, OFF_VERSION = 4, OFF_FAMILY = 6, OFF_ADDR = 8, OFF_PORT = 12,
-    OFF_SECRET = 16, OFF_SUM = GSB_UID_BYTES - 8,
+    OFF_MAGIC = 0,
+    OFF_VERSION = 4,
+    OFF_FAMILY = 6,
+    OFF_ADDR = 8,
+    OFF_PORT = 12,
+    OFF_SECRET = 16,
+    OFF_SUM = GSB_UID_BYTES - 8,
 };
 _Static_assert(OFF_SECRET + GSB_UID_SECRET <= OFF_SUM, "the id's fields fit");
 
@@ -145,8 +150,8 @@ static int parse_uid_text(const char *text, gsb_uid_body_t *body)
     unsigned long port;
 
     if (!c1 || (size_t)(c1 - text) >= sizeof(host)) {
-        gsb_set_error("GSHMEM_UID=\"%.*s%s\" is not <IPv4 address>:<port>:<secret>", shown,
-                      text, c2 ? ":<secret>" : "");
+        gsb_set_error("GSHMEM_UID=\"%.*s%s\" is not <IPv4 address>:<port>:<secret>", shown, text,
+                      c2 ? ":<secret>" : "");
         return -EINVAL;
     }
     memcpy(host, text, (size_t)(c1 - text));
@@ -156,7 +161,8 @@ static int parse_uid_text(const char *text, gsb_uid_body_t *body)
     if (inet_pton(AF_INET, host, &body->addr) != 1 || end == c1 + 1 || (*end && *end != ':') ||
         errno || port < 1 || port > 65535) {
         gsb_set_error("GSHMEM_UID=\"%.*s%s\" is not <IPv4 address>:<port>:<secret> with a port "
-                      "from 1 to 65535", shown, text, c2 ? ":<secret>" : "");
+                      "from 1 to 65535",
+                      shown, text, c2 ? ":<secret>" : "");
         return -EINVAL;
     }
     body->port = (uint16_t)port;
@@ -165,15 +171,15 @@ static int parse_uid_text(const char *text, gsb_uid_body_t *body)
     if (!c2 || !c2[1]) {
         gsb_set_error("GSHMEM_UID=\"%.*s\" has no secret: GSHMEM_BOOTSTRAP=uid needs "
                       "GSHMEM_UID=<ip>:<port>:<secret>, with %d hex digits that only the "
-                      "job's processes know (tests/uid/uidrun makes them)", shown, text,
-                      2 * GSB_UID_SECRET);
+                      "job's processes know (tests/uid/uidrun makes them)",
+                      shown, text, 2 * GSB_UID_SECRET);
         return -EINVAL;
     }
     return gsb_auth_parse_secret(c2 + 1, body->secret);
 }
 
-int gsb_uid_args_from_env(const char *text, long long rank, long long size,
-                          long long timeout_s, gsb_uid_args_t *out)
+int gsb_uid_args_from_env(const char *text, long long rank, long long size, long long timeout_s,
+                          gsb_uid_args_t *out)
 {
     gsb_uid_body_t body = {0};
     int rc;
@@ -181,7 +187,8 @@ int gsb_uid_args_from_env(const char *text, long long rank, long long size,
     if (!text || !*text || !strcmp(text, "none")) {
         gsb_set_error("GSHMEM_BOOTSTRAP=uid needs GSHMEM_UID=<ip>:<port>:<secret> (rank 0 "
                       "listens there; the secret is %d hex digits only the job's processes "
-                      "know), GSHMEM_UID_RANK and GSHMEM_UID_SIZE", 2 * GSB_UID_SECRET);
+                      "know), GSHMEM_UID_RANK and GSHMEM_UID_SIZE",
+                      2 * GSB_UID_SECRET);
         return -EINVAL;
     }
     rc = parse_uid_text(text, &body);
@@ -199,7 +206,8 @@ int gsb_uid_args_from_env(const char *text, long long rank, long long size,
                           size - 1);
         else
             gsb_set_error("GSHMEM_UID_RANK=%lld is out of range for GSHMEM_UID_SIZE=%lld "
-                          "(0 to %lld)", rank, size, size - 1);
+                          "(0 to %lld)",
+                          rank, size, size - 1);
         goto err_wipe;
     }
     /* Every process builds the same id from the same text. */

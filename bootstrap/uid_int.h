@@ -27,7 +27,7 @@
 /* An id, decoded. */
 typedef struct gsb_uid_body {
     struct in_addr addr;
-    uint16_t port;                   /* host order */
+    uint16_t port; /* host order */
     uint8_t secret[GSB_UID_SECRET];
 } gsb_uid_body_t;
 
@@ -63,15 +63,15 @@ int gsb_sock_recv_by(int fd, void *buf, size_t len, int64_t deadline_ms);
  * connection: CHALLENGE, HELLO, PROOF, then WELCOME or REJECT (uid_auth.c). */
 enum {
     GSB_MSG_CHALLENGE = 1, /* 0 -> k, first on every new connection: gsb_challenge_t */
-    GSB_MSG_HELLO,       /* k -> 0: gsb_hello_t with the join MAC */
-    GSB_MSG_PROOF,       /* 0 -> k once k's MAC is right: gsb_hello_t of rank 0, root MAC */
-    GSB_MSG_WELCOME,     /* 0 -> k: every rank arrived; no payload */
-    GSB_MSG_REJECT,      /* 0 -> k: why, as text; the job does not start */
-    GSB_MSG_GATHER,      /* k -> 0: a contribution to allgather `round` */
-    GSB_MSG_RESULT,      /* 0 -> k: the gathered bytes of `round` */
-    GSB_MSG_ABORT,       /* k -> 0 -> all: `rank` ended the job with `value` */
-    GSB_MSG_DEAD,        /* 0 -> all: `rank` died; text says how */
-    GSB_MSG_BYE,         /* finalize: k -> 0, then 0 -> k */
+    GSB_MSG_HELLO,         /* k -> 0: gsb_hello_t with the join MAC */
+    GSB_MSG_PROOF,         /* 0 -> k once k's MAC is right: gsb_hello_t of rank 0, root MAC */
+    GSB_MSG_WELCOME,       /* 0 -> k: every rank arrived; no payload */
+    GSB_MSG_REJECT,        /* 0 -> k: why, as text; the job does not start */
+    GSB_MSG_GATHER,        /* k -> 0: a contribution to allgather `round` */
+    GSB_MSG_RESULT,        /* 0 -> k: the gathered bytes of `round` */
+    GSB_MSG_ABORT,         /* k -> 0 -> all: `rank` ended the job with `value` */
+    GSB_MSG_DEAD,          /* 0 -> all: `rank` died; text says how */
+    GSB_MSG_BYE,           /* finalize: k -> 0, then 0 -> k */
 };
 
 typedef struct gsb_msg {
@@ -93,7 +93,7 @@ typedef struct gsb_msg {
 typedef struct gsb_challenge {
     uint32_t magic;
     uint32_t reserved;
-    uint8_t rand[GSB_AUTH_RAND];     /* new for every connection */
+    uint8_t rand[GSB_AUTH_RAND]; /* new for every connection */
 } gsb_challenge_t;
 
 typedef struct gsb_hello {
@@ -102,7 +102,7 @@ typedef struct gsb_hello {
     int32_t size;
     int32_t pid;
     char host[GSB_HOST_MAX];
-    uint8_t rand[GSB_AUTH_RAND];     /* HELLO: the joiner's random; PROOF: zero */
+    uint8_t rand[GSB_AUTH_RAND]; /* HELLO: the joiner's random; PROOF: zero */
     uint8_t mac[GSB_AUTH_MAC];
 } gsb_hello_t;
 
@@ -147,22 +147,22 @@ int gsb_auth_root_ok(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAN
  * its hello, while it keeps accepting others: a silent, slow or lying
  * connection costs the job nothing.  Only a connection whose MAC was right
  * is handed on as a rank. */
-#define GSB_DOOR_MS 5000   /* from accept to a whole, authentic hello */
-#define GSB_DOOR_MAX 64    /* connections at the door; a newer one evicts the oldest */
+#define GSB_DOOR_MS 5000 /* from accept to a whole, authentic hello */
+#define GSB_DOOR_MAX 64  /* connections at the door; a newer one evicts the oldest */
 
 typedef struct gsb_door_conn {
     int fd;
     int64_t deadline;
-    size_t got;                      /* bytes of `in` read so far */
+    size_t got; /* bytes of `in` read so far */
     unsigned char in[sizeof(gsb_msg_t) + sizeof(gsb_hello_t)];
     uint8_t challenge[GSB_AUTH_RAND];
-    char from[48];                   /* the peer's ip:port, for the notes */
+    char from[48]; /* the peer's ip:port, for the notes */
 } gsb_door_conn_t;
 
 typedef struct gsb_door {
     int lfd;
     const uint8_t *secret;
-    gsb_hello_t root;                /* rank 0's hello: pid, host, size */
+    gsb_hello_t root; /* rank 0's hello: pid, host, size */
     int n;
     gsb_door_conn_t conn[GSB_DOOR_MAX];
 } gsb_door_t;
@@ -170,9 +170,9 @@ typedef struct gsb_door {
 enum { GSB_DOOR_TIMEOUT = 0, GSB_DOOR_JOINED = 1, GSB_DOOR_DROPPED = 2 };
 
 typedef struct gsb_door_event {
-    int fd;                          /* JOINED: the connection (blocking, tuned) */
-    gsb_hello_t hello;               /* JOINED: the rank's authentic hello */
-    char why[192];                   /* DROPPED: who, and why */
+    int fd;            /* JOINED: the connection (blocking, tuned) */
+    gsb_hello_t hello; /* JOINED: the rank's authentic hello */
+    char why[192];     /* DROPPED: who, and why */
 } gsb_door_event_t;
 
 /* Serve the listening socket lfd; `root` is rank 0's hello (its MAC unused). */

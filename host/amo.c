@@ -50,107 +50,108 @@ static inline void check_aligned(const char *fn, const void *addr, size_t size)
 }
 
 /* The target of an AMO: the mapped location, or NULL and *t for the network. */
-#define GSI_AMO_TARGET(T, addr, pe, t)                                                     \
-    (gsi_check_init(fn), check_aligned(fn, (addr), sizeof(T)),                             \
+#define GSI_AMO_TARGET(T, addr, pe, t)                                                       \
+    (gsi_check_init(fn), check_aligned(fn, (addr), sizeof(T)),                               \
      (T *)gsi_target(fn, (addr), sizeof(T), (pe), (t)))
 
 /* The _nbi forms return through `fetch`, a local pointer. */
-#define GSI_FETCH_TO(fetch, call)                                                          \
-    do {                                                                                   \
-        gsi_check_local(fn, "fetch", (fetch), sizeof(*(fetch)));                           \
-        *(fetch) = (call);                                                                 \
+#define GSI_FETCH_TO(fetch, call)                                                            \
+    do {                                                                                     \
+        gsi_check_local(fn, "fetch", (fetch), sizeof(*(fetch)));                             \
+        *(fetch) = (call);                                                                   \
     } while (0)
 
 /* --- fetch, set, swap: the extended AMO types (float and double too) ---- */
-#define GSI_AMO_EXT(T, N)                                                                  \
-    GSI_AMO_RET(T, N, fetch, (const T *source, int pe), (source, pe), {                    \
-        gsi_target_t t;                                                                    \
-        T *p = GSI_AMO_TARGET(T, source, pe, &t), r;                                       \
-        if (p)                                                                             \
-            __atomic_load(p, &r, __ATOMIC_SEQ_CST);                                        \
-        else                                                                               \
-            gsi_net_amo(fn, &t, pe, GST_AMO_FETCH, sizeof(T), NULL, NULL, &r);             \
-        return r;                                                                          \
-    })                                                                                     \
-    GSI_AMO_VOID(N, set, (T *dest, T value, int pe), (dest, value, pe), {                  \
-        gsi_target_t t;                                                                    \
-        T *p = GSI_AMO_TARGET(T, dest, pe, &t);                                            \
-        if (p)                                                                             \
-            __atomic_store(p, &value, __ATOMIC_SEQ_CST);                                   \
-        else                                                                               \
-            gsi_net_amo(fn, &t, pe, GST_AMO_SET, sizeof(T), &value, NULL, NULL);           \
-    })                                                                                     \
-    GSI_AMO_RET(T, N, swap, (T *dest, T value, int pe), (dest, value, pe), {               \
-        gsi_target_t t;                                                                    \
-        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r;                                         \
-        if (p)                                                                             \
-            __atomic_exchange(p, &value, &r, __ATOMIC_SEQ_CST);                            \
-        else                                                                               \
-            gsi_net_amo(fn, &t, pe, GST_AMO_SWAP, sizeof(T), &value, NULL, &r);            \
-        return r;                                                                          \
-    })                                                                                     \
-    GSI_AMO_VOID(N, fetch_nbi, (T *fetch, const T *source, int pe), (fetch, source, pe), { \
-        GSI_FETCH_TO(fetch, amo_fetch_##N(fn, source, pe));                                \
-    })                                                                                     \
-    GSI_AMO_VOID(N, swap_nbi, (T *fetch, T *dest, T value, int pe),                        \
-                 (fetch, dest, value, pe),                                                 \
+#define GSI_AMO_EXT(T, N)                                                                    \
+    GSI_AMO_RET(T, N, fetch, (const T *source, int pe), (source, pe), {                      \
+        gsi_target_t t;                                                                      \
+        T *p = GSI_AMO_TARGET(T, source, pe, &t), r;                                         \
+        if (p)                                                                               \
+            __atomic_load(p, &r, __ATOMIC_SEQ_CST);                                          \
+        else                                                                                 \
+            gsi_net_amo(fn, &t, pe, GST_AMO_FETCH, sizeof(T), NULL, NULL, &r);               \
+        return r;                                                                            \
+    })                                                                                       \
+    GSI_AMO_VOID(N, set, (T * dest, T value, int pe), (dest, value, pe), {                   \
+        gsi_target_t t;                                                                      \
+        T *p = GSI_AMO_TARGET(T, dest, pe, &t);                                              \
+        if (p)                                                                               \
+            __atomic_store(p, &value, __ATOMIC_SEQ_CST);                                     \
+        else                                                                                 \
+            gsi_net_amo(fn, &t, pe, GST_AMO_SET, sizeof(T), &value, NULL, NULL);             \
+    })                                                                                       \
+    GSI_AMO_RET(T, N, swap, (T * dest, T value, int pe), (dest, value, pe), {                \
+        gsi_target_t t;                                                                      \
+        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r;                                           \
+        if (p)                                                                               \
+            __atomic_exchange(p, &value, &r, __ATOMIC_SEQ_CST);                              \
+        else                                                                                 \
+            gsi_net_amo(fn, &t, pe, GST_AMO_SWAP, sizeof(T), &value, NULL, &r);              \
+        return r;                                                                            \
+    })                                                                                       \
+    GSI_AMO_VOID(N, fetch_nbi, (T * fetch, const T *source, int pe), (fetch, source, pe),    \
+                 { GSI_FETCH_TO(fetch, amo_fetch_##N(fn, source, pe)); })                    \
+    GSI_AMO_VOID(N, swap_nbi, (T * fetch, T * dest, T value, int pe),                        \
+                 (fetch, dest, value, pe),                                                   \
                  { GSI_FETCH_TO(fetch, amo_swap_##N(fn, dest, value, pe)); })
 GSHMEM_AMO_EXT_TYPES(GSI_AMO_EXT)
 
 /* --- compare_swap, fetch_inc, inc, fetch_add, add: standard AMO types --- */
-#define GSI_AMO_STD(T, N)                                                                  \
-    GSI_AMO_RET(T, N, compare_swap, (T *dest, T cond, T value, int pe),                    \
-                (dest, cond, value, pe), {                                                 \
-        gsi_target_t t;                                                                    \
-        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r = cond;                                  \
-        if (p)                                                                             \
-            __atomic_compare_exchange(p, &r, &value, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-        else                                                                               \
-            gsi_net_amo(fn, &t, pe, GST_AMO_CSWAP, sizeof(T), &value, &cond, &r);          \
-        return r;                                                                          \
-    })                                                                                     \
-    GSI_AMO_RET(T, N, fetch_add, (T *dest, T value, int pe), (dest, value, pe), {          \
-        gsi_target_t t;                                                                    \
-        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r;                                         \
-        if (p)                                                                             \
-            return __atomic_fetch_add(p, value, __ATOMIC_SEQ_CST);                         \
-        gsi_net_amo(fn, &t, pe, GST_AMO_FADD, sizeof(T), &value, NULL, &r);                \
-        return r;                                                                          \
-    })                                                                                     \
-    GSI_AMO_VOID(N, add, (T *dest, T value, int pe), (dest, value, pe),                    \
-                 { (void)amo_fetch_add_##N(fn, dest, value, pe); })                       \
-    GSI_AMO_RET(T, N, fetch_inc, (T *dest, int pe), (dest, pe),                            \
-                { return amo_fetch_add_##N(fn, dest, (T)1, pe); })                         \
-    GSI_AMO_VOID(N, inc, (T *dest, int pe), (dest, pe),                                    \
-                 { (void)amo_fetch_add_##N(fn, dest, (T)1, pe); })                         \
-    GSI_AMO_VOID(N, compare_swap_nbi, (T *fetch, T *dest, T cond, T value, int pe),        \
-                 (fetch, dest, cond, value, pe),                                           \
-                 { GSI_FETCH_TO(fetch, amo_compare_swap_##N(fn, dest, cond, value, pe)); }) \
-    GSI_AMO_VOID(N, fetch_inc_nbi, (T *fetch, T *dest, int pe), (fetch, dest, pe),         \
-                 { GSI_FETCH_TO(fetch, amo_fetch_add_##N(fn, dest, (T)1, pe)); })          \
-    GSI_AMO_VOID(N, fetch_add_nbi, (T *fetch, T *dest, T value, int pe),                   \
-                 (fetch, dest, value, pe),                                                 \
+#define GSI_AMO_STD(T, N)                                                                    \
+    GSI_AMO_RET(T, N, compare_swap, (T * dest, T cond, T value, int pe),                     \
+                (dest, cond, value, pe), {                                                   \
+                    gsi_target_t t;                                                          \
+                    T *p = GSI_AMO_TARGET(T, dest, pe, &t), r = cond;                        \
+                    if (p)                                                                   \
+                        __atomic_compare_exchange(p, &r, &value, 0, __ATOMIC_SEQ_CST,        \
+                                                  __ATOMIC_SEQ_CST);                         \
+                    else                                                                     \
+                        gsi_net_amo(fn, &t, pe, GST_AMO_CSWAP, sizeof(T), &value, &cond,     \
+                                    &r);                                                     \
+                    return r;                                                                \
+                })                                                                           \
+    GSI_AMO_RET(T, N, fetch_add, (T * dest, T value, int pe), (dest, value, pe), {           \
+        gsi_target_t t;                                                                      \
+        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r;                                           \
+        if (p)                                                                               \
+            return __atomic_fetch_add(p, value, __ATOMIC_SEQ_CST);                           \
+        gsi_net_amo(fn, &t, pe, GST_AMO_FADD, sizeof(T), &value, NULL, &r);                  \
+        return r;                                                                            \
+    })                                                                                       \
+    GSI_AMO_VOID(N, add, (T * dest, T value, int pe), (dest, value, pe),                     \
+                 { (void)amo_fetch_add_##N(fn, dest, value, pe); })                          \
+    GSI_AMO_RET(T, N, fetch_inc, (T * dest, int pe), (dest, pe),                             \
+                { return amo_fetch_add_##N(fn, dest, (T)1, pe); })                           \
+    GSI_AMO_VOID(N, inc, (T * dest, int pe), (dest, pe),                                     \
+                 { (void)amo_fetch_add_##N(fn, dest, (T)1, pe); })                           \
+    GSI_AMO_VOID(N, compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe),        \
+                 (fetch, dest, cond, value, pe),                                             \
+                 { GSI_FETCH_TO(fetch, amo_compare_swap_##N(fn, dest, cond, value, pe)); })  \
+    GSI_AMO_VOID(N, fetch_inc_nbi, (T * fetch, T * dest, int pe), (fetch, dest, pe),         \
+                 { GSI_FETCH_TO(fetch, amo_fetch_add_##N(fn, dest, (T)1, pe)); })            \
+    GSI_AMO_VOID(N, fetch_add_nbi, (T * fetch, T * dest, T value, int pe),                   \
+                 (fetch, dest, value, pe),                                                   \
                  { GSI_FETCH_TO(fetch, amo_fetch_add_##N(fn, dest, value, pe)); })
 GSHMEM_AMO_STD_TYPES(GSI_AMO_STD)
 
 /* --- and, or, xor: bitwise AMO types --------------------------------------- */
-#define GSI_AMO_BITOP(T, N, OP, GST_OP)                                                    \
-    GSI_AMO_RET(T, N, fetch_##OP, (T *dest, T value, int pe), (dest, value, pe), {         \
-        gsi_target_t t;                                                                    \
-        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r;                                         \
-        if (p)                                                                             \
-            return __atomic_fetch_##OP(p, value, __ATOMIC_SEQ_CST);                        \
-        gsi_net_amo(fn, &t, pe, GST_OP, sizeof(T), &value, NULL, &r);                      \
-        return r;                                                                          \
-    })                                                                                     \
-    GSI_AMO_VOID(N, OP, (T *dest, T value, int pe), (dest, value, pe),                     \
-                 { (void)amo_fetch_##OP##_##N(fn, dest, value, pe); })                     \
-    GSI_AMO_VOID(N, fetch_##OP##_nbi, (T *fetch, T *dest, T value, int pe),                \
-                 (fetch, dest, value, pe),                                                 \
+#define GSI_AMO_BITOP(T, N, OP, GST_OP)                                                      \
+    GSI_AMO_RET(T, N, fetch_##OP, (T * dest, T value, int pe), (dest, value, pe), {          \
+        gsi_target_t t;                                                                      \
+        T *p = GSI_AMO_TARGET(T, dest, pe, &t), r;                                           \
+        if (p)                                                                               \
+            return __atomic_fetch_##OP(p, value, __ATOMIC_SEQ_CST);                          \
+        gsi_net_amo(fn, &t, pe, GST_OP, sizeof(T), &value, NULL, &r);                        \
+        return r;                                                                            \
+    })                                                                                       \
+    GSI_AMO_VOID(N, OP, (T * dest, T value, int pe), (dest, value, pe),                      \
+                 { (void)amo_fetch_##OP##_##N(fn, dest, value, pe); })                       \
+    GSI_AMO_VOID(N, fetch_##OP##_nbi, (T * fetch, T * dest, T value, int pe),                \
+                 (fetch, dest, value, pe),                                                   \
                  { GSI_FETCH_TO(fetch, amo_fetch_##OP##_##N(fn, dest, value, pe)); })
-#define GSI_AMO_BIT(T, N)                 \
-    GSI_AMO_BITOP(T, N, and, GST_AMO_FAND) \
-    GSI_AMO_BITOP(T, N, or, GST_AMO_FOR)   \
+#define GSI_AMO_BIT(T, N)                                                                    \
+    GSI_AMO_BITOP(T, N, and, GST_AMO_FAND)                                                   \
+    GSI_AMO_BITOP(T, N, or, GST_AMO_FOR)                                                     \
     GSI_AMO_BITOP(T, N, xor, GST_AMO_FXOR)
 GSHMEM_AMO_BIT_TYPES(GSI_AMO_BIT)
 

@@ -43,22 +43,27 @@ static void compare_call(const char *fn, const gsi_alloc_call_t *mine)
         return;
     gsi_lib_get(fn, &theirs, mine, sizeof(theirs), pe);
     if (theirs.seq != mine->seq)
-        gsi_fatal(fn, "PE %d is in its allocation call number %llu, this PE in its %llu: every "
+        gsi_fatal(fn,
+                  "PE %d is in its allocation call number %llu, this PE in its %llu: every "
                   "PE must make the same allocation calls (shmem_malloc, shmem_free, ...) in "
-                  "the same order", pe, (unsigned long long)theirs.seq,
-                  (unsigned long long)mine->seq);
+                  "the same order",
+                  pe, (unsigned long long)theirs.seq, (unsigned long long)mine->seq);
     if (theirs.size != mine->size)
-        gsi_fatal(fn, "PE %d asked for %llu bytes, this PE for %llu: every PE must ask for the "
-                  "same size", pe, (unsigned long long)theirs.size,
-                  (unsigned long long)mine->size);
+        gsi_fatal(fn,
+                  "PE %d asked for %llu bytes, this PE for %llu: every PE must ask for the "
+                  "same size",
+                  pe, (unsigned long long)theirs.size, (unsigned long long)mine->size);
     if (theirs.align != mine->align)
-        gsi_fatal(fn, "PE %d asked for alignment %llu, this PE for %llu: every PE must ask for "
-                  "the same", pe, (unsigned long long)theirs.align,
-                  (unsigned long long)mine->align);
+        gsi_fatal(fn,
+                  "PE %d asked for alignment %llu, this PE for %llu: every PE must ask for "
+                  "the same",
+                  pe, (unsigned long long)theirs.align, (unsigned long long)mine->align);
     if (theirs.offset != mine->offset)
-        gsi_fatal(fn, "PE %d passed the block at heap offset %#llx, this PE the one at %#llx: "
-                  "every PE must pass the same block", pe,
-                  (unsigned long long)theirs.offset - 1, (unsigned long long)mine->offset - 1);
+        gsi_fatal(fn,
+                  "PE %d passed the block at heap offset %#llx, this PE the one at %#llx: "
+                  "every PE must pass the same block",
+                  pe, (unsigned long long)theirs.offset - 1,
+                  (unsigned long long)mine->offset - 1);
 }
 
 /* SHMEM_DEBUG: prove that every PE got the same address. */

@@ -50,7 +50,7 @@ void pstart_pes(int npes)
 {
     static int registered;
 
-    (void)npes;  /* ignored, as the specification says */
+    (void)npes; /* ignored, as the specification says */
     /* start_pes may be called again with no effect. */
     if (gsi_pe.init_count != 0)
         return;

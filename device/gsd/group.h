@@ -163,10 +163,22 @@ GSD_FN void gsd_store_value(void *p, const void *v, size_t size)
     uint64_t d;
 
     switch (size) {
-    case 1: memcpy(&b, v, 1); __atomic_store_n((uint8_t *)p, b, __ATOMIC_RELEASE); break;
-    case 2: memcpy(&h, v, 2); __atomic_store_n((uint16_t *)p, h, __ATOMIC_RELEASE); break;
-    case 4: memcpy(&w, v, 4); __atomic_store_n((uint32_t *)p, w, __ATOMIC_RELEASE); break;
-    case 8: memcpy(&d, v, 8); __atomic_store_n((uint64_t *)p, d, __ATOMIC_RELEASE); break;
+    case 1:
+        memcpy(&b, v, 1);
+        __atomic_store_n((uint8_t *)p, b, __ATOMIC_RELEASE);
+        break;
+    case 2:
+        memcpy(&h, v, 2);
+        __atomic_store_n((uint16_t *)p, h, __ATOMIC_RELEASE);
+        break;
+    case 4:
+        memcpy(&w, v, 4);
+        __atomic_store_n((uint32_t *)p, w, __ATOMIC_RELEASE);
+        break;
+    case 8:
+        memcpy(&d, v, 8);
+        __atomic_store_n((uint64_t *)p, d, __ATOMIC_RELEASE);
+        break;
     default: memcpy(p, v, size); break;
     }
 }
@@ -179,10 +191,22 @@ GSD_FN void gsd_load_value(void *v, const void *p, size_t size)
     uint64_t d;
 
     switch (size) {
-    case 1: b = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED); memcpy(v, &b, 1); break;
-    case 2: h = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED); memcpy(v, &h, 2); break;
-    case 4: w = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED); memcpy(v, &w, 4); break;
-    case 8: d = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED); memcpy(v, &d, 8); break;
+    case 1:
+        b = __atomic_load_n((const uint8_t *)p, __ATOMIC_RELAXED);
+        memcpy(v, &b, 1);
+        break;
+    case 2:
+        h = __atomic_load_n((const uint16_t *)p, __ATOMIC_RELAXED);
+        memcpy(v, &h, 2);
+        break;
+    case 4:
+        w = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
+        memcpy(v, &w, 4);
+        break;
+    case 8:
+        d = __atomic_load_n((const uint64_t *)p, __ATOMIC_RELAXED);
+        memcpy(v, &d, 8);
+        break;
     default: memcpy(v, p, size); break;
     }
 }

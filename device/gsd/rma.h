@@ -231,32 +231,32 @@ GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, in
     GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ) \
     GSD_STRIDED_(OP, gshmemx_##STEM##_block, GSD_BLOCK, T, SZ)
 
-#define GSD_PG(T, N)                                                           \
-    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)                       \
-    {                                                                          \
-        const char *fn = "gshmem_" #N "_p";                                    \
-        uint64_t off;                                                          \
-        T *r;                                                                  \
-        gsd_check_pe(fn, pe);                                                  \
-        off = gsd_heap_offset(fn, dest, sizeof(T), pe);                        \
-        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)                   \
-            GSD_VALUE_STORE(T, r, value);                                      \
-        else                                                                   \
-            gsd_p_proxy(fn, off, &value, sizeof(T), pe);                       \
-    }                                                                          \
-    GSD_FN T gshmem_##N##_g(const T *source, int pe)                           \
-    {                                                                          \
-        const char *fn = "gshmem_" #N "_g";                                    \
-        uint64_t off;                                                          \
-        const T *r;                                                            \
-        T v;                                                                   \
-        gsd_check_pe(fn, pe);                                                  \
-        off = gsd_heap_offset(fn, source, sizeof(T), pe);                      \
-        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL)           \
-            GSD_VALUE_LOAD(T, v, r);                                           \
-        else                                                                   \
-            gsd_g_proxy(fn, &v, off, sizeof(T), pe);                           \
-        return v;                                                              \
+#define GSD_PG(T, N)                                                 \
+    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)             \
+    {                                                                \
+        const char *fn = "gshmem_" #N "_p";                          \
+        uint64_t off;                                                \
+        T *r;                                                        \
+        gsd_check_pe(fn, pe);                                        \
+        off = gsd_heap_offset(fn, dest, sizeof(T), pe);              \
+        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)         \
+            GSD_VALUE_STORE(T, r, value);                            \
+        else                                                         \
+            gsd_p_proxy(fn, off, &value, sizeof(T), pe);             \
+    }                                                                \
+    GSD_FN T gshmem_##N##_g(const T *source, int pe)                 \
+    {                                                                \
+        const char *fn = "gshmem_" #N "_g";                          \
+        uint64_t off;                                                \
+        const T *r;                                                  \
+        T v;                                                         \
+        gsd_check_pe(fn, pe);                                        \
+        off = gsd_heap_offset(fn, source, sizeof(T), pe);            \
+        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL) \
+            GSD_VALUE_LOAD(T, v, r);                                 \
+        else                                                         \
+            gsd_g_proxy(fn, &v, off, sizeof(T), pe);                 \
+        return v;                                                    \
     }
 
 #define GSD_RMA_TYPED_(T, N)                  \

@@ -96,19 +96,14 @@ static const char *type_range(const gsi_env_desc_t *d, char *buf, size_t len)
 {
     switch (d->type) {
     case GSI_ENV_SIZE:
-        snprintf(buf, len, "a size in bytes from %lld to %lld, with an optional K, M, G or T suffix",
-                 d->min, d->max);
+        snprintf(buf, len,
+                 "a size in bytes from %lld to %lld, with an optional K, M, G or T suffix", d->min,
+                 d->max);
         break;
-    case GSI_ENV_INT:
-        snprintf(buf, len, "an integer from %lld to %lld", d->min, d->max);
-        break;
-    case GSI_ENV_BOOL:
-        snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)");
-        break;
+    case GSI_ENV_INT: snprintf(buf, len, "an integer from %lld to %lld", d->min, d->max); break;
+    case GSI_ENV_BOOL: snprintf(buf, len, "0 or 1 (also yes/no, true/false, on/off)"); break;
     case GSI_ENV_STR:
-    case GSI_ENV_SECRET:
-        snprintf(buf, len, "a string");
-        break;
+    case GSI_ENV_SECRET: snprintf(buf, len, "a string"); break;
     }
     return buf;
 }
@@ -138,9 +133,7 @@ static gsi_status_t load_one(const gsi_env_desc_t *d, const char *text, gsi_env_
         memcpy(slot, &flag, sizeof(flag));
         return GSI_OK;
     case GSI_ENV_STR:
-    case GSI_ENV_SECRET:
-        memcpy(slot, &text, sizeof(text));
-        return GSI_OK;
+    case GSI_ENV_SECRET: memcpy(slot, &text, sizeof(text)); return GSI_OK;
     }
     return GSI_ERR_ENV;
 }

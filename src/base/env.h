@@ -21,7 +21,13 @@ typedef struct gsi_env {
 
 /* SECRET: a STR of the form <a>:<b>:<key> (GSHMEM_UID); gsi_env_print
  * shows "<a>:<b>:<secret>", never the key. */
-typedef enum { GSI_ENV_SIZE, GSI_ENV_INT, GSI_ENV_BOOL, GSI_ENV_STR, GSI_ENV_SECRET } gsi_env_type_t;
+typedef enum {
+    GSI_ENV_SIZE,
+    GSI_ENV_INT,
+    GSI_ENV_BOOL,
+    GSI_ENV_STR,
+    GSI_ENV_SECRET
+} gsi_env_type_t;
 
 typedef struct gsi_env_desc {
     const char *name;

@@ -63,7 +63,7 @@ gsi_status_t gsi_memfd_create(const char *name, size_t size, void *hint, int *fd
      * allowed (root), and TSan ends the program. */
     if (hint)
         map = mmap(hint, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, memfd, 0);
-    if (map != MAP_FAILED && map != hint) {  /* the range was taken: aligned, elsewhere */
+    if (map != MAP_FAILED && map != hint) { /* the range was taken: aligned, elsewhere */
         munmap(map, size);
         map = MAP_FAILED;
     }

@@ -58,7 +58,7 @@ static int fin_entered_call(uint64_t flag, uint64_t seq)
 {
     uint32_t diff = (FIN_SEQ(flag) - (uint32_t)seq) & 0x7fffffffu;
 
-    return diff < 0x40000000u;  /* not behind, modulo 2^31 */
+    return diff < 0x40000000u; /* not behind, modulo 2^31 */
 }
 
 static _Noreturn void fin_report(const char *fn, int pe)
@@ -181,7 +181,8 @@ static void dissemination(const char *fn, const struct gshmem_team *team, uint64
         gsi_waiter_t w = GSI_WAITER_INIT;
         uint64_t flag;
 
-        gsi_lib_store64(fn, &sync->barrier[k].value, epoch, gsi_team_world_pe(team, (me + dist) % n));
+        gsi_lib_store64(fn, &sync->barrier[k].value, epoch,
+                        gsi_team_world_pe(team, (me + dist) % n));
         while ((flag = __atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE)) < epoch ||
                (flag & FIN_BIT)) {
             /* The partner's finalize flag (world only): it may have

@@ -9,10 +9,10 @@
 
 #include "gsd/state.h"
 
-#define GSI_MAX_TEAMS 64         /* slots; GSHMEM_MAX_TEAMS may lower the limit */
-#define GSI_BARRIER_ROUNDS 32    /* log2 of the largest team */
-#define GSI_COLL_WORDS 64        /* per-slot words the collectives own */
-#define GSI_WHERE_MAX 64         /* members whose CPU the central barrier tracks */
+#define GSI_MAX_TEAMS 64      /* slots; GSHMEM_MAX_TEAMS may lower the limit */
+#define GSI_BARRIER_ROUNDS 32 /* log2 of the largest team */
+#define GSI_COLL_WORDS 64     /* per-slot words the collectives own */
+#define GSI_WHERE_MAX 64      /* members whose CPU the central barrier tracks */
 /* coll[GSI_SIG_SEQ] of a team's slot numbers this PE's collective calls on
  * the team (src/coll/coll_sig.h); the finalize barrier publishes the
  * world's (src/coll/barrier.c). */
@@ -38,16 +38,16 @@ typedef struct gsi_team_sync {
  * next call cannot overwrite the one being read, and cannot get further
  * before this PE reaches that call's barrier. */
 typedef struct gsi_alloc_call {
-    uint64_t seq;     /* this PE's allocation calls so far, this one included */
-    uint64_t size;    /* bytes asked for (shmem_free: 0) */
-    uint64_t align;   /* shmem_align's alignment, 0 for the others */
-    uint64_t offset;  /* shmem_free, shmem_realloc: the block's heap offset + 1; else 0 */
+    uint64_t seq;    /* this PE's allocation calls so far, this one included */
+    uint64_t size;   /* bytes asked for (shmem_free: 0) */
+    uint64_t align;  /* shmem_align's alignment, 0 for the others */
+    uint64_t offset; /* shmem_free, shmem_realloc: the block's heap offset + 1; else 0 */
 } gsi_alloc_call_t;
 
 typedef struct gsi_sync {
-    gsi_team_sync_t team[GSI_MAX_TEAMS];     /* slot 0: world, 1: shared */
-    uint64_t free_slots;                       /* this PE's view; published for agreement */
-    gsi_alloc_call_t alloc[2];                 /* this PE's last allocation calls, by parity */
+    gsi_team_sync_t team[GSI_MAX_TEAMS]; /* slot 0: world, 1: shared */
+    uint64_t free_slots;                 /* this PE's view; published for agreement */
+    gsi_alloc_call_t alloc[2];           /* this PE's last allocation calls, by parity */
 } gsi_sync_t;
 
 /* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device

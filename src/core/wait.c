@@ -32,6 +32,8 @@ void gsi_wait_check(gsi_waiter_t *w, const char *fn, const char *what)
      * waited for.  The default is generous; a program that legitimately
      * waits longer (one PE computing alone) sets it higher, or 0. */
     if (gsi_now_ns() > w->deadline_ns)
-        gsi_fatal(fn, "waited more than GSHMEM_WAIT_TIMEOUT=%lld s for %s (raise it, or 0 waits "
-                  "without a limit)", gsi_pe.env.wait_timeout, what);
+        gsi_fatal(fn,
+                  "waited more than GSHMEM_WAIT_TIMEOUT=%lld s for %s (raise it, or 0 waits "
+                  "without a limit)",
+                  gsi_pe.env.wait_timeout, what);
 }

@@ -15,7 +15,7 @@ int main(void)
 
     shmem_init();
     peer = (shmem_my_pe() + 1) % shmem_n_pes();
-    shmem_long_atomic_add(&words[1], 1, peer);  /* aligned: fine */
+    shmem_long_atomic_add(&words[1], 1, peer); /* aligned: fine */
     shmem_barrier_all();
     shmem_long_atomic_add((long *)((char *)&words[1] + 4), 1, peer);
     fprintf(stderr, "bad_amo_unaligned: the misaligned atomic returned\n");

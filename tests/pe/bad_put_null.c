@@ -15,7 +15,7 @@ int main(void)
 
     shmem_init();
     peer = (shmem_my_pe() + 1) % shmem_n_pes();
-    shmem_putmem(dest, NULL, 0, peer);  /* nothing to move: fine */
+    shmem_putmem(dest, NULL, 0, peer); /* nothing to move: fine */
     shmem_barrier_all();
     shmem_putmem(dest, NULL, sizeof(long), peer);
     fprintf(stderr, "bad_put_null: the put from NULL returned\n");

@@ -43,8 +43,10 @@ static void check_symmetric(const char *routine, const void *p, const char *what
         *anchor = distance(p);
     shmem_barrier_all();
     d = shmem_int64_g(anchor, 0);
-    PT_CHECK_EQ_F(routine, d, distance(p), "heap offset of %s, from the first block "
-                  "(expected: PE 0's)", what);
+    PT_CHECK_EQ_F(routine, d, distance(p),
+                  "heap offset of %s, from the first block "
+                  "(expected: PE 0's)",
+                  what);
     for (pe = 0; p != NULL && pe < npes; pe++) {
         const char *peer = shmem_ptr(p, pe), *peer_anchor = shmem_ptr(anchor, pe);
 
@@ -56,7 +58,8 @@ static void check_symmetric(const char *routine, const void *p, const char *what
         if (peer != NULL && peer_anchor != NULL)
             PT_CHECK_EQ_F(routine, distance(p), (int64_t)(peer - peer_anchor),
                           "offset of %s from the first block in PE %d's heap, through "
-                          "shmem_ptr", what, pe);
+                          "shmem_ptr",
+                          what, pe);
     }
     shmem_barrier_all();
 }

@@ -8,5 +8,5 @@ int main(void)
 {
     start_pes(0);
     pt_setup();
-    return pt_finish();  /* shmem_finalize; nothing is left for exit */
+    return pt_finish(); /* shmem_finalize; nothing is left for exit */
 }

@@ -19,5 +19,5 @@ int main(void)
     shmem_long_p(&box, pt_me, peer);
     shmem_barrier_all();
     PT_CHECK_EQ("shmem_long_p", (pt_me + pt_npes - 1) % pt_npes, box);
-    return pt_verdict();  /* no shmem_finalize */
+    return pt_verdict(); /* no shmem_finalize */
 }

@@ -41,7 +41,7 @@ static char state_of(int pid)
     n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = 0;
-    close = strrchr(buf, ')');  /* the command may hold spaces */
+    close = strrchr(buf, ')'); /* the command may hold spaces */
     return close && close[1] == ' ' ? close[2] : 0;
 }
 
@@ -61,7 +61,7 @@ static int continue_when_stopped(int pid, unsigned us)
             return 0;
         usleep(100);
     }
-    kill(pid, SIGCONT);  /* never seen stopped: do not leave it stopped */
+    kill(pid, SIGCONT); /* never seen stopped: do not leave it stopped */
     return 0;
 }
 
@@ -117,7 +117,7 @@ int main(void)
          * the victim (over TCP the victim's worker must answer a get). */
         shmem_barrier_all();
         if (pt_me == victim)
-            raise(SIGSTOP);  /* returns once the next PE has continued it */
+            raise(SIGSTOP); /* returns once the next PE has continued it */
         else if (pt_me == (victim + 1) % pt_npes)
             PT_CHECK("continue_when_stopped",
                      continue_when_stopped(pids[victim], (unsigned)(rand() % 20000)),
@@ -140,6 +140,6 @@ int main(void)
     }
     shmem_finalize();
     if (helping && pt_me == 0)
-        pthread_join(helper, NULL);  /* the stopper may still sleep: it ends with exit */
+        pthread_join(helper, NULL); /* the stopper may still sleep: it ends with exit */
     return status;
 }

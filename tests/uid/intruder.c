@@ -48,7 +48,7 @@ typedef struct old_hello {
     uint8_t nonce[16];
     char host[64];
 } old_hello_t;
-static const char guess[16] = "gshmem-env-uid";  /* the old constant nonce */
+static const char guess[16] = "gshmem-env-uid"; /* the old constant nonce */
 
 static const char *mode = "?";
 
@@ -163,8 +163,8 @@ static int answer_to_claim(int fd, int rank)
         say("refused: rank 0 closed the connection (or said nothing for 5 s)");
         return 0;
     }
-    if ((m.type == GSB_MSG_REJECT || m.type == OLD_REJECT) && m.len > 0 && m.len < sizeof(text) &&
-        read_all(fd, text, m.len, 2000) == 0) {
+    if ((m.type == GSB_MSG_REJECT || m.type == OLD_REJECT) && m.len > 0 &&
+        m.len < sizeof(text) && read_all(fd, text, m.len, 2000) == 0) {
         text[m.len] = '\0';
         say("refused: rank 0 said \"%s\"", text);
         return 0;
@@ -186,7 +186,9 @@ static int claim(const struct sockaddr_in *sa, int rank, int size, int delay_ms,
         read_all(fd, &ch, sizeof(ch), 1000) == 0) {
         /* The current protocol: answer the challenge with a MAC keyed by a
          * guess (the old constant), since the secret is unknown. */
-        gsb_hello_t h = {.magic = GSB_WIRE_MAGIC, .rank = rank, .size = size,
+        gsb_hello_t h = {.magic = GSB_WIRE_MAGIC,
+                         .rank = rank,
+                         .size = size,
                          .pid = (int32_t)getpid()};
 
         snprintf(h.host, sizeof(h.host), "intruder");
@@ -198,7 +200,9 @@ static int claim(const struct sockaddr_in *sa, int rank, int size, int delay_ms,
         say("answered rank 0's challenge with a guessed MAC");
     } else {
         /* The first protocol: a hello with the old constant nonce. */
-        old_hello_t h = {.magic = OLD_MAGIC, .rank = rank, .size = size,
+        old_hello_t h = {.magic = OLD_MAGIC,
+                         .rank = rank,
+                         .size = size,
                          .pid = (int32_t)getpid()};
 
         memcpy(h.nonce, guess, sizeof(guess));
@@ -260,8 +264,8 @@ static int play_root(int fd, int size)
     if (readable(fd, 500)) {
         /* The first protocol: the joiner speaks first.  Welcome it with the
          * old constant nonce, as a rank 0 of that job would. */
-        old_hello_t h, mine = {.magic = OLD_MAGIC, .rank = 0, .size = size,
-                               .pid = (int32_t)getpid()};
+        old_hello_t h,
+            mine = {.magic = OLD_MAGIC, .rank = 0, .size = size, .pid = (int32_t)getpid()};
 
         if (read_all(fd, &m, sizeof(m), 2000) != 0 || m.type != OLD_HELLO ||
             m.len != sizeof(h) || read_all(fd, &h, sizeof(h), 2000) != 0) {
@@ -285,7 +289,7 @@ static int play_root(int fd, int size)
         }
         mine.size = h.size;
         snprintf(mine.host, sizeof(mine.host), "intruder");
-        random_bytes(mine.mac, sizeof(mine.mac));  /* a proof it cannot make */
+        random_bytes(mine.mac, sizeof(mine.mac)); /* a proof it cannot make */
         send_msg(fd, GSB_MSG_PROOF, 0, &mine, sizeof(mine));
         send_msg(fd, GSB_MSG_WELCOME, 0, NULL, 0);
         say("rank %d answered the challenge; sent it a forged proof and a welcome", h.rank);
@@ -350,7 +354,8 @@ int main(int argc, char **argv)
         return squat(&sa, atoi(argv[4]));
 
 usage:
-    fprintf(stderr, "usage: intruder claim HOST PORT RANK SIZE [DELAY_MS [HOLD_S]] | truncated "
+    fprintf(stderr,
+            "usage: intruder claim HOST PORT RANK SIZE [DELAY_MS [HOLD_S]] | truncated "
             "HOST PORT HOLD_S | silent HOST PORT COUNT HOLD_S | squat HOST PORT WAIT_S\n");
     return 2;
 }

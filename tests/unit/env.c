@@ -141,7 +141,7 @@ Test(env, secret_is_not_printed)
     gsi_env_print(out, &env);
     fclose(out);
     cr_expect_null(strstr(text, key), "the table shows the secret:\n%s", text);
-    cr_expect_not_null(strstr(text, "10.0.0.1:5000:<secret>"), "the table lacks the address:\n%s",
-                       text);
+    cr_expect_not_null(strstr(text, "10.0.0.1:5000:<secret>"),
+                       "the table lacks the address:\n%s", text);
     free(text);
 }

@@ -30,9 +30,10 @@ Test(sha256, fips_180_examples)
     expect_sha("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     expect_sha("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    expect_sha("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopq"
-               "klmnopqrlmnopqrsmnopqrstnopqrstu", 112,
-               "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+    expect_sha(
+        "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopq"
+        "klmnopqrlmnopqrsmnopqrstnopqrstu",
+        112, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 
 /* A million 'a', fed in uneven pieces so that every path of the block
@@ -69,7 +70,7 @@ static void expect_hmac(const void *key, size_t key_len, const void *data, size_
 
     gsb_hmac_sha256(key, key_len, data, len, d);
     to_hex(d, sizeof(d), hex);
-    hex[strlen(want)] = '\0';  /* test case 5 gives the first 128 bits only */
+    hex[strlen(want)] = '\0'; /* test case 5 gives the first 128 bits only */
     cr_expect_str_eq(hex, want, "RFC 4231 test case %d", test_case);
 }
 
@@ -125,9 +126,11 @@ Test(uid_auth, secret_text)
     cr_expect_eq(s[9], 0x99);
     cr_expect_eq(s[15], 0xff);
     cr_expect_neq(gsb_auth_parse_secret("0011223344556677", s), 0, "too short");
-    cr_expect_neq(gsb_auth_parse_secret("00112233445566778899aabbccddeeff00", s), 0, "too long");
+    cr_expect_neq(gsb_auth_parse_secret("00112233445566778899aabbccddeeff00", s), 0,
+                  "too long");
     cr_expect_neq(gsb_auth_parse_secret("00112233445566778899aabbccddeefg", s), 0, "not hex");
-    cr_expect_null(strstr(gsb_error(), "eefg"), "the error repeats the secret: %s", gsb_error());
+    cr_expect_null(strstr(gsb_error(), "eefg"), "the error repeats the secret: %s",
+                   gsb_error());
 }
 
 /* The handshake: right secret passes, anything else fails, and a joiner's

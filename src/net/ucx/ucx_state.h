@@ -63,10 +63,10 @@ typedef struct gst_ucx {
      * stores only (a plain int, or a volatile one, shared by two threads is
      * a data race). */
     int stopping;
-    int wake_fd[2];         /* writes wake the progress thread to stop */
+    int wake_fd[2];           /* writes wake the progress thread to stop */
     unsigned long progressed; /* worker progress calls made by the PE's own threads */
     int (*allgather)(const void *in, void *out, size_t len); /* for map_region, finalize */
-    char *fin_gather;       /* [n_pes] finalize's allgather lands here (allocated at init) */
+    char *fin_gather; /* [n_pes] finalize's allgather lands here (allocated at init) */
     gst_ucx_extra_t extra[GST_MAX_REGIONS]; /* regions n_regions.. added after init */
 } gst_ucx_t;
 

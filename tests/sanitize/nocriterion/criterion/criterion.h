@@ -28,18 +28,19 @@ static int nocr_n_tests, nocr_failed;
 
 /* Test(suite, name, options...): the options (.timeout) are ignored; the
  * harness's own timeout bounds the program. */
-#define Test(suite, name, ...)                                                    \
-    static void suite##_##name(void);                                             \
-    __attribute__((constructor)) static void nocr_add_##suite##_##name(void)      \
-    {                                                                             \
-        if (nocr_n_tests < 64)                                                    \
-            nocr_tests[nocr_n_tests++] = (nocr_test_t){#suite, #name, suite##_##name}; \
-    }                                                                             \
+#define Test(suite, name, ...)                                                                 \
+    static void suite##_##name(void);                                                          \
+    __attribute__((constructor)) static void nocr_add_##suite##_##name(void)                   \
+    {                                                                                          \
+        if (nocr_n_tests < 64)                                                                 \
+            nocr_tests[nocr_n_tests++] = (nocr_test_t){#suite, #name, suite##_##name};         \
+    }                                                                                          \
     static void suite##_##name(void)
 
-__attribute__((format(printf, 6, 7))) static void nocr_check(int ok, int fatal, const char *file,
-                                                             int line, const char *expr,
-                                                             const char *fmt, ...)
+__attribute__((format(printf, 6, 7))) static void nocr_check(int ok, int fatal,
+                                                             const char *file, int line,
+                                                             const char *expr, const char *fmt,
+                                                             ...)
 {
     va_list ap;
 
@@ -57,7 +58,7 @@ __attribute__((format(printf, 6, 7))) static void nocr_check(int ok, int fatal, 
 }
 
 /* The message is optional: " " glues onto its format string, or stands alone. */
-#define nocr_cmp_(fatal, cond, ...) \
+#define nocr_cmp_(fatal, cond, ...)                                                            \
     nocr_check((cond), (fatal), __FILE__, __LINE__, #cond, " " __VA_ARGS__)
 #define cr_assert_eq(a, b, ...) nocr_cmp_(1, (a) == (b), __VA_ARGS__)
 #define cr_expect_eq(a, b, ...) nocr_cmp_(0, (a) == (b), __VA_ARGS__)
