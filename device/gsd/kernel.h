@@ -16,7 +16,9 @@
  * gshmemx_block_id(), gshmemx_grid_blocks(), gshmemx_syncthreads(),
  * gshmemx_syncwarp().
  * Between host and symmetric memory: gshmemx_memcpy_to_device /
- * gshmemx_memcpy_from_device (cudaMemcpy on the GPU, memcpy on host lanes).
+ * gshmemx_memcpy_from_device (cudaMemcpy on the GPU, memcpy on host lanes);
+ * on the GPU a failed copy ends the job with one line naming the routine
+ * and cudaGetErrorString.
  */
 #ifndef GSD_KERNEL_H
 #define GSD_KERNEL_H
@@ -95,7 +97,10 @@ static inline void gshmemx_memcpy_from_device(void *dst, const void *src, size_t
     memcpy(dst, src, n);
 }
 #else
+#include <stdio.h>
+
 #include <cuda_runtime.h>
+#include <shmem.h>
 
 extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
                                          size_t shared_mem, cudaStream_t stream);
@@ -114,13 +119,26 @@ static inline int gsd_launch_(void (*k)(T), unsigned blocks, unsigned threads, T
 }
 #define GSHMEM_LAUNCH(name, blocks, threads, arg) gsd_launch_(name, blocks, threads, arg)
 
+/* A failed copy ends the job with one line: the usual cause is a kernel
+ * that trapped (a device-side fatal error), which leaves the context's
+ * sticky error for every later call, so going on would only read garbage
+ * or hang in the next barrier.  Compiled, not run (no GPU here). */
+static inline void gsd_memcpy_check_(const char *fn, cudaError_t err)
+{
+    if (err == cudaSuccess)
+        return;
+    fprintf(stderr, "gshmem: PE %d: %s: cudaMemcpy: %s\n", shmem_my_pe(), fn,
+            cudaGetErrorString(err));
+    shmem_global_exit(1);
+}
 static inline void gshmemx_memcpy_to_device(void *dst, const void *src, size_t n)
 {
-    cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice);
+    gsd_memcpy_check_("gshmemx_memcpy_to_device", cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
 }
 static inline void gshmemx_memcpy_from_device(void *dst, const void *src, size_t n)
 {
-    cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost);
+    gsd_memcpy_check_("gshmemx_memcpy_from_device",
+                      cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost));
 }
 #endif
 

@@ -19,6 +19,7 @@
 #include "core/pe.h"
 #include "gpu/lanes.h"
 #include "gpu/proxy.h"
+#include "gpu/watch.h"
 
 static struct {
     pthread_mutex_t lock;             /* teams may be made by several threads at once */
@@ -185,6 +186,7 @@ void gsi_device_init(const char *fn)
     gsi_team_observer = gsi_device_team_update; /* teams made from now on */
     /* No peer writes into this PE's sync area before it is zeroed. */
     gsi_barrier_world(fn, 0);
+    gsi_watch_start(fn); /* a GPU: a trapped kernel ends the job (watch.h) */
     GSI_DEBUG("device API: %s memory, heap %llu bytes at %#llx, %d proxy channels", mem->name,
               (unsigned long long)s->heap_size, (unsigned long long)s->heap_base, s->n_chan);
 }
@@ -202,6 +204,7 @@ void gsi_device_fini(const char *fn)
         clear_team(slot);
     memset(&dev.state, 0, sizeof(dev.state));
     dev.mem->publish(&dev.state);
+    gsi_watch_stop(); /* before the context goes */
     dev.mem->fini();
     dev.mem = NULL;
 }

@@ -212,12 +212,33 @@ PT_UNUSED static void *dt_malloc(size_t n)
     return p;
 }
 
-/* Launch a kernel and check that it ran (GSHMEM_LAUNCH returns 0). */
+/* What the backend says of a failed launch: the CUDA error (a trap in the
+ * kernel leaves a sticky one), nothing more on host lanes (the launcher
+ * printed its line). */
+PT_UNUSED static const char *dt_launch_error(void)
+{
+#if defined(__CUDACC__)
+    return cudaGetErrorString(cudaGetLastError());
+#else
+    return "see the line above";
+#endif
+}
+
+/* Launch a kernel and check that it ran (GSHMEM_LAUNCH returns 0).  A
+ * failed launch stops the test at once: after it the device state is
+ * unknown (on a GPU the context is lost), so every later check would only
+ * fail or hang in the next barrier; the global exit ends the peers too. */
 #define DT_LAUNCH(kernel, blocks, threads, args)                                               \
     do {                                                                                       \
         int dt_rc_ = GSHMEM_LAUNCH(kernel, (blocks), (threads), args);                         \
-        PT_CHECK_EQ_F("GSHMEM_LAUNCH", 0, dt_rc_, "%s on %u x %u lanes", #kernel,              \
-                      (unsigned)(blocks), (unsigned)(threads));                                \
+        if (dt_rc_ != 0) {                                                                     \
+            fprintf(stderr,                                                                    \
+                    "FAIL PE %d: GSHMEM_LAUNCH: %s on %u x %u lanes (%s:%d): expected 0, "     \
+                    "got %d (%s); stopping the test\n",                                        \
+                    pt_me, #kernel, (unsigned)(blocks), (unsigned)(threads), __FILE__,         \
+                    __LINE__, dt_rc_, dt_launch_error());                                      \
+            shmem_global_exit(1);                                                              \
+        }                                                                                      \
     } while (0)
 
 /* Is env var `name` set to a true value (1, yes, true, on)? */

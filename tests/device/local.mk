@@ -14,7 +14,8 @@ check_PROGRAMS += \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
 	tests/device/ring tests/device/ring_tiny \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
-	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout
+	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
+	tests/device/bad_lane_trap
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -52,6 +53,9 @@ tests_device_bad_cmp_SOURCES = tests/device/bad_cmp.c tests/device/bad_test.h
 tests_device_bad_cmp_LDADD = libgshmem.la
 tests_device_bad_timeout_SOURCES = tests/device/bad_timeout.c tests/device/bad_test.h
 tests_device_bad_timeout_LDADD = libgshmem.la
+# Its own main (two lanes per PE), so not bad_test.h.
+tests_device_bad_lane_trap_SOURCES = tests/device/bad_lane_trap.c
+tests_device_bad_lane_trap_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs each; tests/pe/net.mk adds the proxy-mode twin of every one.
 TESTS += \
@@ -69,7 +73,8 @@ TESTS += \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \
 	tests/device/bad_chan-np1.pe tests/device/bad_chan-np2.pe \
 	tests/device/bad_cmp-np1.pe tests/device/bad_cmp-np2.pe \
-	tests/device/bad_timeout-np1.pe tests/device/bad_timeout-np2.pe
+	tests/device/bad_timeout-np1.pe tests/device/bad_timeout-np2.pe \
+	tests/device/bad_lane_trap-np1.pe tests/device/bad_lane_trap-np2.pe
 
 # The tiny ring matters only where there is a proxy: the network mode alone.
 # (Listed by hand: gen-net-mk.sh makes twins of .pe entries only.)

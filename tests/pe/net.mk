@@ -9,6 +9,8 @@ TESTS += \
 	tests/device/bad_chan-np2-net.net \
 	tests/device/bad_cmp-np1-net.net \
 	tests/device/bad_cmp-np2-net.net \
+	tests/device/bad_lane_trap-np1-net.net \
+	tests/device/bad_lane_trap-np2-net.net \
 	tests/device/bad_pe-np1-net.net \
 	tests/device/bad_pe-np2-net.net \
 	tests/device/bad_sig_op-np1-net.net \

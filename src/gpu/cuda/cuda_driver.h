@@ -33,6 +33,7 @@
     X(cuStreamCreate)                \
     X(cuStreamDestroy)               \
     X(cuStreamSynchronize)           \
+    X(cuStreamQuery)                 \
     X(cuMemHostAlloc)                \
     X(cuMemHostGetDevicePointer)     \
     X(cuMemFreeHost)                 \

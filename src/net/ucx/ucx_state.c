@@ -2,6 +2,9 @@
  * the state (gst_ucx), the waits on requests and flags, and the exchange of
  * blobs of any size at init. */
 #include "config.h"
+
+#ifdef GSHMEM_HAVE_UCX
+
 #include "net/ucx/ucx_state.h"
 
 #include <sched.h>
@@ -87,3 +90,5 @@ gsi_status_t gst_ucx_gather_blobs(const gst_init_args_t *args, const void *mine,
     *stride = (size_t)max;
     return GSI_OK;
 }
+
+#endif /* GSHMEM_HAVE_UCX */

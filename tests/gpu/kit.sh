@@ -1,0 +1,268 @@
+#!/bin/sh
+# tests/gpu/kit.sh - the prepared GPU kit: build here, run on a GPU machine
+# that has CUDA 13 with nvcc and the nvidia-nvshmem-cu13 Python package,
+# but no Open MPI, PMIx, UCX or package registry.
+#
+#   kit.sh prepare   (here) builds _kit/bundle, self-contained, < 60 MiB:
+#                    every tests/device program, the device perftests and
+#                    the MoE test as CUDA for sm_90, libgshmem.so and every
+#                    shared library they need that a bare CUDA image may
+#                    lack.  Out of tree: a copy of the sources in _kit/src,
+#                    built in _kit/build, so the developer's build is never
+#                    touched.  UCX is left out (a pkg-config that hides it);
+#                    PMIx cannot be (configure requires it), so libpmix and
+#                    its libraries are carried: the uid bootstrap never
+#                    initializes it.  Carry `_kit/bundle` to the GPU machine.
+#   kit.sh run       (there) in one go, under --budget seconds (480): the
+#                    missing-library check, the driver and the device
+#                    attributes the code relies on, every device test on 1
+#                    and 2 PEs (bad_*: the expected line, no hang), MoE LL
+#                    and normal, compute-sanitizer memcheck and racecheck on
+#                    a subset, the device benchmarks against NVSHMEM (built
+#                    there from perftest/nvshmem) and a plain copy kernel;
+#                    then one table.  --only PATTERN runs the matching steps.
+#   kit.sh table R F prints the table of a results and a figures file.
+#
+# PEs start with tests/uid/uidrun (GSHMEM_BOOTSTRAP=uid), every step under
+# its own timeout, GSHMEM_DEVICE_WAIT_TIMEOUT=20.  The host-side logic is
+# tests/gpu/kit/lib.sh, checked without a GPU by tests/gpu/kit_selftest.sh.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+kit=${GSHMEM_KIT_DIR:-$top/_kit}
+bundle=$kit/bundle
+# shellcheck source=tests/gpu/kit/lib.sh
+. "$here/kit/lib.sh"
+
+kit_args "$@" || exit 2
+
+# ---- prepare ------------------------------------------------------------------
+
+# The libraries a CUDA image always has (or must have from the host: the
+# driver); everything else an ldd lists is carried.
+base_libs='linux-vdso|ld-linux|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|libutil|libresolv|libgcc_s|libstdc\+\+|libcuda\.so|libnvidia-'
+
+prepare() {
+    t0=$(date +%s)
+    src=$kit/src
+    build=$kit/build
+    mkdir -p "$src" "$build" "$bundle/bin" "$bundle/lib" || return 1
+    echo "kit: copying the working tree's sources to $src"
+    (cd "$top" && git ls-files -co --exclude-standard | grep -v '^_kit/' | tar -cf - -T -) |
+        (cd "$src" && tar -xpf -) || return 1
+    [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi > "$kit/autoreconf.log" 2>&1) || {
+        echo "kit: autoreconf failed, see $kit/autoreconf.log"
+        return 1
+    }
+    if [ ! -f "$build/Makefile" ]; then
+        echo "kit: configuring (CUDA, no UCX) in $build"
+        (cd "$build" && PKG_CONFIG="$here/kit/pkg-config-noucx" "$src/configure" \
+            --prefix="$kit/prefix" > "$kit/configure.log" 2>&1) || {
+            echo "kit: configure failed, see $kit/configure.log"
+            return 1
+        }
+    fi
+    grep -q '^#define GSHMEM_HAVE_CUDA 1' "$build/config.h" || {
+        echo "kit: configure found no CUDA (see $kit/configure.log)"
+        return 1
+    }
+    if grep -q '^#define GSHMEM_HAVE_UCX 1' "$build/config.h"; then
+        echo "kit: the kit build found UCX, it must not"
+        return 1
+    fi
+    echo "kit: building the library (niced)"
+    nice -n 10 make -C "$build" -j2 libgshmem.la libgshmem_device.a tools/gshmemcc \
+        > "$kit/make.log" 2>&1 || {
+        echo "kit: make failed, see $kit/make.log"
+        return 1
+    }
+    cc=$build/tools/gshmemcc
+    export GSHMEM_CUDA_GENCODE="-gencode arch=compute_90,code=sm_90"
+    # Anything newer than a binary makes it be built again.
+    deps="$build/libgshmem_device.a $src/device $src/device/gsd $src/tests/device/dev_test.h
+          $src/tests/device/bad_test.h $src/tests/pe/pe_test.h $src/perftest/device_bench.h"
+    : > "$kit/programs.list"
+    for t in "$src"/tests/device/*.c; do
+        n=$(basename "$t" .c)
+        # ptxas -O0: -O3 spends over 10 minutes on the largest test (tests/gpu/run.sh).
+        echo "dev_$n|-Xptxas -O0|-I$src/tests/device -I$src/tests/pe|$t"
+    done >> "$kit/programs.list"
+    for p in device_lat device_bw device_rate; do
+        echo "$p||-I$src/perftest|$src/perftest/$p.c" >> "$kit/programs.list"
+    done
+    moe="$src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c"
+    moe="$moe $src/examples/moe/moe_data.c $src/examples/moe/moe_run.c"
+    echo "moe_ll|-Xptxas -O0|-I$src/examples/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
+        >> "$kit/programs.list"
+    echo "moe_normal|-Xptxas -O0|-I$src/examples/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
+        >> "$kit/programs.list"
+    echo "kit: building $(wc -l < "$kit/programs.list") CUDA programs for sm_90 (2 at a time, niced)"
+    mkdir -p "$kit/logs"
+    # shellcheck disable=SC2016
+    tr '\n' '\0' < "$kit/programs.list" | xargs -0 -P 2 -I{} sh -c '
+        IFS="|" read -r name nvflags cflags srcs <<EOT
+$1
+EOT
+        out=$2/bin/$name
+        if [ -x "$out" ] && [ -z "$(find $srcs $4 -newer "$out" 2>/dev/null | head -n 1)" ]; then
+            exit 0
+        fi
+        # shellcheck disable=SC2086
+        GSHMEM_NVCCFLAGS="$nvflags" nice -n 10 "$3" -x cu $cflags -o "$out" $srcs \
+            > "$5/logs/$name.build" 2>&1 || { echo "kit: FAIL build $name (see $5/logs/$name.build)"; rm -f "$out"; }
+    ' sh {} "$bundle" "$cc" "$deps" "$kit"
+    nbin=$(find "$bundle/bin" -type f | wc -l)
+    if [ "$nbin" -ne "$(wc -l < "$kit/programs.list")" ]; then
+        echo "kit: $nbin of $(wc -l < "$kit/programs.list") programs built"
+        return 1
+    fi
+    echo "kit: collecting libraries"
+    rm -f "$bundle"/lib/*
+    cp -P "$build"/.libs/libgshmem.so* "$bundle/lib/" || return 1
+    for f in "$bundle"/bin/* "$bundle/lib/libgshmem.so.0"; do ldd "$f"; done 2>/dev/null |
+        awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u | grep -Ev "^($base_libs)" |
+        while read -r name path; do
+            cp -L "$path" "$bundle/lib/$name" || exit 1
+        done || return 1
+    missing=$(LD_LIBRARY_PATH=$bundle/lib kit_missing_libs "$bundle"/bin/*)
+    if [ -n "$missing" ]; then
+        echo "kit: the bundle's programs miss: $missing"
+        return 1
+    fi
+    glibc=$(objdump -T "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' |
+            sort -u -V | tail -n 1)
+    size=$(du -sm "$bundle" | cut -f 1)
+    echo "kit: bundle $bundle: $size MiB ($nbin programs; libraries: $(cd "$bundle/lib" && ls | tr '\n' ' '))"
+    echo "kit: the programs need glibc >= ${glibc#GLIBC_} (built on $(. /etc/os-release && echo "$PRETTY_NAME"))"
+    echo "kit: prepared in $(($(date +%s) - t0)) s; carry _kit/bundle"
+    if [ "$size" -gt 60 ]; then
+        echo "kit: FAIL the bundle is $size MiB, over 60 MiB"
+        return 1
+    fi
+    return 0
+}
+
+# ---- run ----------------------------------------------------------------------
+
+uidrun=$top/tests/uid/uidrun
+
+expect_of() { # the EXPECT regex of a tests/device program
+    sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$top/tests/device/$1.c" | head -n 1
+}
+
+# Where the pip package nvidia-nvshmem-cu13 put NVSHMEM (empty: not found).
+nvshmem_home() {
+    python3 -c 'import nvidia.nvshmem as m; print(list(m.__path__)[0])' 2>/dev/null
+}
+
+nvshmem_build() { # OUTDIR: perftest/nvshmem's benchmark against the package
+    h=$(nvshmem_home)
+    [ -n "$h" ] && [ -d "$h/include" ] || { echo "no nvidia-nvshmem-cu13 package (python3 -c 'import nvidia.nvshmem')"; return 77; }
+    host=$(ls "$h"/lib/libnvshmem_host.so* 2>/dev/null | head -n 1)
+    [ -n "$host" ] || { echo "no libnvshmem_host.so in $h/lib"; return 1; }
+    nvcc -O3 -rdc=true -gencode arch=compute_90,code=sm_90 -I"$h/include" \
+        -o "$1/nvshmem_bench" "$top/perftest/nvshmem/nvshmem_bench.cu" \
+        -L"$h/lib" -lnvshmem_device "$host" -Xlinker -rpath,"$h/lib" -lcuda -lcudart
+}
+
+run() {
+    if [ ! -d "$bundle/bin" ]; then
+        echo "kit: no bundle at $bundle: run 'tests/gpu/kit.sh prepare' where the sources build, and carry _kit/bundle"
+        return 2
+    fi
+    if ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+        echo "kit: no GPU here (nvidia-smi lists none): run this on the GPU machine"
+        return 77
+    fi
+    out=$(mktemp -d "${OUT:-${TMPDIR:-/tmp}}/kit-run.XXXXXX") || return 2
+    kit_init "$out" || return 2
+    export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export GSHMEM_DEVICE_WAIT_TIMEOUT=20 CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
+    bin=$bundle/bin
+    echo "kit: run, results in $out (budget $kit_budget s)"
+
+    missing=$(kit_missing_libs "$bin"/* "$bundle"/lib/*.so*)
+    if [ -n "$missing" ]; then
+        echo "kit: missing shared libraries: $missing"
+        kit_record libs FAIL 0 "missing: $(echo $missing)"
+    else
+        kit_record libs PASS 0 ""
+    fi
+    kit_step gpu-info 60 ok sh -c 'nvidia-smi --query-gpu=name,driver_version,compute_mode,compute_cap,memory.total --format=csv &&
+        nvcc -o "$1/query" "$2/tests/gpu/kit/query.cu" -lcuda && "$1/query"' sh "$out" "$top"
+    sed 's/^/    /' "$out/logs/gpu-info.log"
+
+    for p in "$bin"/dev_*; do
+        n=${p##*/dev_}
+        for np in 1 2; do
+            case $n in
+            bad_*) kit_step "$n-np$np" 60 "bad=$(expect_of "$n")" "$uidrun" -np "$np" "$p" ;;
+            *) kit_step "$n-np$np" 90 ok "$uidrun" -np "$np" "$p" ;;
+            esac
+        done
+    done
+    for m in moe_ll moe_normal; do
+        for np in 1 2; do kit_step "$m-np$np" 90 ok "$uidrun" -np "$np" "$bin/$m"; done
+    done
+    if command -v compute-sanitizer > /dev/null 2>&1; then
+        kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool memcheck \
+            --error-exitcode 3 "$bin/dev_rma"
+        kit_step racecheck-signal-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool racecheck \
+            --error-exitcode 3 "$bin/dev_signal"
+    else
+        kit_skip memcheck-rma-np1 "no compute-sanitizer on PATH"
+        kit_skip racecheck-signal-np1 "no compute-sanitizer on PATH"
+    fi
+
+    # Benchmarks: gshmem's device perftests at 2 PEs on the one GPU, NVSHMEM's
+    # twin (1 PE; 2 when its UID bootstrap runs them on one GPU), and the
+    # plain copy kernel of the same binary.
+    for b in device_bw device_lat device_rate; do
+        kit_step "bench-$b" 120 ok "$uidrun" -np 2 "$bin/$b"
+    done
+    kit_step nvshmem-build 180 ok nvshmem_build "$out"
+    if [ -x "$out/nvshmem_bench" ]; then
+        kit_step bench-nvshmem-np1 120 ok env NVB_RANK=0 NVB_SIZE=1 NVB_DIR="$out" \
+            "$out/nvshmem_bench"
+        kit_step bench-nvshmem-np2 120 ok sh "$top/perftest/nvshmem/run2.sh" "$out/nvshmem_bench" "$out"
+    else
+        kit_skip bench-nvshmem-np1 "NVSHMEM benchmark not built"
+        kit_skip bench-nvshmem-np2 "NVSHMEM benchmark not built"
+    fi
+    figures "$out"
+    kit_table "$kit_results" "$kit_figures"
+}
+
+# figures OUT: rows of the final table from the benchmarks' JSON lines.
+figures() {
+    g=$1/logs
+    nv=$g/bench-nvshmem-np2.log
+    grep -q '"npes":2' "$nv" 2>/dev/null || nv=$g/bench-nvshmem-np1.log
+    for sc in thread warp block; do
+        for sz in 8 65536 1048576; do
+            kit_figure "put_bw $sc ${sz}B (MBps)" \
+                "$(kit_json_value "$g/bench-device_bw.log" dev_put_bw "$sc" "$sz" MBps)" \
+                "$(kit_json_value "$nv" dev_put_bw "$sc" "$sz" MBps)" \
+                "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
+            kit_figure "get_bw $sc ${sz}B (MBps)" "-" \
+                "$(kit_json_value "$nv" dev_get_bw "$sc" "$sz" MBps)" \
+                "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
+        done
+    done
+    kit_figure "p_pingpong 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_p_pingpong thread 8 lat_ns)" \
+        "$(kit_json_value "$nv" dev_p_pingpong thread 8 lat_ns)" "-"
+    kit_figure "signal_pingpong 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_signal_pingpong thread 8 lat_ns)" \
+        "$(kit_json_value "$nv" dev_signal_pingpong thread 8 lat_ns)" "-"
+    kit_figure "atomic_fadd 8B (lat_ns)" "-" "$(kit_json_value "$nv" dev_amo_lat thread 8 lat_ns)" "-"
+    kit_figure "msg_rate 8B (Mmsgps)" "$(kit_json_value "$g/bench-device_rate.log" dev_msg_rate thread 8 Mmsgps)" \
+        "$(kit_json_value "$nv" dev_msg_rate thread 8 Mmsgps)" "-"
+}
+
+case $kit_cmd in
+prepare) prepare ;;
+run) run ;;
+table)
+    # shellcheck disable=SC2086
+    kit_table $kit_rest
+    ;;
+esac

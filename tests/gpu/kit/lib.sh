@@ -1,0 +1,163 @@
+# tests/gpu/kit/lib.sh - the host-side logic of tests/gpu/kit.sh, sourced by
+# it and by tests/gpu/kit_selftest.sh (which runs it on canned steps in
+# make check, without a GPU): argument parsing, the step runner with its
+# timeouts, the figures, the final table, the missing-library check.
+# shellcheck shell=sh
+
+# kit_args ARGS...: sets kit_cmd (prepare | run | table), kit_only (the
+# step-name pattern of --only, default *) and kit_budget (seconds for the
+# whole run, --budget, default 480).  Returns 2 with a usage line on
+# anything else.
+kit_usage() {
+    echo "usage: kit.sh prepare | run [--only PATTERN] [--budget SECONDS] | table RESULTS FIGURES" >&2
+    return 2
+}
+kit_args() {
+    kit_cmd=
+    kit_only='*'
+    kit_budget=480
+    kit_rest=
+    [ $# -ge 1 ] || { kit_usage; return 2; }
+    case $1 in
+    prepare | run | table) kit_cmd=$1 ;;
+    *) echo "kit.sh: unknown command '$1'" >&2; kit_usage; return 2 ;;
+    esac
+    shift
+    while [ $# -gt 0 ]; do
+        case $1 in
+        --only) [ $# -ge 2 ] || { kit_usage; return 2; }; kit_only=$2; shift 2 ;;
+        --budget)
+            [ $# -ge 2 ] || { kit_usage; return 2; }
+            case $2 in '' | *[!0-9]*) echo "kit.sh: --budget wants seconds, got '$2'" >&2; return 2 ;; esac
+            kit_budget=$2
+            shift 2
+            ;;
+        -*) echo "kit.sh: unknown option '$1'" >&2; kit_usage; return 2 ;;
+        *) kit_rest="$kit_rest $1"; shift ;;
+        esac
+    done
+    if [ "$kit_cmd" = table ] && [ "$(echo $kit_rest | wc -w)" -ne 2 ]; then
+        kit_usage
+        return 2
+    fi
+    return 0
+}
+
+# The results: one line per step, "NAME<TAB>VERDICT<TAB>SECONDS<TAB>NOTE",
+# in $kit_results; the figures "NAME<TAB>GSHMEM<TAB>NVSHMEM<TAB>COPY" in
+# $kit_figures.  kit_init DIR makes both (empty) and the step logs' folder.
+kit_init() {
+    kit_dir=$1
+    mkdir -p "$kit_dir/logs" || return 1
+    kit_results=$kit_dir/results.tsv
+    kit_figures=$kit_dir/figures.tsv
+    : > "$kit_results"
+    : > "$kit_figures"
+    kit_t0=$(date +%s)
+}
+
+kit_record() { # NAME VERDICT SECONDS NOTE
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$(echo "$4" | tr '\t\n' '  ' | sed 's/ *$//' | cut -c 1-160)" \
+        >> "$kit_results"
+}
+
+# kit_step NAME LIMIT KIND CMD...: runs CMD under `timeout -k 5 LIMIT` with
+# its output in logs/NAME.log, and records its verdict.  KIND is
+#   ok       pass on exit 0 (77: SKIP, the last line says why)
+#   bad=RE   a bad_* program: pass on a nonzero exit (not the timeout) with
+#            a line of its output matching the extended regex RE
+# A run past LIMIT is TIMEOUT (a failure); a step not matching --only, or
+# one that would start past the run's budget, is SKIP.
+kit_step() {
+    _name=$1 _limit=$2 _kind=$3
+    shift 3
+    # shellcheck disable=SC2254
+    case $_name in $kit_only) ;; *) return 0 ;; esac
+    _left=$((kit_budget - ($(date +%s) - kit_t0)))
+    if [ "$_left" -lt 5 ]; then
+        kit_record "$_name" SKIP 0 "the run's budget of $kit_budget s is spent"
+        return 0
+    fi
+    [ "$_limit" -gt "$_left" ] && _limit=$_left
+    _log=$kit_dir/logs/$_name.log
+    _s0=$(date +%s)
+    timeout -k 5 "$_limit" "$@" > "$_log" 2>&1
+    _rc=$?
+    _dt=$(($(date +%s) - _s0))
+    if [ "$_rc" -eq 124 ] || [ "$_rc" -eq 137 ]; then
+        kit_record "$_name" TIMEOUT "$_dt" "ran past $_limit s: $(tail -n 1 "$_log")"
+        return 1
+    fi
+    case $_kind in
+    ok)
+        if [ "$_rc" -eq 0 ]; then
+            kit_record "$_name" PASS "$_dt" ""
+        elif [ "$_rc" -eq 77 ]; then
+            kit_record "$_name" SKIP "$_dt" "$(tail -n 1 "$_log")"
+        else
+            kit_record "$_name" FAIL "$_dt" "exit $_rc: $(grep -m 1 -E 'FAIL|gshmem: PE|error' "$_log" || tail -n 1 "$_log")"
+            return 1
+        fi
+        ;;
+    bad=*)
+        _re=${_kind#bad=}
+        if [ "$_rc" -ne 0 ] && grep -Eq -e "$_re" "$_log"; then
+            kit_record "$_name" PASS "$_dt" "failed as expected (exit $_rc)"
+        else
+            kit_record "$_name" FAIL "$_dt" "exit $_rc, expected a failure matching: $_re"
+            return 1
+        fi
+        ;;
+    *)
+        kit_record "$_name" FAIL 0 "kit: unknown step kind '$_kind'"
+        return 1
+        ;;
+    esac
+    return 0
+}
+
+# kit_skip NAME WHY: a step that cannot run here.
+kit_skip() {
+    # shellcheck disable=SC2254
+    case $1 in $kit_only) kit_record "$1" SKIP 0 "$2" ;; esac
+}
+
+# kit_figure NAME GSHMEM NVSHMEM COPY: one row of figures ("-": none).
+kit_figure() {
+    printf '%s\t%s\t%s\t%s\n' "$1" "${2:--}" "${3:--}" "${4:--}" >> "$kit_figures"
+}
+
+# kit_json_value FILE BENCH SCOPE BYTES METRIC: the metric of the first JSON
+# line of FILE with those bench, scope (any when "") and bytes; "-" if none.
+kit_json_value() {
+    awk -v b="\"bench\":\"$2\"" -v s="\"scope\":\"$3\"" -v n="\"bytes\":$4," -v m="\"$5\":" '
+        index($0, b) && (s == "\"scope\":\"\"" || index($0, s)) && index($0, n) {
+            i = index($0, m); if (!i) next
+            v = substr($0, i + length(m)); sub(/[,}].*/, "", v); print v; found = 1; exit
+        }
+        END { if (!found) print "-" }' "$1" 2>/dev/null || echo -
+}
+
+# kit_table RESULTS FIGURES: the one table the run ends with; exit status 0
+# when no step failed or timed out, else 1.
+kit_table() {
+    awk -F '\t' '
+        { n++; c[$2]++; printf "%-8s %-40s %5ss  %s\n", $2, $1, $3, $4 }
+        END {
+            printf "kit: %d steps: %d PASS, %d FAIL, %d TIMEOUT, %d SKIP\n",
+                n, c["PASS"], c["FAIL"], c["TIMEOUT"], c["SKIP"]
+        }' "$1"
+    if [ -s "$2" ]; then
+        printf '%-40s %14s %14s %14s\n' figure gshmem NVSHMEM copy-kernel
+        awk -F '\t' '{ printf "%-40s %14s %14s %14s\n", $1, $2, $3, $4 }' "$2"
+    fi
+    ! grep -Eq "$(printf '\t')(FAIL|TIMEOUT)$(printf '\t')" "$1"
+}
+
+# kit_missing_libs FILE...: the shared libraries FILEs need that the loader
+# cannot find here (ldd's "not found"), one per line; nothing when none.
+kit_missing_libs() {
+    for _f in "$@"; do
+        ldd "$_f" 2>/dev/null | awk '/not found/ { print $1 }'
+    done | sort -u
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# tests/gpu/kit_selftest.sh - the GPU kit's host-side logic without a GPU
+# (tests/gpu/kit/lib.sh, what tests/gpu/kit.sh run is made of): argument
+# parsing, the step runner on canned steps (one that passes, one that
+# fails, one that times out, a bad_* one that fails as expected, one that
+# skips, one left out by --only and one past the budget), the JSON figure
+# lookup, the final table and its verdict, and the missing-library check.
+# kit.sh prepare itself is not run here: it builds for minutes.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/gpu/kit/lib.sh
+. "$here/kit/lib.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/kit-self.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+fails=0
+check() { # WHAT EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then
+        echo "ok   $1"
+    else
+        echo "FAIL $1: expected '$2', got '$3'"
+        fails=$((fails + 1))
+    fi
+}
+verdict() { awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$kit_results"; }
+
+# Arguments.
+kit_args run --only 'dev*' --budget 30 2>/dev/null
+check "run --only --budget parses" "0 run dev* 30" "$? $kit_cmd $kit_only $kit_budget"
+kit_args prepare 2>/dev/null
+check "prepare parses" "0 prepare * 480" "$? $kit_cmd $kit_only $kit_budget"
+kit_args frobnicate 2>/dev/null
+check "an unknown command is refused" 2 $?
+kit_args run --budget soon 2>/dev/null
+check "a bad --budget is refused" 2 $?
+kit_args table onlyone 2>/dev/null
+check "table wants two files" 2 $?
+
+# Steps.
+kit_args run --budget 60
+kit_init "$work/run"
+kit_step pass 10 ok true
+kit_step fail 10 ok sh -c 'echo "FAIL PE 1: something"; exit 1'
+kit_step hang 1 ok sleep 30
+kit_step bad_ok 10 'bad=gshmem: PE [0-9]+: x' sh -c 'echo "gshmem: PE 1: x failed" >&2; exit 1'
+kit_step bad_hang 1 'bad=gshmem' sh -c 'echo gshmem; sleep 30'
+kit_step bad_zero 10 'bad=gshmem' sh -c 'echo gshmem; exit 0'
+kit_step skip 10 ok sh -c 'echo "no GPU here"; exit 77'
+check "a passing step" PASS "$(verdict pass)"
+check "a failing step" FAIL "$(verdict fail)"
+check "a failing step's note" "exit 1: FAIL PE 1: something" \
+    "$(awk -F '\t' '$1 == "fail" { print $4 }' "$kit_results")"
+check "a step past its limit" TIMEOUT "$(verdict hang)"
+check "a bad_ step that fails with its line" PASS "$(verdict bad_ok)"
+check "a bad_ step that hangs" TIMEOUT "$(verdict bad_hang)"
+check "a bad_ step that exits 0" FAIL "$(verdict bad_zero)"
+check "a step that exits 77" SKIP "$(verdict skip)"
+kit_only='x*'
+kit_step other 10 ok true
+check "a step left out by --only" "" "$(verdict other)"
+kit_only='*'
+kit_budget=0
+kit_step late 10 ok true
+check "a step past the run's budget" SKIP "$(verdict late)"
+kit_skip nogpu "no compute-sanitizer"
+check "kit_skip" SKIP "$(verdict nogpu)"
+
+# Figures from JSON lines.
+printf '%s\n' '{"bench":"dev_put_bw","impl":"gshmem","npes":2,"bytes":8,"iters":9,"scope":"warp","mode":"p2p","proxy_threads":1,"MBps":12.500}' \
+    '{"bench":"dev_put_bw","impl":"gshmem","npes":2,"bytes":8,"iters":9,"scope":"thread","mode":"p2p","proxy_threads":1,"MBps":3.250}' > "$work/b.json"
+check "a JSON figure" 3.250 "$(kit_json_value "$work/b.json" dev_put_bw thread 8 MBps)"
+check "a missing JSON figure" - "$(kit_json_value "$work/b.json" dev_put_bw block 8 MBps)"
+check "a missing JSON file" - "$(kit_json_value "$work/none.json" dev_put_bw block 8 MBps)"
+kit_figure "put_bw thread 8B" 3.250 "" 9.0
+check "a figure row" "$(printf 'put_bw thread 8B\t3.250\t-\t9.0')" "$(cat "$kit_figures")"
+
+# The table: every step once, the counts, the figures, and the verdict.
+kit_table "$kit_results" "$kit_figures" > "$work/table"
+check "the table fails when a step failed" 1 $?
+check "the table's count line" "kit: 9 steps: 2 PASS, 2 FAIL, 2 TIMEOUT, 3 SKIP" \
+    "$(grep '^kit:' "$work/table")"
+check "the table lists the timeout" 1 "$(grep -c '^TIMEOUT  hang ' "$work/table")"
+check "the table has the figure" 1 "$(grep -c '^put_bw thread 8B .* 3.250 .* - .* 9.0$' "$work/table")"
+printf 'a\tPASS\t1\t\nb\tSKIP\t0\twhy\n' > "$work/good.tsv"
+kit_table "$work/good.tsv" /dev/null > /dev/null
+check "the table passes with PASS and SKIP only" 0 $?
+
+# Missing libraries: a program that needs one nobody has.
+if command -v cc > /dev/null 2>&1; then
+    echo 'int lost(void); int main(void) { return lost(); }' > "$work/m.c"
+    echo 'int lost(void) { return 0; }' > "$work/lost.c"
+    if cc -shared -fPIC -o "$work/liblost.so" "$work/lost.c" &&
+        cc -o "$work/m" "$work/m.c" -L"$work" -llost; then
+        check "a missing library is named" liblost.so "$(kit_missing_libs "$work/m")"
+        check "no missing library" "" "$(LD_LIBRARY_PATH=$work kit_missing_libs "$work/m")"
+    fi
+fi
+
+echo "kit_selftest: $fails failed"
+[ "$fails" -eq 0 ]
