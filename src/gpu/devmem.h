@@ -7,9 +7,11 @@
 
 #include "gsd/state.h"
 #include "base/status.h"
+#include "net/transport.h"
 
 typedef struct gsi_devmem_ops {
     const char *name;                     /* "host" or "cuda" */
+    gst_mem_type_t heap_mem;              /* what the device heap is (src/gpu/caps.c) */
     gsi_status_t (*init)(const char *fn); /* after the core is up (heap, peers, net) */
     void (*fini)(void);
     /* Zeroed memory both the host (proxy) and device code reach; *dev = device code's address. */

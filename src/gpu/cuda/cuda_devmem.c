@@ -453,6 +453,7 @@ static gsd_sync_t *cuda_sync_area(const char *fn)
 
 const gsi_devmem_ops_t gsi_devmem_cuda = {
     .name = "cuda",
+    .heap_mem = GST_MEM_CUDA,
     .init = cuda_init,
     .fini = cuda_fini,
     .alloc_mapped = cuda_alloc_mapped,

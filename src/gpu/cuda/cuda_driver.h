@@ -24,6 +24,8 @@
     X(cuDeviceGet)                   \
     X(cuDeviceGetAttribute)          \
     X(cuDeviceGetPCIBusId)           \
+    X(cuDeviceGetByPCIBusId)         \
+    X(cuDeviceGetP2PAttribute)       \
     X(cuDevicePrimaryCtxRetain)      \
     X(cuDevicePrimaryCtxRelease)     \
     X(cuCtxGetCurrent)               \
