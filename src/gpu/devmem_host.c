@@ -134,4 +134,5 @@ const gsi_devmem_ops_t gsi_devmem_host = {
     .publish = host_publish,
     .heap_info = host_heap_info,
     .sync_area = host_sync_area,
+    .flush_remote_writes = NULL, /* the transport's writes to host memory are visible once done */
 };
