@@ -17,6 +17,7 @@
 #include "coll/sync.h"
 #include "coll/team.h"
 #include "core/pe.h"
+#include "gpu/caps.h"
 #include "gpu/lanes.h"
 #include "gpu/proxy.h"
 #include "gpu/watch.h"
@@ -173,6 +174,7 @@ void gsi_device_init(const char *fn)
         gsi_fatal(fn, "device heap (%s): %s", mem->name, gsi_status_str(status));
     s->wait_timeout_ns = (uint64_t)gsi_pe.env.device_wait_timeout * 1000000000ull;
     gsi_proxy_init(fn, mem, s);
+    gsi_caps_check_device(fn, mem); /* before the first growth registers the heap */
     s->sync = mem->sync_area(fn);
     if (!s->sync)
         gsi_fatal(fn,

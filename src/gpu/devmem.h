@@ -7,9 +7,11 @@
 
 #include "gsd/state.h"
 #include "base/status.h"
+#include "net/transport.h"
 
 typedef struct gsi_devmem_ops {
     const char *name;                     /* "host" or "cuda" */
+    gst_mem_type_t heap_mem;              /* what the device heap is (src/gpu/caps.c) */
     gsi_status_t (*init)(const char *fn); /* after the core is up (heap, peers, net) */
     void (*fini)(void);
     /* Zeroed memory both the host (proxy) and device code reach; *dev = device code's address. */
@@ -29,6 +31,12 @@ typedef struct gsi_devmem_ops {
     /* The device collectives' words: a zeroed gsd_sync_t inside the device
      * heap, at the same offset on every PE, kept until fini; NULL: none. */
     gsd_sync_t *(*sync_area)(const char *fn);
+    /* Called by the proxy after the network wrote into device memory (a
+     * proxied get) and before device code is told it is done: makes those
+     * writes visible to device code.  A NIC's GPUDirect RDMA writes may
+     * reach the GPU's memory after their completion reached the CPU, unless
+     * the GPU says they are ordered.  NULL: nothing to do (host memory). */
+    void (*flush_remote_writes)(void);
 } gsi_devmem_ops_t;
 extern const gsi_devmem_ops_t gsi_devmem_host;
 #ifdef GSHMEM_HAVE_CUDA
@@ -38,8 +46,14 @@ int gsi_cuda_usable(void); /* C provides */
 /* Make this PE's GPU context current on the calling thread (the proxy
  * threads: the transport copies device memory); a no-op on host lanes. */
 void gsi_cuda_bind_thread(void);
+/* gsi_devmem_cuda's flush_remote_writes, for the proxy threads (which hold
+ * no ops table); a no-op before init and on host lanes. */
+void gsi_cuda_flush_remote_writes(void);
 #else
 static inline void gsi_cuda_bind_thread(void)
+{
+}
+static inline void gsi_cuda_flush_remote_writes(void)
 {
 }
 #endif

@@ -121,6 +121,7 @@ static gsd_sync_t *host_sync_area(const char *fn)
 
 const gsi_devmem_ops_t gsi_devmem_host = {
     .name = "host",
+    .heap_mem = GST_MEM_HOST, /* the host heap itself */
     .init = host_init,
     .fini = host_fini,
     .alloc_mapped = host_alloc_mapped,
@@ -133,4 +134,5 @@ const gsi_devmem_ops_t gsi_devmem_host = {
     .publish = host_publish,
     .heap_info = host_heap_info,
     .sync_area = host_sync_area,
+    .flush_remote_writes = NULL, /* the transport's writes to host memory are visible once done */
 };

@@ -1,7 +1,7 @@
 # src/gpu/: the host side of the device API: the device state, the device
 # memory backends (host memory here, the GPU's in cuda/), the host-lane
 # launcher, the proxy threads.
-libgshmem_core_la_SOURCES += src/gpu/device.h src/gpu/device.c \
+libgshmem_core_la_SOURCES += src/gpu/device.h src/gpu/device.c src/gpu/caps.h src/gpu/caps.c \
 	src/gpu/devmem.h src/gpu/devmem_host.c \
 	src/gpu/lanes.h src/gpu/lanes.c src/gpu/proxy.h src/gpu/proxy.c src/gpu/watch.h
 

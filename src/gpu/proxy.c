@@ -222,6 +222,7 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
         if (status != GSI_OK)
             gsi_fatal(proxy_fn, "transport %s: quiet failed: %s", net->name,
                       gsi_status_str(status));
+        gsi_cuda_flush_remote_writes(); /* gets into GPU memory: visible before done */
         ch->done = t;
         __atomic_store_n(c->done, t, __ATOMIC_RELEASE);
     }
@@ -309,6 +310,7 @@ static void drain(gsi_proxy_group_t *g, int k)
         return;
     if (g->net->quiet() != GSI_OK)
         GSI_WARN("%s: transport %s: quiet at finalize failed", proxy_fn, g->net->name);
+    gsi_cuda_flush_remote_writes(); /* gets into GPU memory: visible before done */
     for (int c = k; c < g->n_chan; c += g->n_threads) {
         gsi_proxy_chan_t *ch = &g->chans[c];
 

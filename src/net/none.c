@@ -2,6 +2,8 @@
  * every operation reports "unsupported"; ordering has nothing to wait for. */
 #include "net/transport.h"
 
+#include <stdio.h>
+
 static gsi_status_t none_put(int pe, int region, size_t offset, const void *src, size_t len)
 {
     (void)pe, (void)region, (void)offset, (void)src, (void)len;
@@ -35,6 +37,14 @@ static gsi_status_t none_map_region(int region, void *base, size_t size, gst_mem
     return GSI_OK;
 }
 
+/* Nothing goes through it: every peer is mapped by load/store. */
+static unsigned none_caps(gst_mem_type_t mem_type, char *why, size_t whylen)
+{
+    (void)mem_type;
+    snprintf(why, whylen, "there is no network transport");
+    return 0;
+}
+
 static gsi_status_t none_init(const gst_init_args_t *args, char *err, size_t errlen)
 {
     (void)args, (void)err, (void)errlen;
@@ -56,4 +66,5 @@ const gst_ops_t gst_none_ops = {
     .fence = none_order,
     .quiet = none_order,
     .map_region = none_map_region,
+    .caps = none_caps,
 };

@@ -53,6 +53,18 @@ typedef enum gst_mem_type { GST_MEM_HOST, GST_MEM_CUDA } gst_mem_type_t;
 typedef gsi_status_t (*gst_map_region_fn_t)(int region, void *base, size_t size,
                                             gst_mem_type_t mem_type, char *err, size_t errlen);
 
+/* What a transport can do on memory of one kind (after init, the same
+ * answer on every call): a mask of GST_CAP_*.  Where it lacks some, `why`
+ * gets the transport's reason in a few words ("this UCX has no CUDA
+ * support"), for the line that refuses the job (src/gpu/caps.c).  The
+ * device heap's memory kind and its proxy peers are known only at device
+ * init, which is why this is a query and not an init-time flag. */
+#define GST_CAP_PUT 0x1u
+#define GST_CAP_GET 0x2u
+#define GST_CAP_AMO 0x4u /* the gst_amo_op_t operations, 4 and 8 bytes */
+#define GST_CAP_ALL (GST_CAP_PUT | GST_CAP_GET | GST_CAP_AMO)
+typedef unsigned (*gst_caps_fn_t)(gst_mem_type_t mem_type, char *why, size_t whylen);
+
 /* What a transport is told at init.  It must not call back into the core:
  * exchanges go through `allgather` (the bootstrap's). */
 typedef struct gst_init_args {
@@ -92,6 +104,9 @@ typedef struct gst_ops {
     /* Add or grow a region after init (see gst_map_region_fn_t); NULL: the
      * transport cannot (callers treat it as unsupported). */
     gst_map_region_fn_t map_region;
+    /* What it can do on each kind of memory (see gst_caps_fn_t); NULL:
+     * nothing (callers treat it as 0). */
+    gst_caps_fn_t caps;
 } gst_ops_t;
 
 /* No network transport: every remote operation is unsupported. */

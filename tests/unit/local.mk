@@ -3,7 +3,7 @@
 # test vectors).
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
-	tests/unit/ring tests/unit/sha256
+	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -43,4 +43,12 @@ tests_unit_sha256_SOURCES = tests/unit/sha256.c
 tests_unit_sha256_CPPFLAGS = $(unit_cppflags)
 tests_unit_sha256_CFLAGS = $(unit_cflags)
 tests_unit_sha256_LDADD = $(unit_ldadd)
+tests_unit_caps_proxy_SOURCES = tests/unit/caps_proxy.c
+tests_unit_caps_proxy_CPPFLAGS = $(unit_cppflags)
+tests_unit_caps_proxy_CFLAGS = $(unit_cflags)
+tests_unit_caps_proxy_LDADD = $(unit_ldadd)
+tests_unit_caps_p2p_SOURCES = tests/unit/caps_p2p.c
+tests_unit_caps_p2p_CPPFLAGS = $(unit_cppflags)
+tests_unit_caps_p2p_CFLAGS = $(unit_cflags)
+tests_unit_caps_p2p_LDADD = $(unit_ldadd)
 endif

@@ -324,6 +324,60 @@ void gsi_cuda_bind_thread(void)
     GSI_CU(cuCtxSetCurrent)(gsi_cuda.ctx);
 }
 
+/* ---- GPUDirect RDMA writes ----------------------------------------------------- */
+
+/* Compiled, not run.  A NIC's writes into this GPU's memory (a proxied
+ * get's bytes) may become visible to the GPU after the NIC reported them
+ * complete to the CPU.  Where the GPU orders them for its own context
+ * (GPU_DIRECT_RDMA_WRITES_ORDERING at least OWNER) the flush is a no-op and
+ * is skipped; else the driver's flush, where the driver and GPU have it.
+ * Asked once: -1 not yet, 0 nothing to do or nothing that can be done,
+ * 1 flush. */
+static int flush_mode = -1;
+
+static int choose_flush(void)
+{
+    int options = attribute(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS);
+    int ordering = attribute(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING);
+
+    if (ordering >= CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER)
+        return 0;
+    if (GSI_CU(cuFlushGPUDirectRDMAWrites) &&
+        (options & CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST))
+        return 1;
+    GSI_WARN("GPU %d does not order GPUDirect RDMA writes and %s: device code may see the bytes "
+             "of a proxied get late",
+             gsi_cuda.ordinal,
+             GSI_CU(cuFlushGPUDirectRDMAWrites) ? "cannot flush them"
+                                                : "this driver lacks cuFlushGPUDirectRDMAWrites");
+    return 0;
+}
+
+void gsi_cuda_flush_remote_writes(void)
+{
+    int mode = __atomic_load_n(&flush_mode, __ATOMIC_RELAXED);
+    CUresult r;
+
+    if (!gsi_cuda.ctx)
+        return;
+    if (mode < 0) {
+        int none = -1;
+
+        mode = choose_flush();
+        /* Proxy threads may race here; the answer is the same for all. */
+        __atomic_compare_exchange_n(&flush_mode, &none, mode, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED);
+    }
+    if (!mode)
+        return;
+    /* The proxy threads have this PE's context current (gsi_cuda_bind_thread). */
+    r = GSI_CU(cuFlushGPUDirectRDMAWrites)(CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX,
+                                           CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER);
+    if (r != CUDA_SUCCESS)
+        gsi_fatal("gshmem proxy", "cuFlushGPUDirectRDMAWrites on GPU %d: %s", gsi_cuda.ordinal,
+                  gsi_cu_error(r));
+}
+
 /* ---- memory ------------------------------------------------------------------ */
 
 /* Pinned host memory, mapped into the GPU's address space: the proxy reads
@@ -453,6 +507,7 @@ static gsd_sync_t *cuda_sync_area(const char *fn)
 
 const gsi_devmem_ops_t gsi_devmem_cuda = {
     .name = "cuda",
+    .heap_mem = GST_MEM_CUDA,
     .init = cuda_init,
     .fini = cuda_fini,
     .alloc_mapped = cuda_alloc_mapped,
@@ -465,4 +520,5 @@ const gsi_devmem_ops_t gsi_devmem_cuda = {
     .publish = cuda_publish,
     .heap_info = gsi_cuda_heap_info,
     .sync_area = cuda_sync_area,
+    .flush_remote_writes = gsi_cuda_flush_remote_writes,
 };

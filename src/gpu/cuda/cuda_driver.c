@@ -37,6 +37,9 @@ static void load(void)
     }
     GSI_CU_FUNCS(GSI_CU_LOOKUP)
 #undef GSI_CU_LOOKUP
+#define GSI_CU_LOOKUP_OPTIONAL(name) *(void **)(void *)&cu.p_##name = dlsym(lib, GSI_CU_STR(name));
+    GSI_CU_OPTIONAL_FUNCS(GSI_CU_LOOKUP_OPTIONAL)
+#undef GSI_CU_LOOKUP_OPTIONAL
     cu.lib = lib;
     r = cu.p_cuInit(0);
     if (r != CUDA_SUCCESS) {

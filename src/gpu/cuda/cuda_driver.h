@@ -24,6 +24,8 @@
     X(cuDeviceGet)                   \
     X(cuDeviceGetAttribute)          \
     X(cuDeviceGetPCIBusId)           \
+    X(cuDeviceGetByPCIBusId)         \
+    X(cuDeviceGetP2PAttribute)       \
     X(cuDevicePrimaryCtxRetain)      \
     X(cuDevicePrimaryCtxRelease)     \
     X(cuCtxGetCurrent)               \
@@ -52,10 +54,15 @@
     X(cuMemExportToShareableHandle)  \
     X(cuMemImportFromShareableHandle)
 
+/* Functions a driver may lack (newer than what the rest needs): their
+ * pointer is NULL then, and each caller says what it does without. */
+#define GSI_CU_OPTIONAL_FUNCS(X) X(cuFlushGPUDirectRDMAWrites) /* CUDA 11.3 */
+
 typedef struct gsi_cu {
     void *lib; /* dlopen handle; NULL: not loaded */
 #define GSI_CU_MEMBER(name) __typeof__(&name) p_##name;
     GSI_CU_FUNCS(GSI_CU_MEMBER)
+    GSI_CU_OPTIONAL_FUNCS(GSI_CU_MEMBER)
 #undef GSI_CU_MEMBER
 } gsi_cu_t;
 
@@ -63,7 +70,7 @@ extern gsi_cu_t gsi_cu;
 
 #define GSI_CU(name) (gsi_cu.p_##name)
 
-/* dlopen libcuda.so.1, find every function, cuInit(0).  Once; later calls
+/* dlopen libcuda.so.1, find every function (the optional ones if there), cuInit(0).  Once; later calls
  * return the first answer.  On failure one sentence in err. */
 gsi_status_t gsi_cu_load(char *err, size_t errlen);
 

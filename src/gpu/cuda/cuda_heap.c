@@ -16,7 +16,14 @@
  * so peer_base[pe] + offset is the peer's byte for device code.  Other PEs
  * are reached through the proxy and the network transport, which registers
  * each chunk as CUDA memory (map_region, src/net/transport.h) and exchanges its
- * keys.  Nothing is unmapped before finalize; a freed block is reused. */
+ * keys.  Nothing is unmapped before finalize; a freed block is reused.
+ *
+ * Device atomics, signal adds and barrier counters on a mapped peer's heap
+ * are atomic only where the two GPUs have native atomics between them (the
+ * same GPU, NVLink; PCIe often has none, and cuMemSetAccess succeeds
+ * regardless).  So every PE learns each PE's GPU by PCI bus id at init and
+ * refuses a node peer without native atomics with one line
+ * (check_peer_atomics, src/gpu/caps.h).  Compiled, not run. */
 #define _GNU_SOURCE
 #include "config.h"
 #include "gpu/cuda/cuda.h"
@@ -30,12 +37,14 @@
 #include "bootstrap/bootstrap.h"
 #include "core/alloc.h"
 #include "core/pe.h"
+#include "gpu/caps.h"
 #include "gpu/cuda/cuda_driver.h"
 #include "net/transport.h"
 
 #define GROW_MIN ((size_t)64 << 20) /* a growth commits at least this much, */
 #define GROW_MAX ((size_t)2 << 30)  /* else the committed size, up to this */
 #define IPC_TIMEOUT_S 120           /* node peers answer a growth within this */
+#define GPU_ID_LEN 32               /* a PCI bus id, "0000:41:00.0", and its NUL */
 
 typedef struct heap_chunk {
     size_t offset, size;
@@ -59,7 +68,8 @@ static struct {
     heap_chunk_t *chunks;
     int n_chunks, cap_chunks;
     gsi_alloc_t alloc;
-    uint64_t tag; /* growths so far: the exchange's tag */
+    uint64_t tag;            /* growths so far: the exchange's tag */
+    char (*gpu)[GPU_ID_LEN]; /* [n_pes] each PE's GPU, by PCI bus id */
 } heap;
 
 static size_t round_up(size_t x, size_t to)
@@ -106,6 +116,53 @@ static gsi_status_t agree(const char *fn, size_t gran)
     return GSI_OK;
 }
 
+/* Learn every PE's GPU (collective). */
+static gsi_status_t learn_gpus(const char *fn)
+{
+    char mine[GPU_ID_LEN] = "";
+    CUresult r;
+
+    heap.gpu = calloc((size_t)gsi_pe.n_pes, sizeof(*heap.gpu));
+    if (!heap.gpu)
+        return GSI_ERR_NOMEM;
+    r = GSI_CU(cuDeviceGetPCIBusId)(mine, GPU_ID_LEN, gsi_cuda.dev);
+    if (r != CUDA_SUCCESS) /* still collective: an empty id matches no GPU */
+        cu_failed(fn, "cuDeviceGetPCIBusId", r);
+    if (gsi_pe.boot->allgather(mine, heap.gpu, GPU_ID_LEN) != 0)
+        return GSI_ERR_BOOTSTRAP;
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        heap.gpu[pe][GPU_ID_LEN - 1] = '\0';
+    return GSI_OK;
+}
+
+/* Each node peer's heap is mapped only if device atomics on it stay atomic
+ * from this PE's GPU; else the job ends with one line (caps.h). */
+static void check_peer_atomics(const char *fn)
+{
+    const char *me = heap.gpu[gsi_pe.my_pe];
+
+    for (int i = 0; i < heap.n_peers; i++) {
+        int pe = heap.peers[i], same = me[0] && strcmp(heap.gpu[pe], me) == 0;
+        int query_ok = 0, native = 0;
+        gsi_p2p_atomics_t verdict;
+        char line[768];
+        CUdevice peer;
+
+        if (!same && heap.gpu[pe][0] &&
+            GSI_CU(cuDeviceGetByPCIBusId)(&peer, heap.gpu[pe]) == CUDA_SUCCESS)
+            query_ok = GSI_CU(
+                           cuDeviceGetP2PAttribute)(&native,
+                                                    CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+                                                    gsi_cuda.dev, peer) == CUDA_SUCCESS;
+        verdict = gsi_caps_p2p_atomics(same, query_ok, native);
+        if (verdict == GSI_P2P_ATOMICS_NATIVE)
+            continue;
+        gsi_caps_p2p_line(verdict, pe, heap.gpu[pe][0] ? heap.gpu[pe] : "(unknown)",
+                          me[0] ? me : "(unknown)", line, sizeof(line));
+        gsi_fatal(fn, "%s", line);
+    }
+}
+
 static gsi_status_t find_peers(void)
 {
     const gsi_region_t *host = &gsi_pe.region[GSI_REGION_HEAP];
@@ -145,6 +202,8 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
      * later does not leave the others waiting in one of them. */
     status = agree(fn, gran);
     if (status == GSI_OK)
+        status = learn_gpus(fn);
+    if (status == GSI_OK)
         status = gsi_cuda_ipc_open(fn);
     if (status != GSI_OK)
         goto err_fini;
@@ -158,6 +217,7 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
         status = GSI_ERR_UNSUPPORTED;
         goto err_fini;
     }
+    check_peer_atomics(fn);
     r = GSI_CU(cuMemAddressReserve)(&heap.base, heap.reserve, heap.gran, 0, 0);
     if (r != CUDA_SUCCESS) {
         status = cu_failed(fn, "reserving its address range (GSHMEM_DEVICE_HEAP_SIZE)", r);
@@ -388,6 +448,7 @@ static void release(void)
     free(heap.peers);
     free(heap.peer_va);
     free(heap.peer_base);
+    free(heap.gpu);
     memset(&heap, 0, sizeof(heap));
 }
 

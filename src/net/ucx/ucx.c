@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ucp/api/ucp.h>
+#include <uct/api/uct.h>
 #include <unistd.h>
 
 #include "net/ucx/ucx_am.h"
@@ -104,6 +105,101 @@ static gsi_status_t open_worker(const gst_init_args_t *args, char *err, size_t e
     if (status != UCS_OK)
         return gst_ucx_failed(err, errlen, "ucp_worker_create", status);
     return gst_ucx_private_seal(err, errlen);
+}
+
+/* ---- what UCX can do on each kind of memory (the caps op) -------------------
+ *
+ * Host memory: everything; a peer UCX reaches with no RMA lane (TCP) gets
+ * gshmem's active messages or UCX's emulation, which the target's CPU
+ * applies.  CUDA memory: only what a UCX transport can do on it.  A UCX
+ * built without CUDA (Debian's) cannot even register it; with CUDA, puts
+ * and gets work through cuda_copy, cuda_ipc or GPUDirect RDMA, but
+ * cuda_copy and cuda_ipc have no atomics and an emulated atomic would have
+ * the target's CPU dereference a GPU address: atomics need an RDMA
+ * transport (rc, dc) whose NIC updates GPU memory through GPUDirect RDMA.
+ * UCX 1.13 cannot say which transport will serve a peer, so its memory
+ * domains are asked instead: can one of the RDMA component ("ib") register
+ * CUDA memory?  (That memory domain does so only where nvidia_peermem is
+ * loaded.  It does not see UCX_TLS: a job that excludes rc and dc there is
+ * answered "yes" and fails at its first atomic, as it did before.) */
+static struct {
+    unsigned cuda;      /* GST_CAP_* on CUDA memory */
+    char cuda_why[200]; /* what lacks, in the transport's words */
+} ucx_caps_state;
+
+/* Compiled, not run: reached only where UCX supports CUDA memory. */
+static int md_registers_cuda(uct_component_h comp, const char *md_name)
+{
+    uct_md_config_t *config;
+    uct_md_attr_t attr;
+    uct_md_h md;
+    int yes = 0;
+
+    if (uct_md_config_read(comp, NULL, NULL, &config) != UCS_OK)
+        return 0;
+    if (uct_md_open(comp, md_name, config, &md) == UCS_OK) {
+        yes = uct_md_query(md, &attr) == UCS_OK && (attr.cap.flags & UCT_MD_FLAG_REG) &&
+              (attr.cap.reg_mem_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA));
+        uct_md_close(md);
+    }
+    uct_config_release(config);
+    return yes;
+}
+
+static int rdma_registers_cuda(void)
+{
+    uct_component_h *comps;
+    unsigned n_comps;
+    int yes = 0;
+
+    if (uct_query_components(&comps, &n_comps) != UCS_OK)
+        return 0;
+    for (unsigned c = 0; c < n_comps && !yes; c++) {
+        uct_component_attr_t attr = {.field_mask = UCT_COMPONENT_ATTR_FIELD_NAME |
+                                                   UCT_COMPONENT_ATTR_FIELD_MD_RESOURCE_COUNT};
+        uct_md_resource_desc_t *mds;
+
+        if (uct_component_query(comps[c], &attr) != UCS_OK || strcmp(attr.name, "ib") != 0 ||
+            attr.md_resource_count == 0)
+            continue;
+        mds = calloc(attr.md_resource_count, sizeof(*mds));
+        attr.field_mask = UCT_COMPONENT_ATTR_FIELD_MD_RESOURCES;
+        attr.md_resources = mds;
+        if (mds && uct_component_query(comps[c], &attr) == UCS_OK)
+            for (unsigned m = 0; m < attr.md_resource_count && !yes; m++)
+                yes = md_registers_cuda(comps[c], mds[m].md_name);
+        free(mds);
+    }
+    uct_release_component_list(comps);
+    return yes;
+}
+
+static void learn_caps(void)
+{
+    ucp_context_attr_t attr = {.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES};
+
+    ucx_caps_state.cuda = 0;
+    if (ucp_context_query(gst_ucx.context, &attr) != UCS_OK ||
+        !(attr.memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA))) {
+        snprintf(ucx_caps_state.cuda_why, sizeof(ucx_caps_state.cuda_why),
+                 "this UCX has no CUDA support");
+        return;
+    }
+    ucx_caps_state.cuda = GST_CAP_PUT | GST_CAP_GET;
+    if (rdma_registers_cuda())
+        ucx_caps_state.cuda |= GST_CAP_AMO;
+    else
+        snprintf(ucx_caps_state.cuda_why, sizeof(ucx_caps_state.cuda_why),
+                 "UCX's cuda_copy and cuda_ipc have no atomics, and no RDMA device here "
+                 "registers CUDA memory (GPUDirect RDMA: nvidia_peermem)");
+}
+
+static unsigned ucx_caps(gst_mem_type_t mem_type, char *why, size_t whylen)
+{
+    if (mem_type == GST_MEM_HOST)
+        return GST_CAP_ALL;
+    snprintf(why, whylen, "%s", ucx_caps_state.cuda_why);
+    return ucx_caps_state.cuda;
 }
 
 static gsi_status_t connect_peers(const gst_init_args_t *args, char *err, size_t errlen)
@@ -293,8 +389,10 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
     memcpy(gst_ucx.peer_base, args->peer_base, cells * sizeof(*gst_ucx.peer_base));
     gst_ucx.allgather = args->allgather;
     status = open_worker(args, err, errlen);
-    if (status == GSI_OK)
+    if (status == GSI_OK) {
+        learn_caps();
         status = connect_peers(args, err, errlen);
+    }
     if (status == GSI_OK)
         status = register_regions(args, err, errlen);
     if (status == GSI_OK)
@@ -406,6 +504,7 @@ const gst_ops_t gst_ucx_ops = {
     .fence = gst_ucx_fence,
     .quiet = gst_ucx_quiet,
     .map_region = gst_ucx_map_region,
+    .caps = ucx_caps,
 };
 
 #endif /* GSHMEM_HAVE_UCX */
