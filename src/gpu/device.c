@@ -1,7 +1,11 @@
 /* src/gpu/device.c - this PE's device state (device/gsd/state.h): built at
- * init from the core's state, kept in step with the teams, published where
- * device code reads it (gshmemi_state on host lanes, the GPU's constant copy
- * with CUDA), torn down at finalize.
+ * init from the core's state, published once where device code reads it
+ * (gshmemi_state on host lanes, the GPU's constant copy with CUDA), torn
+ * down at finalize.  Teams change while kernels run, so they are not in
+ * that copy: they live in a device-visible table, and a team made or
+ * destroyed rewrites its own slot only, body first and its n_pes word last
+ * (release; device code reads it with acquire, gsd/team.h).  A kernel
+ * running on TEAM_WORLD therefore never reads a word that is being written.
  *
  * The device sync area (gsd_sync_t, the device collectives' words) comes
  * from the memory backend (sync_area): at the same offset on every PE,
@@ -10,6 +14,7 @@
 #include "gpu/device.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +28,7 @@
 static struct {
     pthread_mutex_t lock;             /* teams may be made by several threads at once */
     const gsi_devmem_ops_t *mem;      /* NULL: not up */
-    gsd_state_t state;                /* what is published */
+    gsd_state_t state;                /* what is published, once, at init */
     int32_t *team_pes[GSD_MAX_TEAMS]; /* device copies of non-strided teams' members */
 } dev = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -80,19 +85,47 @@ static void publish(const char *fn)
 
 /* ---- teams ------------------------------------------------------------------ */
 
+/* A slot's publication word (gsd_team_t.n_pes), in device-visible memory.
+ * Host memory takes a release store; without one (a GPU) the word is its
+ * own copy, issued after the body's copy has completed (copy_to_device
+ * waits), which orders them the same way. */
+static void store_n_pes(int32_t *word, int32_t n)
+{
+    if (dev.mem->store32_release)
+        dev.mem->store32_release((uint32_t *)(void *)word, (uint32_t)n);
+    else
+        dev.mem->copy_to_device(word, &n, sizeof(n));
+}
+
+/* Slot `slot` of the device team table <- *t, or empty when t is NULL.
+ * n_pes goes to 0 first, so a reader that finds the slot live reads a
+ * whole body; no other slot's words are touched. */
+static void write_slot(int slot, const gsd_team_t *t)
+{
+    gsd_team_t *to = &dev.state.team[slot];
+
+    store_n_pes(&to->n_pes, 0);
+    if (!t || t->n_pes <= 0)
+        return;
+    dev.mem->copy_to_device(to, t, offsetof(gsd_team_t, n_pes));
+    store_n_pes(&to->n_pes, t->n_pes);
+}
+
 static void clear_team(int slot)
 {
+    write_slot(slot, NULL);
+    /* Freed once the slot no longer names it. */
     if (dev.team_pes[slot])
         dev.mem->free_device(dev.team_pes[slot]);
     dev.team_pes[slot] = NULL;
-    memset(&dev.state.team[slot], 0, sizeof(dev.state.team[slot]));
 }
 
 static void set_team(const char *fn, int slot, const struct gshmem_team *team)
 {
-    gsd_team_t *t = &dev.state.team[slot];
+    gsd_team_t body, *t = &body;
 
     clear_team(slot);
+    memset(t, 0, sizeof(*t));
     t->my_pe = team->my_pe;
     t->n_pes = team->n_pes;
     t->start = team->strided ? team->start : 0;
@@ -111,6 +144,7 @@ static void set_team(const char *fn, int slot, const struct gshmem_team *team)
         free(pes);
         t->pes = dev.team_pes[slot];
     }
+    write_slot(slot, t);
 }
 
 void gsi_device_team_update(int slot, const struct gshmem_team *team)
@@ -129,7 +163,7 @@ void gsi_device_team_update(int slot, const struct gshmem_team *team)
         if (dev.state.sync)
             gsi_device_memzero(&dev.state.sync->team[slot], sizeof(gsd_team_sync_t));
     }
-    publish(fn);
+    /* Nothing else to publish: the slot is device code's copy. */
     pthread_mutex_unlock(&dev.lock);
 }
 
@@ -178,6 +212,9 @@ void gsi_device_init(const char *fn)
                   "no room for the device collectives' %zu-byte sync area in the %s heap "
                   "of %llu bytes (GSHMEM_DEVICE_HEAP_SIZE)",
                   sizeof(gsd_sync_t), mem->name, (unsigned long long)s->heap_size);
+    s->team = mem->alloc_device(GSD_MAX_TEAMS * sizeof(gsd_team_t)); /* zeroed: no team */
+    if (!s->team)
+        gsi_fatal(fn, "out of %s memory for the device team table", mem->name);
     set_team(fn, gshmem_team_world.slot, &gshmem_team_world);
     set_team(fn, gshmem_team_shared.slot, &gshmem_team_shared);
     set_team(fn, gshmem_team_node.slot, &gshmem_team_node);
@@ -191,6 +228,8 @@ void gsi_device_init(const char *fn)
 
 void gsi_device_fini(const char *fn)
 {
+    gsd_team_t *team_table;
+
     (void)fn;
     if (!dev.mem)
         return;
@@ -200,8 +239,10 @@ void gsi_device_fini(const char *fn)
     gsi_proxy_fini();
     for (int slot = 0; slot < GSD_MAX_TEAMS; slot++)
         clear_team(slot);
+    team_table = dev.state.team;
     memset(&dev.state, 0, sizeof(dev.state));
     dev.mem->publish(&dev.state);
+    dev.mem->free_device(team_table);
     dev.mem->fini();
     dev.mem = NULL;
 }
