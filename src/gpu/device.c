@@ -30,7 +30,11 @@ static struct {
     const gsi_devmem_ops_t *mem;      /* NULL: not up */
     gsd_state_t state;                /* what is published, once, at init */
     int32_t *team_pes[GSD_MAX_TEAMS]; /* device copies of non-strided teams' members */
-} dev = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    /* The device heap as a core region (a GPU only): host RMA reaches it. */
+    int region;          /* its index; -1: none added */
+    uintptr_t *no_peer;  /* [n_pes] zeros: the CPU dereferences no peer's copy */
+    uintptr_t *dev_peer; /* [n_pes] host copy of state.peer_base */
+} dev = {.lock = PTHREAD_MUTEX_INITIALIZER, .region = -1};
 
 #define ZERO_CHUNK (4u << 20) /* bytes of zeros per copy */
 
@@ -186,6 +190,68 @@ long long gsi_device_heap_offset(const void *ptr)
     return dev.mem && off < dev.state.heap_size ? (long long)off : -1;
 }
 
+/* ---- the device heap as a symmetric region of the host API -------------------- */
+
+/* On host lanes the device heap is the host heap (region 0), which host RMA
+ * knows already.  A GPU's is its own region, added here with the index the
+ * transport registered it under (map_region), so host shmem_put/get/p/g
+ * on gshmem_malloc memory reach node peers through their mapping with the
+ * backend's copy (cuMemcpy: the CPU cannot load or store it), remote ones
+ * through the network, and host atomics on it end the job with one line
+ * (core/rma.h).  Its user part is all of it: the device collectives' sync
+ * area lies at its start, so a user put can still reach it.  Compiled, not
+ * run (no GPU where it was written). */
+static void add_heap_region(const char *fn)
+{
+    const gsd_state_t *s = &dev.state;
+    size_t bytes = (size_t)gsi_pe.n_pes * sizeof(uintptr_t);
+    gsi_region_t reg;
+
+    _Static_assert(sizeof(uintptr_t) == sizeof(uint64_t), "peer_base holds addresses");
+    if (s->heap_region == GSI_REGION_HEAP)
+        return;
+    dev.no_peer = calloc(1, bytes);
+    dev.dev_peer = calloc(1, bytes);
+    if (!dev.no_peer || !dev.dev_peer)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    dev.mem->copy(dev.dev_peer, s->peer_base, bytes); /* device -> host */
+    memset(&reg, 0, sizeof(reg));
+    reg.base = (uintptr_t)s->heap_base;
+    reg.size = reg.user_size = (size_t)s->heap_size;
+    reg.peer = dev.no_peer;
+    reg.fd = -1;
+    reg.copy = dev.mem->copy;
+    reg.dev_peer = dev.dev_peer;
+    if (gsi_region_add(s->heap_region, &reg) != GSI_OK)
+        gsi_fatal(fn, "the device heap cannot be region %d of %d", s->heap_region,
+                  gsi_pe.n_regions);
+    dev.region = s->heap_region;
+}
+
+void *gsi_device_heap_peer(const void *ptr, int pe)
+{
+    long long off = gsi_device_heap_offset(ptr);
+    uintptr_t base;
+
+    if (off < 0 || pe < 0 || pe >= gsi_pe.n_pes)
+        return NULL;
+    if (dev.region >= 0)
+        base = dev.dev_peer[pe];
+    else /* host lanes: the host heap's mapping */
+        base = gsi_pe.region[dev.state.heap_region].peer[pe];
+    return base ? (void *)(base + (uintptr_t)off) : NULL;
+}
+
+static void remove_heap_region(void)
+{
+    if (dev.region >= 0)
+        gsi_region_remove(dev.region);
+    dev.region = -1;
+    free(dev.no_peer);
+    free(dev.dev_peer);
+    dev.no_peer = dev.dev_peer = NULL;
+}
+
 /* ---- init and finalize ------------------------------------------------------ */
 
 void gsi_device_init(const char *fn)
@@ -212,6 +278,7 @@ void gsi_device_init(const char *fn)
                   "no room for the device collectives' %zu-byte sync area in the %s heap "
                   "of %llu bytes (GSHMEM_DEVICE_HEAP_SIZE)",
                   sizeof(gsd_sync_t), mem->name, (unsigned long long)s->heap_size);
+    add_heap_region(fn);
     s->team = mem->alloc_device(GSD_MAX_TEAMS * sizeof(gsd_team_t)); /* zeroed: no team */
     if (!s->team)
         gsi_fatal(fn, "out of %s memory for the device team table", mem->name);
@@ -234,6 +301,7 @@ void gsi_device_fini(const char *fn)
     if (!dev.mem)
         return;
     gsi_team_observer = NULL;
+    remove_heap_region(); /* host RMA no longer reaches the device heap */
     gsi_lanes_fini();
     /* Executes and completes what device code left in the channels. */
     gsi_proxy_fini();

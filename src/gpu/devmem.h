@@ -25,6 +25,9 @@ typedef struct gsi_devmem_ops {
      * backend's copy_to_device, which completes before it returns, is
      * used instead. */
     void (*store32_release)(uint32_t *dev, uint32_t value);
+    /* len bytes, either side host or device memory (the device heap's
+     * node peers' mappings included); complete when it returns. */
+    void (*copy)(void *dst, const void *src, size_t len);
     /* The device heap: collective, deterministic (same offsets on every PE). */
     void *(*heap_alloc)(const char *fn, size_t size, size_t align);
     gsi_status_t (*heap_free)(void *ptr);
@@ -44,6 +47,7 @@ int gsi_cuda_usable(void); /* C provides */
 /* Make this PE's GPU context current on the calling thread (the proxy
  * threads: the transport copies device memory); a no-op on host lanes. */
 void gsi_cuda_bind_thread(void);
+void gsi_cuda_copy(void *dst, const void *src, size_t len); /* gsi_devmem_cuda.copy */
 #else
 static inline void gsi_cuda_bind_thread(void)
 {

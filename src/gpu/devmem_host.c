@@ -136,6 +136,7 @@ const gsi_devmem_ops_t gsi_devmem_host = {
     .free_device = host_free_device,
     .copy_to_device = host_copy_to_device,
     .store32_release = host_store32_release,
+    .copy = host_copy_to_device, /* all of it is host memory */
     .heap_alloc = host_heap_alloc,
     .heap_free = host_heap_free,
     .publish = host_publish,

@@ -13,7 +13,8 @@ check_PROGRAMS += \
 	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
 	tests/device/ring tests/device/ring_tiny \
-	tests/device/teams_live \
+	tests/device/teams_live tests/device/hostrma \
+	tests/device/bad_hostrma_past \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout
 
@@ -37,6 +38,9 @@ tests_device_mem_LDADD = libgshmem.la
 # collectives on TEAM_WORLD (issue 17: slot-by-slot team publication).
 tests_device_teams_live_SOURCES = tests/device/teams_live.c $(dev_test_deps)
 tests_device_teams_live_LDADD = libgshmem.la -lpthread
+# The host API (put, get, p, g, fetch-add, gshmem_ptr) on device-heap memory.
+tests_device_hostrma_SOURCES = tests/device/hostrma.c $(dev_test_deps)
+tests_device_hostrma_LDADD = libgshmem.la
 tests_device_ring_SOURCES = tests/device/ring.c $(dev_test_deps)
 tests_device_ring_LDADD = libgshmem.la
 # The same stress through a 16-descriptor ring (GSHMEM_PROXY_RING=16, set by
@@ -55,6 +59,8 @@ tests_device_bad_chan_SOURCES = tests/device/bad_chan.c tests/device/bad_test.h
 tests_device_bad_chan_LDADD = libgshmem.la
 tests_device_bad_cmp_SOURCES = tests/device/bad_cmp.c tests/device/bad_test.h
 tests_device_bad_cmp_LDADD = libgshmem.la
+tests_device_bad_hostrma_past_SOURCES = tests/device/bad_hostrma_past.c tests/device/bad_test.h
+tests_device_bad_hostrma_past_LDADD = libgshmem.la
 tests_device_bad_timeout_SOURCES = tests/device/bad_timeout.c tests/device/bad_test.h
 tests_device_bad_timeout_LDADD = libgshmem.la
 
@@ -70,6 +76,8 @@ TESTS += \
 	tests/device/mem-np1.pe tests/device/mem-np2.pe tests/device/mem-np4.pe \
 	tests/device/ring-np1.pe tests/device/ring-np2.pe tests/device/ring-np4.pe \
 	tests/device/teams_live-np2.pe tests/device/teams_live-np4.pe \
+	tests/device/hostrma-np1.pe tests/device/hostrma-np2.pe \
+	tests/device/bad_hostrma_past-np1.pe tests/device/bad_hostrma_past-np2.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

@@ -9,6 +9,8 @@ TESTS += \
 	tests/device/bad_chan-np2-net.net \
 	tests/device/bad_cmp-np1-net.net \
 	tests/device/bad_cmp-np2-net.net \
+	tests/device/bad_hostrma_past-np1-net.net \
+	tests/device/bad_hostrma_past-np2-net.net \
 	tests/device/bad_pe-np1-net.net \
 	tests/device/bad_pe-np2-net.net \
 	tests/device/bad_sig_op-np1-net.net \
@@ -18,6 +20,8 @@ TESTS += \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
+	tests/device/hostrma-np1-net.net \
+	tests/device/hostrma-np2-net.net \
 	tests/device/lanes-np1-net.net \
 	tests/device/lanes-np2-net.net \
 	tests/device/lanes-np4-net.net \

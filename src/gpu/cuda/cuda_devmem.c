@@ -460,6 +460,7 @@ const gsi_devmem_ops_t gsi_devmem_cuda = {
     .alloc_device = gsi_cuda_alloc_device,
     .free_device = gsi_cuda_free_device,
     .copy_to_device = gsi_cuda_copy_to_device,
+    .copy = gsi_cuda_copy,
     .heap_alloc = gsi_cuda_heap_alloc,
     .heap_free = gsi_cuda_heap_free,
     .publish = cuda_publish,
