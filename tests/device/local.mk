@@ -13,7 +13,7 @@ check_PROGRAMS += \
 	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
 	tests/device/ring tests/device/ring_tiny \
-	tests/device/teams_live tests/device/hostrma \
+	tests/device/teams_live tests/device/hostrma tests/device/thread_launch \
 	tests/device/bad_hostrma_past \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout
@@ -41,6 +41,9 @@ tests_device_teams_live_LDADD = libgshmem.la -lpthread
 # The host API (put, get, p, g, fetch-add, gshmem_ptr) on device-heap memory.
 tests_device_hostrma_SOURCES = tests/device/hostrma.c $(dev_test_deps)
 tests_device_hostrma_LDADD = libgshmem.la
+# A kernel launched from a second pthread (on a GPU: the PE's context bound there).
+tests_device_thread_launch_SOURCES = tests/device/thread_launch.c $(dev_test_deps)
+tests_device_thread_launch_LDADD = libgshmem.la -lpthread
 tests_device_ring_SOURCES = tests/device/ring.c $(dev_test_deps)
 tests_device_ring_LDADD = libgshmem.la
 # The same stress through a 16-descriptor ring (GSHMEM_PROXY_RING=16, set by
@@ -77,6 +80,7 @@ TESTS += \
 	tests/device/ring-np1.pe tests/device/ring-np2.pe tests/device/ring-np4.pe \
 	tests/device/teams_live-np2.pe tests/device/teams_live-np4.pe \
 	tests/device/hostrma-np1.pe tests/device/hostrma-np2.pe \
+	tests/device/thread_launch-np1.pe tests/device/thread_launch-np2.pe \
 	tests/device/bad_hostrma_past-np1.pe tests/device/bad_hostrma_past-np2.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \

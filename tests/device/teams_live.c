@@ -43,7 +43,8 @@ GSHMEM_KERNEL(live_kernel, live_args_t, a)
         gshmemx_syncthreads();
         rc = gshmemx_int_sum_reduce_block(GSHMEM_TEAM_WORLD, a.dst, a.src, 1);
         if (k == 0) {
-            DT_CHECK(a.fails, "gshmemx_int_sum_reduce_block", "return value in round", r, 0, rc);
+            DT_CHECK(a.fails, "gshmemx_int_sum_reduce_block", "return value in round", r, 0,
+                     rc);
             DT_CHECK(a.fails, "gshmemx_int_sum_reduce_block", "sum over TEAM_WORLD in round", r,
                      a.npes * r + a.npes * (a.npes - 1) / 2, a.dst[0]);
         }

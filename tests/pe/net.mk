@@ -42,6 +42,8 @@ TESTS += \
 	tests/device/signal-np4-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
+	tests/device/thread_launch-np1-net.net \
+	tests/device/thread_launch-np2-net.net \
 	tests/device/wait-np1-net.net \
 	tests/device/wait-np2-net.net \
 	tests/device/wait-np4-net.net \
