@@ -78,8 +78,8 @@ int main(void)
     shmem_putmem(c.buf, src, sizeof(src), right);
     shmem_int_p(&c.buf[N], 7000 + dt_me, right);
     fetched = shmem_int_atomic_fetch_add(c.ctr, 1, 0);
-    PT_CHECK("shmem_int_atomic_fetch_add (host, device heap)", fetched >= 0 && fetched < dt_npes,
-             "a fetched value from 0 to n_pes - 1");
+    PT_CHECK("shmem_int_atomic_fetch_add (host, device heap)",
+             fetched >= 0 && fetched < dt_npes, "a fetched value from 0 to n_pes - 1");
     shmem_quiet();
     shmem_barrier_all();
     DT_LAUNCH(check_kernel, 1, dt_threads(), c);
@@ -95,7 +95,8 @@ int main(void)
         bad += got[i] != left * 100 + i;
     PT_CHECK_EQ_F("shmem_getmem (host, device heap)", 0, bad, "ints of PE %d's block wrong",
                   left);
-    PT_CHECK_EQ("shmem_int_g (host, device heap)", left * 100 + N, shmem_int_g(&c.buf[N], left));
+    PT_CHECK_EQ("shmem_int_g (host, device heap)", left * 100 + N,
+                shmem_int_g(&c.buf[N], left));
 
     /* host gshmem_ptr */
     PT_CHECK("gshmem_ptr (host)", gshmem_ptr(c.buf, dt_me) == (void *)c.buf,

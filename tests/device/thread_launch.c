@@ -70,8 +70,8 @@ int main(void)
     got = (int *)dt_copy_back(args.buf, N * sizeof(int));
     for (i = 0; i < N; i++)
         bad += got[i] != left * 1000 + i;
-    PT_CHECK_EQ_F("gshmem_int_p", 0, bad, "ints from PE %d's kernel (launched on a second thread)",
-                  left);
+    PT_CHECK_EQ_F("gshmem_int_p", 0, bad,
+                  "ints from PE %d's kernel (launched on a second thread)", left);
     free(got);
     shmem_barrier_all();
     gshmem_free(args.buf);

@@ -48,8 +48,7 @@ void gsi_cuda_copy(void *dst, const void *src, size_t len)
     gsi_cuda_bind_thread();
     r = copy_stream(&s);
     if (r == CUDA_SUCCESS)
-        r = GSI_CU(cuMemcpyAsync)((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len,
-                                  s);
+        r = GSI_CU(cuMemcpyAsync)((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, s);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuStreamSynchronize)(s);
     if (r != CUDA_SUCCESS)
