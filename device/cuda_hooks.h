@@ -52,6 +52,10 @@ extern "C" {
  * unregistered. */
 void gshmemi_cuda_register(const gsd_cuda_hooks_t *hooks);
 void gshmemi_cuda_unregister(const gsd_cuda_hooks_t *hooks);
+/* Make the PE's GPU context current on the calling thread (cheap after the
+ * first call on a thread); a no-op before gshmem_init.  The archive calls
+ * it before every launch and copy. */
+void gshmemi_cuda_bind(void);
 #if defined(__cplusplus)
 }
 #endif

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_archive.h"
+#include "cuda_hooks.h" /* gshmemi_cuda_bind: the PE's GPU on the calling thread */
 #include "gsd/cuda_host.h"
 #include "shmem.h"
 
@@ -56,6 +57,7 @@ extern "C" int gshmemx_collective_launch_query_gridsize(const void *func, dim3 b
     cudaError_t err;
 
     (void)args;
+    gshmemi_cuda_bind(); /* the PE's GPU, whichever thread calls */
     err = cudaGetDevice(&dev);
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
@@ -76,6 +78,7 @@ extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block
     int dev, coop = 0, most = 0;
     cudaError_t err;
 
+    gshmemi_cuda_bind(); /* the PE's GPU, whichever thread launches */
     err = cudaGetDevice(&dev);
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev);

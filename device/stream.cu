@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_archive.h"
+#include "cuda_hooks.h" /* gshmemi_cuda_bind: the PE's GPU on the calling thread */
 #include "gshmem_device.h"
 
 #define STREAM_THREADS 512u
@@ -86,6 +87,7 @@ static void rma_on_stream(int get, void *dest, const void *source, size_t nelems
     if (nelems == 0)
         return;
     blocks = split(nelems, &slice);
+    gshmemi_cuda_bind();
     rma_k<<<blocks, STREAM_THREADS, 0, stream>>>(get, (char *)dest, (const char *)source, nelems,
                                                  slice, pe);
     gsd_cuda_check_launch(fn);
@@ -106,24 +108,28 @@ extern "C" void gshmemx_getmem_on_stream(void *dest, const void *source, size_t 
 extern "C" void gshmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
                                             cudaStream_t stream)
 {
+    gshmemi_cuda_bind();
     signal_op_k<<<1, 1, 0, stream>>>(sig_addr, signal, sig_op, pe);
     gsd_cuda_check_launch("gshmemx_signal_op_on_stream");
 }
 
 extern "C" void gshmemx_quiet_on_stream(cudaStream_t stream)
 {
+    gshmemi_cuda_bind();
     quiet_k<<<1, 1, 0, stream>>>();
     gsd_cuda_check_launch("gshmemx_quiet_on_stream");
 }
 
 extern "C" void gshmemx_barrier_all_on_stream(cudaStream_t stream)
 {
+    gshmemi_cuda_bind();
     barrier_all_k<<<1, 1, 0, stream>>>();
     gsd_cuda_check_launch("gshmemx_barrier_all_on_stream");
 }
 
 extern "C" void gshmemx_sync_all_on_stream(cudaStream_t stream)
 {
+    gshmemi_cuda_bind();
     sync_all_k<<<1, 1, 0, stream>>>();
     gsd_cuda_check_launch("gshmemx_sync_all_on_stream");
 }
@@ -131,6 +137,7 @@ extern "C" void gshmemx_sync_all_on_stream(cudaStream_t stream)
 extern "C" void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
                                                     cudaStream_t stream)
 {
+    gshmemi_cuda_bind();
     signal_wait_until_k<<<1, 1, 0, stream>>>(sig_addr, cmp, cmp_value);
     gsd_cuda_check_launch("gshmemx_signal_wait_until_on_stream");
 }
@@ -144,6 +151,7 @@ extern "C" void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
     extern "C" void gshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T cmp_value, \
                                                        cudaStream_t stream)           \
     {                                                                                 \
+        gshmemi_cuda_bind();                                                          \
         N##_wait_until_k<<<1, 1, 0, stream>>>(ivar, cmp, cmp_value);                  \
         gsd_cuda_check_launch("gshmemx_" #N "_wait_until_on_stream");                 \
     }

@@ -7,6 +7,8 @@
  * code; the network transport keeps them apart. */
 #include "api.h"
 
+#include "gpu/device.h"
+
 static inline void put_bytes(const char *fn, void *dest, const void *source, size_t nbytes,
                              int pe)
 {
@@ -137,3 +139,20 @@ GSHMEM_RMA_TYPES(GSI_P_TYPED)
     GSI_ALIAS(shmem_ctx_##N##_g)                                                             \
     GSI_ALIAS(shmem_##N##_g)
 GSHMEM_RMA_TYPES(GSI_G_TYPED)
+
+/* ---- gshmem_ptr on the host ------------------------------------------------ */
+
+/* What the host pass of gshmem_ptr calls on a GPU (device/gsd/ptr.h; on
+ * host lanes gshmem_ptr is the device routine itself): NVSHMEM's host
+ * nvshmem_ptr.  pe's copy of ptr when ptr is in the device heap and pe's
+ * heap is mapped here (a GPU address, for device code and copies: the CPU
+ * cannot dereference it), else NULL, as for a PE reached through the
+ * network.  shmem_ptr stays NULL there: its result is for CPU loads. */
+__attribute__((visibility("default"))) void *gshmemi_ptr(const void *ptr, int pe);
+
+void *gshmemi_ptr(const void *ptr, int pe)
+{
+    gsi_check_init("gshmem_ptr");
+    gsi_check_pe("gshmem_ptr", pe); /* as the device routine does */
+    return gsi_device_heap_peer(ptr, pe);
+}

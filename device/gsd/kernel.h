@@ -104,6 +104,8 @@ static inline void gshmemx_memcpy_from_device(void *dst, const void *src, size_t
 
 extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
                                          size_t shared_mem, cudaStream_t stream);
+/* libgshmem: make this PE's GPU context current on the calling thread. */
+extern "C" void gshmemi_cuda_bind(void);
 
 #define GSHMEM_KERNEL(name, type, arg) __global__ void name(type arg)
 
@@ -131,12 +133,16 @@ static inline void gsd_memcpy_check_(const char *fn, cudaError_t err)
             cudaGetErrorString(err));
     shmem_global_exit(1);
 }
+/* Both bind the PE's context first: a copy from a thread of the program's
+ * other than init's would go to the runtime's current device. */
 static inline void gshmemx_memcpy_to_device(void *dst, const void *src, size_t n)
 {
+    gshmemi_cuda_bind();
     gsd_memcpy_check_("gshmemx_memcpy_to_device", cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
 }
 static inline void gshmemx_memcpy_from_device(void *dst, const void *src, size_t n)
 {
+    gshmemi_cuda_bind();
     gsd_memcpy_check_("gshmemx_memcpy_from_device",
                       cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost));
 }

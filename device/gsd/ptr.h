@@ -17,9 +17,14 @@
 #include "path.h"
 
 /* On the GPU these are also host functions (NVSHMEM's are): the host pass
- * asks the library, whose regions include the GPU heap. */
+ * asks the library.  gshmemi_ptr (host/rma.c) answers gshmem_ptr there: a
+ * node peer's mapping of the device heap, NULL through the network (not
+ * shmem_ptr, which is NULL for GPU memory: its result is for CPU loads). */
 #if defined(GSD_CUDA)
 #include "shmem.h"
+GSD_BEGIN_C
+void *gshmemi_ptr(const void *ptr, int pe);
+GSD_END_C
 #define GSD_HD_FN static __host__ __device__ __forceinline__
 #else
 #define GSD_HD_FN GSD_FN
@@ -49,7 +54,7 @@ GSD_HD_FN int gshmem_n_pes(void)
 GSD_HD_FN void *gshmem_ptr(const void *ptr, int pe)
 {
 #if defined(GSD_HOST_PASS)
-    return shmem_ptr(ptr, pe);
+    return gshmemi_ptr(ptr, pe);
 #else
     uint64_t off = (uint64_t)(uintptr_t)ptr - GSD_STATE.heap_base;
 

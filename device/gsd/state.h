@@ -19,12 +19,20 @@
 #define GSD_SCRATCH_BYTES 16384 /* per-team scratch of the device reductions */
 
 /* A team as device code sees it: member i is world PE start + i * stride,
- * or pes[i] when pes is not NULL.  n_pes == 0: no team in this slot. */
+ * or pes[i] when pes is not NULL.  n_pes == 0: no team in this slot.
+ *
+ * One slot of the team table (gsd_state_t.team), which lives in device
+ * global memory (host memory on host lanes), not in the constant state, so
+ * that a team made or destroyed while kernels run rewrites only its own
+ * slot.  n_pes is the slot's publication word and comes last: the host
+ * writes the body first and then n_pes with release order (a destroy sets
+ * n_pes to 0 first); device code reads n_pes with acquire (gsd_team_get)
+ * and only then the body, so it never sees a body half written. */
 typedef struct gsd_team {
-    int32_t my_pe; /* this PE's index in the team */
-    int32_t n_pes;
-    int32_t start, stride;
     const int32_t *pes; /* device-visible; NULL when strided */
+    int32_t my_pe;      /* this PE's index in the team */
+    int32_t start, stride;
+    int32_t n_pes; /* the publication word: written last, read first */
 } gsd_team_t;
 
 /* One team's words in the device sync area (symmetric: same offset on every
@@ -57,12 +65,20 @@ typedef struct gsd_state {
     int32_t pad0;
     uint64_t wait_timeout_ns; /* device waits end the job after this long; 0: never */
     gsd_sync_t *sync;         /* symmetric: this PE's device sync area */
-    gsd_team_t team[GSD_MAX_TEAMS];
+    /* [GSD_MAX_TEAMS] the team table, device-visible, published slot by
+     * slot (gsd_team_t): the state itself is written once at init (and
+     * cleared at finalize), never while kernels may run. */
+    gsd_team_t *team;
 } gsd_state_t;
 
+/* The ABI: an archive or program built against another layout is refused
+ * at init (the CUDA hooks carry sizeof(gsd_state_t)).  gsd_state_t became
+ * 80 bytes when the team table moved out of it (issue 17). */
 GSD_STATIC_ASSERT(sizeof(gsd_team_t) == 24, "gsd_team_t layout");
+GSD_STATIC_ASSERT(offsetof(gsd_team_t, n_pes) == 20, "gsd_team_t: n_pes is the last word");
 GSD_STATIC_ASSERT(sizeof(gsd_team_sync_t) % 64 == 0, "gsd_team_sync_t keeps cache-line alignment");
 GSD_STATIC_ASSERT(offsetof(gsd_state_t, team) == 72, "gsd_state_t layout");
+GSD_STATIC_ASSERT(sizeof(gsd_state_t) == 80, "gsd_state_t layout");
 
 /* Team ids in device code (NVSHMEM's nvshmem_team_t): the host team's slot. */
 typedef int32_t gshmem_team_t;

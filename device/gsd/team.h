@@ -1,18 +1,36 @@
 /*
  * gsd/team.h - teams in device code.  A device team id is the host team's
- * slot (gshmemx_team_device_id); GSD_STATE.team[id] is this PE's view of it.
+ * slot (gshmemx_team_device_id); GSD_STATE.team[id] is this PE's view of it,
+ * a slot of the team table that the host publishes while kernels run
+ * (gsd/state.h): every read goes through gsd_team_get, which reads the
+ * slot's n_pes with acquire before anything else of it.
  */
 #ifndef GSD_TEAM_H
 #define GSD_TEAM_H
 
+#include "arch.h"
 #include "fatal.h"
+
+/* The team in slot `team`, or NULL when the slot holds none on this PE. */
+GSD_FN const gsd_team_t *gsd_team_get(gshmem_team_t team)
+{
+    const gsd_team_t *t;
+
+    if ((unsigned)team >= GSD_MAX_TEAMS || !GSD_STATE.team)
+        return NULL;
+    t = &GSD_STATE.team[team];
+    /* Acquire: the body the host wrote before n_pes is what we read next. */
+    return (int32_t)gsd_load_acquire32((const uint32_t *)&t->n_pes) > 0 ? t : NULL;
+}
 
 /* The team, or the job ends when `team` names none on this PE. */
 GSD_FN const gsd_team_t *gsd_team(const char *fn, gshmem_team_t team)
 {
-    if (GSD_UNLIKELY((unsigned)team >= GSD_MAX_TEAMS || GSD_STATE.team[team].n_pes <= 0))
+    const gsd_team_t *t = gsd_team_get(team);
+
+    if (GSD_UNLIKELY(!t))
         GSD_FATAL(fn, "team %d is not a valid team on this PE", (int)team);
-    return &GSD_STATE.team[team];
+    return t;
 }
 
 /* World PE of member i. */
@@ -43,26 +61,24 @@ GSD_FN int gsd_team_index(const gsd_team_t *tm, int pe)
 
 GSD_FN int gshmem_team_my_pe(gshmem_team_t team)
 {
-    return (unsigned)team < GSD_MAX_TEAMS && GSD_STATE.team[team].n_pes > 0
-               ? GSD_STATE.team[team].my_pe
-               : -1;
+    const gsd_team_t *t = gsd_team_get(team);
+
+    return t ? t->my_pe : -1;
 }
 
 GSD_FN int gshmem_team_n_pes(gshmem_team_t team)
 {
-    return (unsigned)team < GSD_MAX_TEAMS && GSD_STATE.team[team].n_pes > 0
-               ? GSD_STATE.team[team].n_pes
-               : -1;
+    const gsd_team_t *t = gsd_team_get(team);
+
+    return t ? t->n_pes : -1;
 }
 
 GSD_FN int gshmem_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team)
 {
-    const gsd_team_t *src, *dest;
+    const gsd_team_t *src = gsd_team_get(src_team), *dest = gsd_team_get(dest_team);
 
-    if (gshmem_team_n_pes(src_team) < 0 || gshmem_team_n_pes(dest_team) < 0)
+    if (!src || !dest)
         return -1;
-    src = &GSD_STATE.team[src_team];
-    dest = &GSD_STATE.team[dest_team];
     if (src_pe < 0 || src_pe >= src->n_pes)
         return -1;
     return gsd_team_index(dest, gsd_team_pe(src, src_pe));

@@ -3,13 +3,37 @@
 #include "core/pe.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/log.h"
 #include "bootstrap/bootstrap.h"
 #include "net/transport.h"
 
-gsi_pe_t gsi_pe = {.my_pe = -1, .region = {{.fd = -1}, {.fd = -1}}};
+gsi_pe_t gsi_pe = {.my_pe = -1, .region = {{.fd = -1}, {.fd = -1}, {.fd = -1}}};
+
+gsi_status_t gsi_region_add(int r, const gsi_region_t *reg)
+{
+    if (r < gsi_pe.n_regions || r >= GSI_REGION_MAX)
+        return GSI_ERR_INVALID;
+    /* Lookups stop at n_regions: the slots skipped on the way are empty
+     * (size 0 matches no address), as init left them. */
+    gsi_pe.region[r] = *reg;
+    gsi_pe.n_regions = r + 1;
+    return GSI_OK;
+}
+
+void gsi_region_remove(int r)
+{
+    if (r < 0 || r >= gsi_pe.n_regions)
+        return;
+    memset(&gsi_pe.region[r], 0, sizeof(gsi_pe.region[r]));
+    gsi_pe.region[r].fd = -1;
+    /* Back to the regions init made, so finalize unmaps only those. */
+    while (gsi_pe.n_regions > 0 && !gsi_pe.region[gsi_pe.n_regions - 1].size &&
+           !gsi_pe.region[gsi_pe.n_regions - 1].peer)
+        gsi_pe.n_regions--;
+}
 
 void gsi_global_exit(int status)
 {
@@ -45,9 +69,26 @@ void gsi_fatal_arg(const char *fn, const char *arg, const void *addr, size_t len
               arg, addr, len);
 }
 
+void gsi_fatal_device_arg(const char *fn, const char *arg, const void *addr, size_t len)
+{
+    gsi_fatal(fn,
+              "%s address %p (%zu bytes) is in the device heap (GPU memory), which host "
+              "collectives do not take: use memory from shmem_malloc, or the device "
+              "collectives",
+              arg, addr, len);
+}
+
 void gsi_fatal_null(const char *fn, const char *what, size_t len)
 {
     gsi_fatal(fn, "%s is NULL, with %zu bytes to transfer", what, len);
+}
+
+void gsi_fatal_device_amo(const char *fn, int pe)
+{
+    gsi_fatal(fn,
+              "PE %d's copy of this address is GPU memory mapped on this node, which host "
+              "atomics, signals and waits cannot reach: do them from device code",
+              pe);
 }
 
 void gsi_fatal_net(const char *fn, gsi_status_t status, int pe)

@@ -19,7 +19,14 @@ enum { SHMEM_THREAD_LEVEL_SINGLE = 0, SHMEM_THREAD_LEVEL_MULTIPLE = 3 };
 struct gsb_ops;
 struct gst_ops;
 
-enum { GSI_REGION_HEAP = 0, GSI_REGION_DATA = 1, GSI_REGION_MAX = 2 };
+/* GSI_REGION_DEVICE: the device heap on a GPU, added by the gpu layer
+ * after init (gsi_region_add; on host lanes the device heap is the host
+ * heap itself).  Its index is the one the transport knows it by
+ * (map_region). */
+enum { GSI_REGION_HEAP = 0, GSI_REGION_DATA = 1, GSI_REGION_DEVICE = 2, GSI_REGION_MAX = 3 };
+
+/* Copies bytes where one side may be device memory (cuMemcpy). */
+typedef void (*gsi_region_copy_fn_t)(void *dst, const void *src, size_t len);
 
 typedef struct gsi_region {
     uintptr_t base; /* this PE's copy */
@@ -31,6 +38,13 @@ typedef struct gsi_region {
     size_t size;     /* all of it: what the library's own RMA reaches, what is mapped */
     uintptr_t *peer; /* [n_pes]: peer's copy mapped in this process; 0: not P2P */
     int fd;          /* the memfd behind it (shared with node peers) */
+    /* Memory the CPU cannot load or store (a GPU's device heap): peer[] is
+     * all 0 there, so every access misses the load/store fast path and
+     * no caller dereferences it; the slow path (core/rma.h) reaches a
+     * node peer's copy, mapped here at dev_peer[pe] (0: not mapped), with
+     * `copy`, and the others through the network.  NULL for host memory. */
+    gsi_region_copy_fn_t copy;
+    uintptr_t *dev_peer; /* [n_pes] */
 } gsi_region_t;
 
 typedef struct gsi_pe_state {
@@ -92,6 +106,15 @@ static inline int gsi_region_of(const void *addr, size_t len, size_t *offset)
     return gsi_region_for(addr, len, offset, GSI_FOR_USER);
 }
 
+/* Add region r after init (the device heap on a GPU): *reg is copied,
+ * its arrays stay the caller's.  Regions between the ones init made and r
+ * stay empty (no address is in them).  GSI_ERR_INVALID when r is taken or
+ * out of range.  Not thread-safe: at init, before the user's threads use
+ * the region table. */
+gsi_status_t gsi_region_add(int r, const gsi_region_t *reg);
+/* Undo gsi_region_add (finalize, before the peers are disconnected). */
+void gsi_region_remove(int r);
+
 /* End the job with `status` on every PE. */
 _Noreturn void gsi_global_exit(int status);
 
@@ -103,6 +126,8 @@ _Noreturn void gsi_fatal_addr(const char *fn, const void *addr, size_t len, int 
 _Noreturn void gsi_fatal_arg(const char *fn, const char *arg, const void *addr, size_t len)
     __attribute__((cold));
 _Noreturn void gsi_fatal_null(const char *fn, const char *what, size_t len) __attribute__((cold));
+_Noreturn void gsi_fatal_device_arg(const char *fn, const char *arg, const void *addr, size_t len)
+    __attribute__((cold));
 
 static inline void gsi_check_init(const char *fn)
 {
@@ -135,6 +160,9 @@ static inline void gsi_check_symmetric(const char *fn, const char *arg, const vo
     r = gsi_region_of(addr, len, &offset);
     if (__builtin_expect(r < 0, 0))
         gsi_fatal_arg(fn, arg, addr, len);
+    /* The collectives copy with the CPU: not GPU memory. */
+    if (__builtin_expect(gsi_pe.region[r].copy != NULL, 0))
+        gsi_fatal_device_arg(fn, arg, addr, len);
 }
 
 /* A local buffer the call reads or writes (`what`: its argument's name):

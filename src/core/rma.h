@@ -39,6 +39,17 @@ static inline void *gsi_target_for(const char *fn, const void *addr, size_t len,
     return base ? (void *)(base + offset) : NULL;
 }
 
+/* A node peer's copy of a device-memory region (gsi_region_t.copy), or
+ * NULL: off the fast path, which found peer[pe] == 0. */
+static inline char *gsi_device_target(const gsi_target_t *t, int pe)
+{
+    const gsi_region_t *reg = &gsi_pe.region[t->region];
+
+    if (!reg->copy || !reg->dev_peer || !reg->dev_peer[pe])
+        return NULL;
+    return (char *)reg->dev_peer[pe] + t->offset;
+}
+
 static inline void gsi_put_for(const char *fn, void *dest, const void *src, size_t len, int pe,
                                int who)
 {
@@ -48,6 +59,11 @@ static inline void gsi_put_for(const char *fn, void *dest, const void *src, size
 
     if (__builtin_expect(p != NULL, 1)) {
         gsi_copy(p, src, len);
+        return;
+    }
+    p = gsi_device_target(&t, pe);
+    if (p) {
+        gsi_pe.region[t.region].copy(p, src, len);
         return;
     }
     status = gsi_pe.net->put(pe, t.region, t.offset, src, len);
@@ -64,6 +80,11 @@ static inline void gsi_get_for(const char *fn, void *dest, const void *src, size
 
     if (__builtin_expect(p != NULL, 1)) {
         gsi_copy(dest, p, len);
+        return;
+    }
+    p = gsi_device_target(&t, pe);
+    if (p) {
+        gsi_pe.region[t.region].copy(dest, p, len);
         return;
     }
     status = gsi_pe.net->get(dest, pe, t.region, t.offset, len);
@@ -106,13 +127,19 @@ static inline void gsi_lib_get(const char *fn, void *dest, const void *src, size
     gsi_get_for(fn, dest, src, len, pe, GSI_FOR_LIB);
 }
 
-/* A remote atomic on a 4- or 8-byte location through the network. */
+_Noreturn void gsi_fatal_device_amo(const char *fn, int pe) __attribute__((cold));
+
+/* A remote atomic on a 4- or 8-byte location through the network.  A node
+ * peer's GPU memory is not there (it is mapped, not networked), and the
+ * CPU cannot do atomics on it: that ends the job with one line. */
 static inline void gsi_net_amo(const char *fn, const gsi_target_t *t, int pe, gst_amo_op_t op,
                                size_t size, const void *operand, const void *compare, void *fetched)
 {
-    gsi_status_t status = gsi_pe.net->amo(pe, t->region, t->offset, op, size, operand, compare,
-                                          fetched);
+    gsi_status_t status;
 
+    if (__builtin_expect(gsi_device_target(t, pe) != NULL, 0))
+        gsi_fatal_device_amo(fn, pe);
+    status = gsi_pe.net->amo(pe, t->region, t->offset, op, size, operand, compare, fetched);
     if (status != GSI_OK)
         gsi_fatal_net(fn, status, pe);
 }

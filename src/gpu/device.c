@@ -1,7 +1,11 @@
 /* src/gpu/device.c - this PE's device state (device/gsd/state.h): built at
- * init from the core's state, kept in step with the teams, published where
- * device code reads it (gshmemi_state on host lanes, the GPU's constant copy
- * with CUDA), torn down at finalize.
+ * init from the core's state, published once where device code reads it
+ * (gshmemi_state on host lanes, the GPU's constant copy with CUDA), torn
+ * down at finalize.  Teams change while kernels run, so they are not in
+ * that copy: they live in a device-visible table, and a team made or
+ * destroyed rewrites its own slot only, body first and its n_pes word last
+ * (release; device code reads it with acquire, gsd/team.h).  A kernel
+ * running on TEAM_WORLD therefore never reads a word that is being written.
  *
  * The device sync area (gsd_sync_t, the device collectives' words) comes
  * from the memory backend (sync_area): at the same offset on every PE,
@@ -10,6 +14,7 @@
 #include "gpu/device.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,9 +30,13 @@
 static struct {
     pthread_mutex_t lock;             /* teams may be made by several threads at once */
     const gsi_devmem_ops_t *mem;      /* NULL: not up */
-    gsd_state_t state;                /* what is published */
+    gsd_state_t state;                /* what is published, once, at init */
     int32_t *team_pes[GSD_MAX_TEAMS]; /* device copies of non-strided teams' members */
-} dev = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    /* The device heap as a core region (a GPU only): host RMA reaches it. */
+    int region;          /* its index; -1: none added */
+    uintptr_t *no_peer;  /* [n_pes] zeros: the CPU dereferences no peer's copy */
+    uintptr_t *dev_peer; /* [n_pes] host copy of state.peer_base */
+} dev = {.lock = PTHREAD_MUTEX_INITIALIZER, .region = -1};
 
 #define ZERO_CHUNK (4u << 20) /* bytes of zeros per copy */
 
@@ -82,19 +91,47 @@ static void publish(const char *fn)
 
 /* ---- teams ------------------------------------------------------------------ */
 
+/* A slot's publication word (gsd_team_t.n_pes), in device-visible memory.
+ * Host memory takes a release store; without one (a GPU) the word is its
+ * own copy, issued after the body's copy has completed (copy_to_device
+ * waits), which orders them the same way. */
+static void store_n_pes(int32_t *word, int32_t n)
+{
+    if (dev.mem->store32_release)
+        dev.mem->store32_release((uint32_t *)(void *)word, (uint32_t)n);
+    else
+        dev.mem->copy_to_device(word, &n, sizeof(n));
+}
+
+/* Slot `slot` of the device team table <- *t, or empty when t is NULL.
+ * n_pes goes to 0 first, so a reader that finds the slot live reads a
+ * whole body; no other slot's words are touched. */
+static void write_slot(int slot, const gsd_team_t *t)
+{
+    gsd_team_t *to = &dev.state.team[slot];
+
+    store_n_pes(&to->n_pes, 0);
+    if (!t || t->n_pes <= 0)
+        return;
+    dev.mem->copy_to_device(to, t, offsetof(gsd_team_t, n_pes));
+    store_n_pes(&to->n_pes, t->n_pes);
+}
+
 static void clear_team(int slot)
 {
+    write_slot(slot, NULL);
+    /* Freed once the slot no longer names it. */
     if (dev.team_pes[slot])
         dev.mem->free_device(dev.team_pes[slot]);
     dev.team_pes[slot] = NULL;
-    memset(&dev.state.team[slot], 0, sizeof(dev.state.team[slot]));
 }
 
 static void set_team(const char *fn, int slot, const struct gshmem_team *team)
 {
-    gsd_team_t *t = &dev.state.team[slot];
+    gsd_team_t body, *t = &body;
 
     clear_team(slot);
+    memset(t, 0, sizeof(*t));
     t->my_pe = team->my_pe;
     t->n_pes = team->n_pes;
     t->start = team->strided ? team->start : 0;
@@ -113,6 +150,7 @@ static void set_team(const char *fn, int slot, const struct gshmem_team *team)
         free(pes);
         t->pes = dev.team_pes[slot];
     }
+    write_slot(slot, t);
 }
 
 void gsi_device_team_update(int slot, const struct gshmem_team *team)
@@ -131,7 +169,7 @@ void gsi_device_team_update(int slot, const struct gshmem_team *team)
         if (dev.state.sync)
             gsi_device_memzero(&dev.state.sync->team[slot], sizeof(gsd_team_sync_t));
     }
-    publish(fn);
+    /* Nothing else to publish: the slot is device code's copy. */
     pthread_mutex_unlock(&dev.lock);
 }
 
@@ -152,6 +190,68 @@ long long gsi_device_heap_offset(const void *ptr)
     uint64_t off = (uint64_t)(uintptr_t)ptr - dev.state.heap_base;
 
     return dev.mem && off < dev.state.heap_size ? (long long)off : -1;
+}
+
+/* ---- the device heap as a symmetric region of the host API -------------------- */
+
+/* On host lanes the device heap is the host heap (region 0), which host RMA
+ * knows already.  A GPU's is its own region, added here with the index the
+ * transport registered it under (map_region), so host shmem_put/get/p/g
+ * on gshmem_malloc memory reach node peers through their mapping with the
+ * backend's copy (cuMemcpy: the CPU cannot load or store it), remote ones
+ * through the network, and host atomics on it end the job with one line
+ * (core/rma.h).  Its user part is all of it: the device collectives' sync
+ * area lies at its start, so a user put can still reach it.  Compiled, not
+ * run (no GPU where it was written). */
+static void add_heap_region(const char *fn)
+{
+    const gsd_state_t *s = &dev.state;
+    size_t bytes = (size_t)gsi_pe.n_pes * sizeof(uintptr_t);
+    gsi_region_t reg;
+
+    _Static_assert(sizeof(uintptr_t) == sizeof(uint64_t), "peer_base holds addresses");
+    if (s->heap_region == GSI_REGION_HEAP)
+        return;
+    dev.no_peer = calloc(1, bytes);
+    dev.dev_peer = calloc(1, bytes);
+    if (!dev.no_peer || !dev.dev_peer)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    dev.mem->copy(dev.dev_peer, s->peer_base, bytes); /* device -> host */
+    memset(&reg, 0, sizeof(reg));
+    reg.base = (uintptr_t)s->heap_base;
+    reg.size = reg.user_size = (size_t)s->heap_size;
+    reg.peer = dev.no_peer;
+    reg.fd = -1;
+    reg.copy = dev.mem->copy;
+    reg.dev_peer = dev.dev_peer;
+    if (gsi_region_add(s->heap_region, &reg) != GSI_OK)
+        gsi_fatal(fn, "the device heap cannot be region %d of %d", s->heap_region,
+                  gsi_pe.n_regions);
+    dev.region = s->heap_region;
+}
+
+void *gsi_device_heap_peer(const void *ptr, int pe)
+{
+    long long off = gsi_device_heap_offset(ptr);
+    uintptr_t base;
+
+    if (off < 0 || pe < 0 || pe >= gsi_pe.n_pes)
+        return NULL;
+    if (dev.region >= 0)
+        base = dev.dev_peer[pe];
+    else /* host lanes: the host heap's mapping */
+        base = gsi_pe.region[dev.state.heap_region].peer[pe];
+    return base ? (void *)(base + (uintptr_t)off) : NULL;
+}
+
+static void remove_heap_region(void)
+{
+    if (dev.region >= 0)
+        gsi_region_remove(dev.region);
+    dev.region = -1;
+    free(dev.no_peer);
+    free(dev.dev_peer);
+    dev.no_peer = dev.dev_peer = NULL;
 }
 
 /* ---- init and finalize ------------------------------------------------------ */
@@ -181,6 +281,10 @@ void gsi_device_init(const char *fn)
                   "no room for the device collectives' %zu-byte sync area in the %s heap "
                   "of %llu bytes (GSHMEM_DEVICE_HEAP_SIZE)",
                   sizeof(gsd_sync_t), mem->name, (unsigned long long)s->heap_size);
+    add_heap_region(fn);
+    s->team = mem->alloc_device(GSD_MAX_TEAMS * sizeof(gsd_team_t)); /* zeroed: no team */
+    if (!s->team)
+        gsi_fatal(fn, "out of %s memory for the device team table", mem->name);
     set_team(fn, gshmem_team_world.slot, &gshmem_team_world);
     set_team(fn, gshmem_team_shared.slot, &gshmem_team_shared);
     set_team(fn, gshmem_team_node.slot, &gshmem_team_node);
@@ -195,18 +299,23 @@ void gsi_device_init(const char *fn)
 
 void gsi_device_fini(const char *fn)
 {
+    gsd_team_t *team_table;
+
     (void)fn;
     if (!dev.mem)
         return;
     gsi_team_observer = NULL;
+    remove_heap_region(); /* host RMA no longer reaches the device heap */
     gsi_lanes_fini();
     /* Executes and completes what device code left in the channels. */
     gsi_proxy_fini();
     for (int slot = 0; slot < GSD_MAX_TEAMS; slot++)
         clear_team(slot);
+    team_table = dev.state.team;
     memset(&dev.state, 0, sizeof(dev.state));
     dev.mem->publish(&dev.state);
     gsi_watch_stop(); /* before the context goes */
+    dev.mem->free_device(team_table);
     dev.mem->fini();
     dev.mem = NULL;
 }

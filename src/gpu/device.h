@@ -34,6 +34,10 @@ void *gsi_device_heap_alloc(const char *fn, size_t size, size_t align);
 gsi_status_t gsi_device_heap_free(void *ptr);
 /* Offset of ptr in this PE's device heap, or -1 when it is not inside. */
 long long gsi_device_heap_offset(const void *ptr);
+/* pe's copy of device-heap address ptr as mapped in this process (device
+ * code's address for it: GPU memory on a GPU), NULL when ptr is not in the
+ * device heap or pe is reached through the network. */
+void *gsi_device_heap_peer(const void *ptr, int pe);
 /* Zero n bytes of device memory at dev. */
 void gsi_device_memzero(void *dev, size_t n);
 

@@ -4,6 +4,7 @@
 #define GSI_DEVMEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gsd/state.h"
 #include "base/status.h"
@@ -21,6 +22,14 @@ typedef struct gsi_devmem_ops {
     void *(*alloc_device)(size_t size);
     void (*free_device)(void *dev);
     void (*copy_to_device)(void *dev, const void *host, size_t size);
+    /* A 32-bit word that device code reads with acquire, stored with
+     * release (the team table's n_pes, src/gpu/device.c); NULL: the
+     * backend's copy_to_device, which completes before it returns, is
+     * used instead. */
+    void (*store32_release)(uint32_t *dev, uint32_t value);
+    /* len bytes, either side host or device memory (the device heap's
+     * node peers' mappings included); complete when it returns. */
+    void (*copy)(void *dst, const void *src, size_t len);
     /* The device heap: collective, deterministic (same offsets on every PE). */
     void *(*heap_alloc)(const char *fn, size_t size, size_t align);
     gsi_status_t (*heap_free)(void *ptr);
@@ -49,6 +58,7 @@ void gsi_cuda_bind_thread(void);
 /* gsi_devmem_cuda's flush_remote_writes, for the proxy threads (which hold
  * no ops table); a no-op before init and on host lanes. */
 void gsi_cuda_flush_remote_writes(void);
+void gsi_cuda_copy(void *dst, const void *src, size_t len); /* gsi_devmem_cuda.copy */
 #else
 static inline void gsi_cuda_bind_thread(void)
 {

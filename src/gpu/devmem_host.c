@@ -69,6 +69,13 @@ static void host_copy_to_device(void *dev, const void *host, size_t size)
     memcpy(dev, host, size);
 }
 
+/* Lanes read it with acquire while the host writes it (a team made while a
+ * kernel runs). */
+static void host_store32_release(uint32_t *dev, uint32_t value)
+{
+    __atomic_store_n(dev, value, __ATOMIC_RELEASE);
+}
+
 static void *host_heap_alloc(const char *fn, size_t size, size_t align)
 {
     return gsi_heap_alloc(fn, size, align);
@@ -129,6 +136,8 @@ const gsi_devmem_ops_t gsi_devmem_host = {
     .alloc_device = host_alloc_device,
     .free_device = host_free_device,
     .copy_to_device = host_copy_to_device,
+    .store32_release = host_store32_release,
+    .copy = host_copy_to_device, /* all of it is host memory */
     .heap_alloc = host_heap_alloc,
     .heap_free = host_heap_free,
     .publish = host_publish,

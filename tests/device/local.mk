@@ -13,6 +13,8 @@ check_PROGRAMS += \
 	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
 	tests/device/ring tests/device/ring_tiny \
+	tests/device/teams_live tests/device/hostrma tests/device/thread_launch \
+	tests/device/bad_hostrma_past \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap
@@ -33,6 +35,16 @@ tests_device_coll_SOURCES = tests/device/coll.c $(dev_test_deps)
 tests_device_coll_LDADD = libgshmem.la
 tests_device_mem_SOURCES = tests/device/mem.c $(dev_test_deps)
 tests_device_mem_LDADD = libgshmem.la
+# Teams split and destroyed by a second host thread while a kernel runs
+# collectives on TEAM_WORLD (issue 17: slot-by-slot team publication).
+tests_device_teams_live_SOURCES = tests/device/teams_live.c $(dev_test_deps)
+tests_device_teams_live_LDADD = libgshmem.la -lpthread
+# The host API (put, get, p, g, fetch-add, gshmem_ptr) on device-heap memory.
+tests_device_hostrma_SOURCES = tests/device/hostrma.c $(dev_test_deps)
+tests_device_hostrma_LDADD = libgshmem.la
+# A kernel launched from a second pthread (on a GPU: the PE's context bound there).
+tests_device_thread_launch_SOURCES = tests/device/thread_launch.c $(dev_test_deps)
+tests_device_thread_launch_LDADD = libgshmem.la -lpthread
 tests_device_ring_SOURCES = tests/device/ring.c $(dev_test_deps)
 tests_device_ring_LDADD = libgshmem.la
 # The same stress through a 16-descriptor ring (GSHMEM_PROXY_RING=16, set by
@@ -51,6 +63,8 @@ tests_device_bad_chan_SOURCES = tests/device/bad_chan.c tests/device/bad_test.h
 tests_device_bad_chan_LDADD = libgshmem.la
 tests_device_bad_cmp_SOURCES = tests/device/bad_cmp.c tests/device/bad_test.h
 tests_device_bad_cmp_LDADD = libgshmem.la
+tests_device_bad_hostrma_past_SOURCES = tests/device/bad_hostrma_past.c tests/device/bad_test.h
+tests_device_bad_hostrma_past_LDADD = libgshmem.la
 tests_device_bad_timeout_SOURCES = tests/device/bad_timeout.c tests/device/bad_test.h
 tests_device_bad_timeout_LDADD = libgshmem.la
 # Its own main (two lanes per PE), so not bad_test.h.
@@ -68,6 +82,10 @@ TESTS += \
 	tests/device/coll-np1.pe tests/device/coll-np2.pe tests/device/coll-np4.pe \
 	tests/device/mem-np1.pe tests/device/mem-np2.pe tests/device/mem-np4.pe \
 	tests/device/ring-np1.pe tests/device/ring-np2.pe tests/device/ring-np4.pe \
+	tests/device/teams_live-np2.pe tests/device/teams_live-np4.pe \
+	tests/device/hostrma-np1.pe tests/device/hostrma-np2.pe \
+	tests/device/thread_launch-np1.pe tests/device/thread_launch-np2.pe \
+	tests/device/bad_hostrma_past-np1.pe tests/device/bad_hostrma_past-np2.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

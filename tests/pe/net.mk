@@ -9,6 +9,8 @@ TESTS += \
 	tests/device/bad_chan-np2-net.net \
 	tests/device/bad_cmp-np1-net.net \
 	tests/device/bad_cmp-np2-net.net \
+	tests/device/bad_hostrma_past-np1-net.net \
+	tests/device/bad_hostrma_past-np2-net.net \
 	tests/device/bad_lane_trap-np1-net.net \
 	tests/device/bad_lane_trap-np2-net.net \
 	tests/device/bad_pe-np1-net.net \
@@ -20,6 +22,8 @@ TESTS += \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
+	tests/device/hostrma-np1-net.net \
+	tests/device/hostrma-np2-net.net \
 	tests/device/lanes-np1-net.net \
 	tests/device/lanes-np2-net.net \
 	tests/device/lanes-np4-net.net \
@@ -38,6 +42,10 @@ TESTS += \
 	tests/device/signal-np1-net.net \
 	tests/device/signal-np2-net.net \
 	tests/device/signal-np4-net.net \
+	tests/device/teams_live-np2-net.net \
+	tests/device/teams_live-np4-net.net \
+	tests/device/thread_launch-np1-net.net \
+	tests/device/thread_launch-np2-net.net \
 	tests/device/wait-np1-net.net \
 	tests/device/wait-np2-net.net \
 	tests/device/wait-np4-net.net \

@@ -378,6 +378,26 @@ void gsi_cuda_flush_remote_writes(void)
                   gsi_cu_error(r));
 }
 
+/* The archive's launches and copies (device/launch.cu, device/stream.cu)
+ * run on whatever thread the program calls them from, where the CUDA
+ * runtime would otherwise use its own current device: they bind the PE's
+ * context first.  A thread-local note of the context bound makes every
+ * later call one compare.  A thread that makes another context current
+ * itself afterwards (cudaSetDevice to another GPU) must make the PE's
+ * current again before calling gshmem.  Compiled, not run (no GPU where it
+ * was written). */
+static __thread CUcontext bound_ctx;
+
+GSI_EXPORT void gshmemi_cuda_bind(void)
+{
+    CUcontext ctx = __atomic_load_n(&gsi_cuda.ctx, __ATOMIC_ACQUIRE);
+
+    if (!ctx || bound_ctx == ctx)
+        return;
+    gsi_cuda_bind_thread();
+    bound_ctx = ctx;
+}
+
 /* ---- memory ------------------------------------------------------------------ */
 
 /* Pinned host memory, mapped into the GPU's address space: the proxy reads
@@ -515,6 +535,7 @@ const gsi_devmem_ops_t gsi_devmem_cuda = {
     .alloc_device = gsi_cuda_alloc_device,
     .free_device = gsi_cuda_free_device,
     .copy_to_device = gsi_cuda_copy_to_device,
+    .copy = gsi_cuda_copy,
     .heap_alloc = gsi_cuda_heap_alloc,
     .heap_free = gsi_cuda_heap_free,
     .publish = cuda_publish,

@@ -43,6 +43,7 @@
     X(cuMemFree)                     \
     X(cuMemsetD8Async)               \
     X(cuMemcpyHtoDAsync)             \
+    X(cuMemcpyAsync)                 \
     X(cuMemGetAllocationGranularity) \
     X(cuMemAddressReserve)           \
     X(cuMemAddressFree)              \
