@@ -12,7 +12,7 @@ dev_test_deps = tests/device/dev_test.h tests/pe/pe_test.h
 check_PROGRAMS += \
 	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
-	tests/device/ring tests/device/ring_tiny \
+	tests/device/ring tests/device/ring_tiny tests/device/proxy_strided \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout
 
@@ -32,6 +32,8 @@ tests_device_coll_SOURCES = tests/device/coll.c $(dev_test_deps)
 tests_device_coll_LDADD = libgshmem.la
 tests_device_mem_SOURCES = tests/device/mem.c $(dev_test_deps)
 tests_device_mem_LDADD = libgshmem.la
+tests_device_proxy_strided_SOURCES = tests/device/proxy_strided.c $(dev_test_deps)
+tests_device_proxy_strided_LDADD = libgshmem.la
 tests_device_ring_SOURCES = tests/device/ring.c $(dev_test_deps)
 tests_device_ring_LDADD = libgshmem.la
 # The same stress through a 16-descriptor ring (GSHMEM_PROXY_RING=16, set by
@@ -64,6 +66,7 @@ TESTS += \
 	tests/device/coll-np1.pe tests/device/coll-np2.pe tests/device/coll-np4.pe \
 	tests/device/mem-np1.pe tests/device/mem-np2.pe tests/device/mem-np4.pe \
 	tests/device/ring-np1.pe tests/device/ring-np2.pe tests/device/ring-np4.pe \
+	tests/device/proxy_strided-np1.pe tests/device/proxy_strided-np2.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \
