@@ -39,7 +39,13 @@ enum {
                               compare aux; result to ret slot when ret != GSD_NO_RET */
     GSD_OP_PUT_SIGNAL = 5, /* PUT, then (ordered after it) signal op aux2 (GSD_SIGNAL_SET/ADD)
                               of value at aux (offset in sig_region) */
-    GSD_OP_FENCE = 6       /* order the operations before it before those after it */
+    GSD_OP_FENCE = 6,      /* order the operations before it before those after it */
+    /* Strided, one descriptor for a whole gshmem_iput / iget (src/gpu/proxy.c
+     * carries it out element by element): len elements of aux2 bytes, the
+     * symmetric side from offset by value bytes, the local side from local
+     * by aux bytes (value and aux are int64_t strides, in bytes). */
+    GSD_OP_IPUT = 7,
+    GSD_OP_IGET = 8
 };
 
 /* The signal op (aux2) of a GSD_OP_PUT_SIGNAL: SHMEM_SIGNAL_SET / _ADD's values. */

@@ -24,8 +24,8 @@
  *                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
  *                size_t size, int pe)
  *       strided, blocking; strides count elements of size bytes.  Through
- *       the proxy each lane pushes one descriptor per element of its share
- *       (one for the whole run when both strides are 1).
+ *       the proxy lane 0 of the group pushes one descriptor for the whole
+ *       run (GSD_OP_IPUT/IGET; a plain PUT/GET when both strides are 1).
  *
  * Public families, from the type table (T/TYPENAME: GSHMEM_RMA_TYPES, less
  * long double under nvcc; BITS: 8 16 32 64 128):
@@ -139,18 +139,17 @@ GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym
                 gsd_copy_elem(l, s, size);
         }
     } else {
-        gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
-        unsigned op = put ? GSD_OP_PUT : GSD_OP_GET;
+        /* One descriptor for the whole run, from the group's lane 0: the
+         * proxy walks the strides (GSD_OP_IPUT/IGET in gsd/channel.h). */
+        if (rank == 0) {
+            gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
 
-        if (sym_st == 1 && loc_st == 1) { /* one run: one descriptor */
-            if (rank == 0) {
-                gsd_push(c, op, 0, pe, off, loc, nelems * size, 0, 0, GSD_NO_RET);
-                gsd_chan_quiet(c);
-            }
-        } else {
-            for (i = rank; i < nelems; i += lanes)
-                gsd_push(c, op, 0, pe, off + (uint64_t)((ptrdiff_t)i * sym_st * (ptrdiff_t)size),
-                         (char *)loc + (ptrdiff_t)i * loc_st * (ptrdiff_t)size, size, 0, 0,
+            if (sym_st == 1 && loc_st == 1)
+                gsd_push(c, put ? GSD_OP_PUT : GSD_OP_GET, 0, pe, off, loc, nelems * size, 0, 0,
+                         GSD_NO_RET);
+            else
+                gsd_push(c, put ? GSD_OP_IPUT : GSD_OP_IGET, (unsigned)size, pe, off, loc, nelems,
+                         (uint64_t)(sym_st * (ptrdiff_t)size), (uint64_t)(loc_st * (ptrdiff_t)size),
                          GSD_NO_RET);
             gsd_chan_quiet(c);
         }

@@ -3,16 +3,25 @@
  * the network transport.
  *
  * Each channel has one consumer, so descriptors of a channel are executed
- * in ticket order.  The transport's operations complete before they return
- * (fetches included), so a fetched value is written to its return slot at
- * once; `quiet` still calls the transport's quiet, which is what makes
- * puts remotely complete.
+ * in ticket order.  Fetches complete before the transport returns, so a
+ * fetched value is written to its return slot at once; everything else is
+ * complete only after the transport's quiet.
  *
  * Idle policy: the proxy shares the node's cores with the PEs and their
- * lanes, and device code cannot wake it, so it polls: a few tight polls,
- * then sched_yield for IDLE_YIELD_NS, then sleeps of idle_time / 256
- * (10 us to 200 us).  While traffic flows it answers within about 10-60 us;
- * a proxy idle for long costs about 5000 wake-ups a second. */
+ * lanes, and device code cannot wake it, so it polls: IDLE_SPIN tight
+ * polls, then sched_yield until IDLE_YIELD_NS after the last descriptor,
+ * then sleeps of idle_time / 256 (10 us to 200 us).  A yield returns at
+ * once when no other thread wants the core and hands it over when one
+ * does, so for a millisecond after traffic the next burst is picked up
+ * within microseconds (the previous 50 us window let a burst that came
+ * later wait for a sleep of 10 us or more); a proxy idle for long costs
+ * about 5000 wake-ups a second.
+ *
+ * Completion: PUT, P, non-fetching AMO, PUT_SIGNAL and the strided ops are
+ * issued through the transport's non-blocking forms (transport.h) and
+ * completed by its quiet, which runs only for a channel that issued
+ * something since its last one; what the transport packs is posted at the
+ * end of each pass. */
 #define _GNU_SOURCE
 #include "config.h"
 #include "gpu/proxy.h"
@@ -32,7 +41,7 @@
 
 #define LINE 64                    /* each counter on its own cache line */
 #define IDLE_SPIN 64               /* tight polls before yielding */
-#define IDLE_YIELD_NS 50000ull     /* then yield this long */
+#define IDLE_YIELD_NS 1000000ull   /* then yield this long */
 #define IDLE_SLEEP_MIN_NS 10000ull /* then sleep idle/256, within these */
 #define IDLE_SLEEP_MAX_NS 200000ull
 #define BATCH 256 /* descriptors per channel per pass */
@@ -113,6 +122,8 @@ static const char *op_name(unsigned kind)
     case GSD_OP_AMO: return "atomic";
     case GSD_OP_PUT_SIGNAL: return "put-with-signal";
     case GSD_OP_FENCE: return "fence";
+    case GSD_OP_IPUT: return "iput";
+    case GSD_OP_IGET: return "iget";
     }
     return "?";
 }
@@ -132,6 +143,61 @@ static _Noreturn __attribute__((cold)) void net_failed(const gst_ops_t *net, uns
               op_name(kind), (unsigned long long)d->len, (int)d->pe, gsi_status_str(status));
 }
 
+/* The transport's non-blocking forms where it has them, else the blocking
+ * ones.  Either way the operation is complete only after the transport's
+ * quiet (which a channel's quiet or a drain calls): a put that returned
+ * has only left its source. */
+static inline gsi_status_t put_nbi(const gst_ops_t *net, int pe, int region, uint64_t offset,
+                                   const void *src, size_t len)
+{
+    return net->put_nbi ? net->put_nbi(pe, region, offset, src, len)
+                        : net->put(pe, region, offset, src, len);
+}
+
+static inline gsi_status_t get_nbi(const gst_ops_t *net, void *dst, int pe, int region,
+                                   uint64_t offset, size_t len)
+{
+    return net->get_nbi ? net->get_nbi(dst, pe, region, offset, len)
+                        : net->get(dst, pe, region, offset, len);
+}
+
+/* The value goes by value: nothing of the descriptor is read later. */
+static inline gsi_status_t p_nbi(const gst_ops_t *net, int pe, int region, uint64_t offset,
+                                 uint64_t value, size_t len)
+{
+    /* The low-order bytes of value (little-endian hosts). */
+    return net->p_nbi ? net->p_nbi(pe, region, offset, value, len)
+                      : net->put(pe, region, offset, &value, len);
+}
+
+/* An atomic without a result; SWAP, CSWAP and FETCH are not among them. */
+static inline gsi_status_t amo_nbi(const gst_ops_t *net, int pe, int region, uint64_t offset,
+                                   gst_amo_op_t op, size_t size, uint64_t operand)
+{
+    return net->amo_nbi ? net->amo_nbi(pe, region, offset, op, size, operand)
+                        : net->amo(pe, region, offset, op, size, &operand, NULL, NULL);
+}
+
+/* A strided iput or iget (GSD_OP_IPUT/IGET): one transport call per element,
+ * none waited for; the lane's quiet completes them. */
+static gsi_status_t strided(const gst_ops_t *net, unsigned kind, const gsd_desc_t *d, int region,
+                            size_t size)
+{
+    int64_t sym_st = (int64_t)d->value, loc_st = (int64_t)d->aux;
+    uint64_t offset = d->offset;
+    char *local = (char *)(uintptr_t)d->local;
+    gsi_status_t status = GSI_OK;
+
+    for (uint64_t i = 0; i < d->len && status == GSI_OK; i++) {
+        status = kind == GSD_OP_IPUT ? put_nbi(net, d->pe, region, offset, local, size)
+                                     : get_nbi(net, local, d->pe, region, offset, size);
+        offset += (uint64_t)sym_st;
+        local += loc_st;
+    }
+    return status;
+}
+
+/* d is the ring's own slot: it stays the proxy's until tail moves past it. */
 static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t *d, uint64_t t)
 {
     unsigned kind = GSD_DESC_KIND(d->op), region = GSD_DESC_REGION(d->op);
@@ -142,42 +208,56 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
 
     switch (kind) {
     case GSD_OP_PUT:
-        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local, d->len);
+        status = put_nbi(net, d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local,
+                         d->len);
         break;
     case GSD_OP_P:
         if (d->len != 1 && d->len != 2 && d->len != 4 && d->len != 8)
             bad_desc(ch, t, d, "a p of other than 1, 2, 4 or 8 bytes");
-        /* The low-order bytes of value (little-endian hosts). */
-        status = net->put(d->pe, (int)region, d->offset, &d->value, d->len);
+        status = p_nbi(net, d->pe, (int)region, d->offset, d->value, d->len);
         break;
     case GSD_OP_GET:
         if (fetch && d->len > sizeof(fetched))
             bad_desc(ch, t, d, "a get into a return slot of more than 8 bytes");
-        status = net->get(fetch ? (void *)&fetched : (void *)(uintptr_t)d->local, d->pe,
-                          (int)region, d->offset, d->len);
+        if (fetch)
+            status = net->get(&fetched, d->pe, (int)region, d->offset, d->len);
+        else
+            status = get_nbi(net, (void *)(uintptr_t)d->local, d->pe, (int)region, d->offset,
+                             d->len);
         break;
     case GSD_OP_AMO:
         if (d->len != 4 && d->len != 8)
             bad_desc(ch, t, d, "an atomic of other than 4 or 8 bytes");
         if (aux2 > GSD_AMO_FXOR)
             bad_desc(ch, t, d, "an unknown atomic operation");
-        status = net->amo(d->pe, (int)region, d->offset, (gst_amo_op_t)aux2, d->len, &d->value,
-                          &d->aux, fetch ? &fetched : NULL);
+        if (!fetch && aux2 != GSD_AMO_SWAP && aux2 != GSD_AMO_CSWAP && aux2 != GSD_AMO_FETCH)
+            status = amo_nbi(net, d->pe, (int)region, d->offset, (gst_amo_op_t)aux2, d->len,
+                             d->value);
+        else
+            status = net->amo(d->pe, (int)region, d->offset, (gst_amo_op_t)aux2, d->len, &d->value,
+                              &d->aux, fetch ? &fetched : NULL);
         break;
-    case GSD_OP_PUT_SIGNAL: {
-        uint64_t signal = d->value;
-
+    case GSD_OP_PUT_SIGNAL:
         if (aux2 != GSD_SIGNAL_SET && aux2 != GSD_SIGNAL_ADD)
             bad_desc(ch, t, d, "a signal operation other than SET or ADD");
-        status = net->put(d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local, d->len);
+        /* The fence orders the signal after the data without waiting for
+         * the data to land (UCX: ucp_worker_fence; packed messages: their
+         * order). */
+        status = put_nbi(net, d->pe, (int)region, d->offset, (const void *)(uintptr_t)d->local,
+                         d->len);
         if (status == GSI_OK)
             status = net->fence();
         if (status == GSI_OK)
-            status = net->amo(d->pe, (int)GSD_DESC_SIG_REGION(d->op), d->aux,
-                              aux2 == GSD_SIGNAL_SET ? GST_AMO_SET : GST_AMO_FADD, sizeof(signal),
-                              &signal, NULL, NULL);
+            status = amo_nbi(net, d->pe, (int)GSD_DESC_SIG_REGION(d->op), d->aux,
+                             aux2 == GSD_SIGNAL_SET ? GST_AMO_SET : GST_AMO_FADD, sizeof(d->value),
+                             d->value);
         break;
-    }
+    case GSD_OP_IPUT:
+    case GSD_OP_IGET:
+        if (aux2 == 0)
+            bad_desc(ch, t, d, "a strided transfer of 0-byte elements");
+        status = strided(net, kind, d, (int)region, aux2);
+        break;
     case GSD_OP_FENCE: status = net->fence(); break;
     default: bad_desc(ch, t, d, "unknown operation");
     }
@@ -188,6 +268,8 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
 
         r->value = fetched;
         __atomic_store_n(&r->seq, 2 * d->ret + 1, __ATOMIC_RELEASE);
+    } else if (kind != GSD_OP_FENCE) {
+        ch->unquiet = 1;
     }
 }
 
@@ -196,19 +278,21 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
     gsd_channel_t *c = &ch->host;
     uint64_t mask = c->size - 1, t = ch->tail, q;
     /* Credit flows back at least twice per lap of the ring. */
-    size_t publish = c->size / 2 < BATCH ? c->size / 2 : BATCH, n = 0;
+    size_t publish = c->size / 2 < BATCH ? c->size / 2 : BATCH, n = 0, left = publish;
 
+    /* Per descriptor: one acquire load (plain on x86) and no copy; tail is
+     * stored once per `publish`, and once at the end. */
     while (n < max) {
         gsd_desc_t *slot = &c->ring[t & mask];
-        gsd_desc_t d;
 
         if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != t + 1)
             break;
-        d = *slot;
-        execute(ch, net, &d, t);
-        t++;
-        if (++n % publish == 0)
+        execute(ch, net, slot, t);
+        t++, n++;
+        if (--left == 0) {
+            left = publish;
             __atomic_store_n(c->tail, t, __ATOMIC_RELEASE);
+        }
     }
     if (n) {
         ch->tail = t;
@@ -217,11 +301,16 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
     }
     q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
     if (q > ch->done && t >= q) {
-        gsi_status_t status = net->quiet();
+        /* Nothing issued since this channel's last quiet (only fetches,
+         * which completed as they ran, or fences): no transport quiet. */
+        if (ch->unquiet) {
+            gsi_status_t status = net->quiet();
 
-        if (status != GSI_OK)
-            gsi_fatal(proxy_fn, "transport %s: quiet failed: %s", net->name,
-                      gsi_status_str(status));
+            if (status != GSI_OK)
+                gsi_fatal(proxy_fn, "transport %s: quiet failed: %s", net->name,
+                          gsi_status_str(status));
+            ch->unquiet = 0;
+        }
         gsi_cuda_flush_remote_writes(); /* gets into GPU memory: visible before done */
         ch->done = t;
         __atomic_store_n(c->done, t, __ATOMIC_RELEASE);
@@ -336,6 +425,10 @@ static void *worker_main(void *arg)
         for (int c = w->k; c < g->n_chan; c += g->n_threads)
             n += gsi_proxy_poll(&g->chans[c], g->net, BATCH);
         if (n) {
+            /* Send what the transport packed in this pass: a lone put
+             * waits for no later one. */
+            if (g->net->post && g->net->post() != GSI_OK)
+                gsi_fatal(proxy_fn, "transport %s: sending packed operations failed", g->net->name);
             idle = 0;
         } else {
             /* Software transports (shared memory, TCP) need this side to

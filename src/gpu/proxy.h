@@ -22,6 +22,7 @@ typedef struct gsi_proxy_chan {
     void *device;        /* head, tail_cache, ret_head */
     uint64_t tail, done; /* consumer's own copies of *tail and *done */
     uint64_t executed;   /* descriptors executed (statistics) */
+    int unquiet;         /* issued something since its last transport quiet */
     int index;
 } gsi_proxy_chan_t;
 

@@ -29,6 +29,12 @@ typedef gsi_status_t (*gst_amo_fn_t)(int pe, int region, size_t offset, gst_amo_
                                      size_t size, const void *operand, const void *compare,
                                      void *fetched);
 typedef gsi_status_t (*gst_order_fn_t)(void);
+/* The non-blocking forms (see gst_ops_t): a p's value and a non-fetching
+ * atomic's operand go by value, so the caller keeps nothing alive. */
+typedef gsi_status_t (*gst_p_nbi_fn_t)(int pe, int region, size_t offset, uint64_t value,
+                                       size_t len);
+typedef gsi_status_t (*gst_amo_nbi_fn_t)(int pe, int region, size_t offset, gst_amo_op_t op,
+                                         size_t size, uint64_t operand);
 /* Returns nonzero when it found work (a peer's operation, a completion). */
 typedef unsigned (*gst_progress_fn_t)(void);
 
@@ -107,6 +113,23 @@ typedef struct gst_ops {
     /* What it can do on each kind of memory (see gst_caps_fn_t); NULL:
      * nothing (callers treat it as 0). */
     gst_caps_fn_t caps;
+    /* Non-blocking issue, for the proxy (src/gpu/proxy.c), which executes
+     * descriptors faster than it could wait for each.  An operation issued
+     * here is complete only once the next quiet returns (put_nbi's src and
+     * get_nbi's dst must stay put until then); fence orders these as it
+     * does the blocking forms.  They may be held back and packed together
+     * (UCX over TCP sends consecutive ones to one peer as one message)
+     * until `post`, a fence, a quiet, or any blocking operation.  amo_nbi
+     * takes the operations without a result and without a compare: SET,
+     * FADD, FAND, FOR, FXOR.  NULL: use the blocking form. */
+    gst_put_fn_t put_nbi;
+    gst_get_fn_t get_nbi;
+    gst_p_nbi_fn_t p_nbi;
+    gst_amo_nbi_fn_t amo_nbi;
+    /* Send on what the _nbi forms hold back, without waiting (NULL: they
+     * hold nothing back).  The proxy calls it at the end of each pass, so
+     * packing never delays a lone operation past its own pass. */
+    gst_order_fn_t post;
 } gst_ops_t;
 
 /* No network transport: every remote operation is unsupported. */

@@ -12,7 +12,7 @@ dev_test_deps = tests/device/dev_test.h tests/pe/pe_test.h
 check_PROGRAMS += \
 	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
-	tests/device/ring tests/device/ring_tiny \
+	tests/device/ring tests/device/ring_tiny tests/device/proxy_strided \
 	tests/device/teams_live tests/device/hostrma tests/device/thread_launch \
 	tests/device/bad_hostrma_past \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
@@ -45,6 +45,8 @@ tests_device_hostrma_LDADD = libgshmem.la
 # A kernel launched from a second pthread (on a GPU: the PE's context bound there).
 tests_device_thread_launch_SOURCES = tests/device/thread_launch.c $(dev_test_deps)
 tests_device_thread_launch_LDADD = libgshmem.la -lpthread
+tests_device_proxy_strided_SOURCES = tests/device/proxy_strided.c $(dev_test_deps)
+tests_device_proxy_strided_LDADD = libgshmem.la
 tests_device_ring_SOURCES = tests/device/ring.c $(dev_test_deps)
 tests_device_ring_LDADD = libgshmem.la
 # The same stress through a 16-descriptor ring (GSHMEM_PROXY_RING=16, set by
@@ -86,6 +88,7 @@ TESTS += \
 	tests/device/hostrma-np1.pe tests/device/hostrma-np2.pe \
 	tests/device/thread_launch-np1.pe tests/device/thread_launch-np2.pe \
 	tests/device/bad_hostrma_past-np1.pe tests/device/bad_hostrma_past-np2.pe \
+	tests/device/proxy_strided-np1.pe tests/device/proxy_strided-np2.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

@@ -33,6 +33,8 @@ TESTS += \
 	tests/device/order-np1-net.net \
 	tests/device/order-np2-net.net \
 	tests/device/order-np4-net.net \
+	tests/device/proxy_strided-np1-net.net \
+	tests/device/proxy_strided-np2-net.net \
 	tests/device/ring-np1-net.net \
 	tests/device/ring-np2-net.net \
 	tests/device/ring-np4-net.net \

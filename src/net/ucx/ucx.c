@@ -487,6 +487,8 @@ static void ucx_finalize(void)
 
     gst_ucx_lock();
     /* A failure here leaves nothing to do but tear down. */
+    if (gst_ucx.am_on)
+        (void)gst_ucx_am_post();
     (void)gst_ucx_wait_request(ucp_worker_flush_nbx(gst_ucx.worker, &p));
     gst_ucx_unlock();
     (void)gst_ucx.allgather(&mine, gst_ucx.fin_gather, 1);
@@ -505,6 +507,11 @@ const gst_ops_t gst_ucx_ops = {
     .quiet = gst_ucx_quiet,
     .map_region = gst_ucx_map_region,
     .caps = ucx_caps,
+    .put_nbi = gst_ucx_put_nbi,
+    .get_nbi = gst_ucx_get_nbi,
+    .p_nbi = gst_ucx_p_nbi,
+    .amo_nbi = gst_ucx_amo_nbi,
+    .post = gst_ucx_post,
 };
 
 #endif /* GSHMEM_HAVE_UCX */

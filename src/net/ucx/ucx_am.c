@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* Handler ids. */
-enum { AM_PUT, AM_GET, AM_AMO, AM_FLUSH, AM_REPLY, AM_COUNT };
+enum { AM_PUT, AM_GET, AM_AMO, AM_FLUSH, AM_REPLY, AM_BATCH, AM_COUNT };
 
 typedef struct am_put_hdr {
     uint64_t offset;
@@ -38,6 +38,38 @@ typedef struct am_reply_hdr {
     uint64_t id;
 } am_reply_hdr_t;
 
+/* An AM_BATCH message is a run of records, each followed by its payload
+ * padded to 8 bytes: a put's len bytes, or an atomic's 8-byte operand. */
+enum { REC_PUT, REC_AMO };
+
+typedef struct am_rec {
+    uint64_t offset;
+    uint32_t len; /* put: bytes; atomic: its size, 4 or 8 */
+    uint8_t region, kind, op, pad;
+} am_rec_t;
+
+#define REC_PAD(n) (((n) + 7) & ~(size_t)7)
+
+typedef struct am_batch_hdr {
+    uint64_t records;
+} am_batch_hdr_t;
+
+/* One batch buffer: filled by the _nbi calls for one peer, then sent as
+ * one message.  UCX may still read it after the send returns (a request
+ * in flight), so there is a ring of them and `free` says when it may be
+ * filled again. */
+typedef struct am_batch {
+    am_batch_hdr_t h;
+    size_t used;
+    int pe;
+    volatile int free; /* 0 while a send of it is in flight */
+    uint64_t data[GST_UCX_AM_BATCH / 8];
+} am_batch_t;
+
+/* Batch buffers: as many sends as may be in flight before a sender waits
+ * for the oldest. */
+#define N_BATCH 16
+
 static struct {
     gst_ucx_am_args_t a;
     void *base[GST_MAX_REGIONS];
@@ -51,6 +83,9 @@ static struct {
     size_t len;
     int remaining;
     volatile int done;
+    am_batch_t *batch; /* [N_BATCH] */
+    int cur;           /* the batch being filled */
+    int held;          /* it holds records (read unlocked by gst_ucx_am_holding) */
 } am;
 
 /* ---- target side ------------------------------------------------------------ */
@@ -210,6 +245,45 @@ static ucs_status_t on_flush(void *arg, const void *header, size_t header_length
     return UCS_OK;
 }
 
+/* A peer's packed puts and atomics, applied in the order it issued them. */
+static ucs_status_t on_batch(void *arg, const void *header, size_t header_length, void *data,
+                             size_t length, const ucp_am_recv_param_t *param)
+{
+    const char *p = data, *end = p + length;
+    am_rec_t r;
+
+    (void)arg, (void)header, (void)header_length, (void)param;
+    while ((size_t)(end - p) >= sizeof(r)) {
+        void *at;
+        uint64_t operand;
+
+        memcpy(&r, p, sizeof(r));
+        p += sizeof(r);
+        if (r.kind == REC_PUT) {
+            if (REC_PAD(r.len) > (size_t)(end - p))
+                break;
+            at = local(r.region, r.offset, r.len, "put");
+            if (at)
+                gst_ucx_store(at, p, r.len);
+            p += REC_PAD(r.len);
+            continue;
+        }
+        if ((size_t)(end - p) < sizeof(operand))
+            break;
+        memcpy(&operand, p, sizeof(operand));
+        p += sizeof(operand);
+        at = (r.len == 4 || r.len == 8) ? local(r.region, r.offset, r.len, "atomic") : NULL;
+        if (at && ((uintptr_t)at & (r.len - 1)) == 0)
+            (void)gst_ucx_amo_apply(at, r.op, r.len, operand, 0);
+    }
+    if (p != end)
+        fprintf(stderr, "gshmem: PE %d: a peer's batch of %zu bytes is malformed; rest ignored\n",
+                am.a.my_pe, length);
+    /* As on_put: these bytes before any later message's. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return UCS_OK;
+}
+
 /* ---- initiator side --------------------------------------------------------- */
 
 static ucs_status_t on_reply(void *arg, const void *header, size_t header_length, void *data,
@@ -238,8 +312,78 @@ static uint64_t expect(void *dst, size_t len, int replies)
     return am.id;
 }
 
+static void mark_unflushed(int pe)
+{
+    am.unflushed[pe] = 1;
+    am.any_unflushed = 1;
+}
+
+static void batch_sent(void *request, ucs_status_t status, void *user_data)
+{
+    am_batch_t *b = user_data;
+
+    if (status != UCS_OK)
+        fprintf(stderr, "gshmem: PE %d: sending a batch of puts to PE %d failed: %s\n", am.a.my_pe,
+                b->pe, ucs_status_string(status));
+    b->free = 1;
+    ucp_request_free(request);
+}
+
+/* Sends the batch being filled, if any, without waiting for it to leave:
+ * its buffer is free again when UCX is done with it (batch_sent). */
+static gsi_status_t batch_post(void)
+{
+    am_batch_t *b = am.batch ? &am.batch[am.cur] : NULL;
+    ucp_request_param_t p = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                        UCP_OP_ATTR_FIELD_USER_DATA,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+        .cb.send = batch_sent,
+        .user_data = b,
+    };
+    ucs_status_ptr_t req;
+
+    if (!b || !b->used)
+        return GSI_OK;
+    b->free = 0;
+    req = ucp_am_send_nbx(am.a.ep[b->pe], AM_BATCH, &b->h, sizeof(b->h), b->data, b->used, &p);
+    b->used = 0;
+    am.cur = (am.cur + 1) % N_BATCH;
+    __atomic_store_n(&am.held, 0, __ATOMIC_RELAXED);
+    if (UCS_PTR_IS_PTR(req))
+        return GSI_OK; /* batch_sent frees it */
+    b->free = 1;
+    return UCS_PTR_IS_ERR(req) ? GSI_ERR_SYSTEM : GSI_OK;
+}
+
+/* Room for `need` more bytes of records to pe in the current batch: sends
+ * the current one first if it is for another peer or full, and waits for
+ * the next buffer if its last send is still in flight. */
+static gsi_status_t batch_room(int pe, size_t need, am_batch_t **out)
+{
+    am_batch_t *b = &am.batch[am.cur];
+    gsi_status_t status = GSI_OK;
+
+    if (pe < 0 || pe >= am.a.n_pes || !am.a.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    if (b->used && (b->pe != pe || b->used + need > sizeof(b->data))) {
+        status = batch_post();
+        b = &am.batch[am.cur];
+    }
+    if (!b->used) {
+        gst_ucx_wait_done(&b->free);
+        b->pe = pe;
+        b->h.records = 0;
+    }
+    mark_unflushed(pe);
+    __atomic_store_n(&am.held, 1, __ATOMIC_RELAXED);
+    *out = b;
+    return status;
+}
+
 /* Sends one message and returns once header and data may be reused;
- * `answered`: the target gets an endpoint to reply through. */
+ * `answered`: the target gets an endpoint to reply through.  What the _nbi
+ * calls packed goes first, so one peer's messages keep their order. */
 static gsi_status_t send_am(int pe, unsigned id, const void *header, size_t header_length,
                             const void *data, size_t length, int answered)
 {
@@ -247,17 +391,15 @@ static gsi_status_t send_am(int pe, unsigned id, const void *header, size_t head
         .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
         .flags = UCP_AM_SEND_FLAG_EAGER | (answered ? UCP_AM_SEND_FLAG_REPLY : 0),
     };
+    gsi_status_t status;
 
     if (pe < 0 || pe >= am.a.n_pes || !am.a.ep[pe])
         return GSI_ERR_NO_TRANSPORT;
+    status = batch_post();
+    if (status != GSI_OK)
+        return status;
     return gst_ucx_wait_request(
         ucp_am_send_nbx(am.a.ep[pe], id, header, header_length, data, length, &p));
-}
-
-static void mark_unflushed(int pe)
-{
-    am.unflushed[pe] = 1;
-    am.any_unflushed = 1;
 }
 
 gsi_status_t gst_ucx_am_put(int pe, int region, size_t offset, const void *src, size_t len)
@@ -307,6 +449,60 @@ gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, 
     if (status == GSI_OK)
         gst_ucx_wait_done(&am.done);
     return status;
+}
+
+gsi_status_t gst_ucx_am_put_nbi(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    am_rec_t r = {.offset = offset,
+                  .len = (uint32_t)len,
+                  .region = (uint8_t)region,
+                  .kind = REC_PUT};
+    am_batch_t *b;
+    gsi_status_t status;
+
+    if (len > GST_UCX_AM_PACK_MAX)
+        return gst_ucx_am_put(pe, region, offset, src, len);
+    status = batch_room(pe, sizeof(r) + REC_PAD(len), &b);
+    if (status != GSI_OK)
+        return status;
+    memcpy((char *)b->data + b->used, &r, sizeof(r));
+    memcpy((char *)b->data + b->used + sizeof(r), src, len);
+    b->used += sizeof(r) + REC_PAD(len);
+    b->h.records++;
+    return GSI_OK;
+}
+
+gsi_status_t gst_ucx_am_amo_nbi(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                                uint64_t operand)
+{
+    am_rec_t r = {.offset = offset,
+                  .len = (uint32_t)size,
+                  .region = (uint8_t)region,
+                  .kind = REC_AMO,
+                  .op = (uint8_t)op};
+    am_batch_t *b;
+    gsi_status_t status;
+
+    if (size != 4 && size != 8)
+        return GSI_ERR_UNSUPPORTED;
+    status = batch_room(pe, sizeof(r) + sizeof(operand), &b);
+    if (status != GSI_OK)
+        return status;
+    memcpy((char *)b->data + b->used, &r, sizeof(r));
+    memcpy((char *)b->data + b->used + sizeof(r), &operand, sizeof(operand));
+    b->used += sizeof(r) + sizeof(operand);
+    b->h.records++;
+    return GSI_OK;
+}
+
+gsi_status_t gst_ucx_am_post(void)
+{
+    return batch_post();
+}
+
+int gst_ucx_am_holding(void)
+{
+    return __atomic_load_n(&am.held, __ATOMIC_RELAXED);
 }
 
 int gst_ucx_am_unflushed(int pe)
@@ -367,7 +563,7 @@ gsi_status_t gst_ucx_am_init(const gst_ucx_am_args_t *args, char *err, size_t er
 {
     static const ucp_am_recv_callback_t handlers[AM_COUNT] = {
         [AM_PUT] = on_put,     [AM_GET] = on_get,     [AM_AMO] = on_amo,
-        [AM_FLUSH] = on_flush, [AM_REPLY] = on_reply,
+        [AM_FLUSH] = on_flush, [AM_REPLY] = on_reply, [AM_BATCH] = on_batch,
     };
 
     memset(&am, 0, sizeof(am));
@@ -381,10 +577,14 @@ gsi_status_t gst_ucx_am_init(const gst_ucx_am_args_t *args, char *err, size_t er
     am.a.base = am.base;
     am.a.size = am.size;
     am.unflushed = calloc((size_t)args->n_pes, 1);
-    if (!am.unflushed) {
+    am.batch = calloc(N_BATCH, sizeof(*am.batch));
+    if (!am.unflushed || !am.batch) {
         snprintf(err, errlen, "out of memory for %d PEs", args->n_pes);
+        gst_ucx_am_finalize();
         return GSI_ERR_NOMEM;
     }
+    for (int i = 0; i < N_BATCH; i++)
+        am.batch[i].free = 1;
     for (unsigned id = 0; id < AM_COUNT; id++) {
         ucp_am_handler_param_t hp = {
             .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
@@ -407,6 +607,7 @@ gsi_status_t gst_ucx_am_init(const gst_ucx_am_args_t *args, char *err, size_t er
 
 void gst_ucx_am_finalize(void)
 {
+    free(am.batch);
     free(am.unflushed);
     memset(&am, 0, sizeof(am));
 }

@@ -30,6 +30,13 @@
  * of UCX's TCP transport (8 KiB), so it is never split. */
 #define GST_UCX_AM_MAX 4096
 
+/* Packed operations (the _nbi calls): a batch message carries up to
+ * GST_UCX_AM_BATCH bytes of records, the same eager fragment as above;
+ * a put of more than GST_UCX_AM_PACK_MAX bytes goes as a message of its
+ * own, as little would be saved by copying it into a batch. */
+#define GST_UCX_AM_BATCH 4096
+#define GST_UCX_AM_PACK_MAX 1024
+
 typedef struct gst_ucx_am_args {
     ucp_worker_h worker;
     ucp_ep_h *ep; /* [n_pes], NULL for peers reached otherwise */
@@ -55,6 +62,20 @@ gsi_status_t gst_ucx_am_get(void *dst, int pe, int region, size_t offset, size_t
 /* As gst_amo_fn_t. */
 gsi_status_t gst_ucx_am_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                             const void *operand, const void *compare, void *fetched);
+
+/* Non-blocking puts and non-fetching atomics (SET, FADD, FAND, FOR, FXOR),
+ * packed into one message per run of consecutive calls to one peer; src
+ * may be reused once a put returns.  The message leaves at gst_ucx_am_post,
+ * at the next message of any other kind (a flush, a get, ...), when full,
+ * or when the next call names another peer.  Applied in order with every
+ * other message to that peer. */
+gsi_status_t gst_ucx_am_put_nbi(int pe, int region, size_t offset, const void *src, size_t len);
+gsi_status_t gst_ucx_am_amo_nbi(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                                uint64_t operand);
+gsi_status_t gst_ucx_am_post(void);
+/* 1 when some calls are packed and not yet sent; without the lock, a hint
+ * (a call another thread makes meanwhile is that thread's to post). */
+int gst_ucx_am_holding(void);
 
 /* What a target applies, also used on peers' memory that UCX maps here
  * (src/net/ucx/ucx_rma.c): a copy in which a waiter polling an aligned 4- or

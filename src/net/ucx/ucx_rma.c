@@ -92,6 +92,7 @@ static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void 
         if (status != GSI_OK)
             break;
         n = len < t.span ? len : t.span;
+        gst_ucx.rma_issued = 1;
         status = gst_ucx_wait_request(
             put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
                 : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p));
@@ -250,6 +251,7 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
         p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
         p.reply_buffer = op == GST_AMO_CSWAP ? (void *)&reply : (void *)&scratch;
     }
+    gst_ucx.rma_issued = 1;
     status = gst_ucx_wait_request(
         ucp_atomic_op_nbx(gst_ucx.ep[pe], opcode, buffer, 1, t.addr, t.rkey, &p));
     if (status == GSI_OK && fetched)
@@ -257,6 +259,8 @@ static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t o
     return status;
 }
 
+/* The worker flush only when UCX was given RMA since the last one: a
+ * quiet after nothing but direct copies (or nothing) costs no UCX call. */
 static gsi_status_t quiet_locked(void)
 {
     ucp_request_param_t p = {0};
@@ -265,6 +269,10 @@ static gsi_status_t quiet_locked(void)
     if (status != GSI_OK)
         return status;
     gst_ucx.rma_to_am_peer = gst_ucx.am_fenced = 0;
+    if (!gst_ucx.rma_issued)
+        return GSI_OK;
+    gst_ucx.rma_issued = 0;
+    gst_ucx.n_staged = 0;
     return gst_ucx_wait_request(ucp_worker_flush_nbx(gst_ucx.worker, &p));
 }
 
@@ -277,6 +285,9 @@ static gsi_status_t fence_locked(void)
     if (gst_ucx.rma_to_am_peer)
         return quiet_locked();
     gst_ucx.am_fenced |= gst_ucx_am_unflushed(-1);
+    /* Nothing of ours in UCX's queues: nothing to order. */
+    if (!gst_ucx.rma_issued)
+        return GSI_OK;
     return ucp_worker_fence(gst_ucx.worker) == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
 }
 
@@ -371,6 +382,208 @@ gsi_status_t gst_ucx_fence(void)
 gsi_status_t gst_ucx_quiet(void)
 {
     return under_lock(quiet_locked);
+}
+
+/* ---- non-blocking issue (the proxy's; transport.h) ------------------------------
+ *
+ * ucp_*_nbx without a wait: a request UCX returns is freed at once, which
+ * UCX documents as releasing it when it completes, and the next quiet's
+ * worker flush completes it.  What UCX reads later than the call must
+ * outlive it: a put's source is the caller's to keep (an nbi put), a p's
+ * value and an atomic's operand and reply go into gst_ucx.stage, whose
+ * slots are reused only after a worker flush. */
+
+static gsi_status_t issued(ucs_status_ptr_t req)
+{
+    gst_ucx.rma_issued = 1;
+    if (UCS_PTR_IS_ERR(req))
+        return GSI_ERR_SYSTEM;
+    if (req)
+        ucp_request_free(req);
+    return GSI_OK;
+}
+
+/* A staging slot that lives until the next worker flush; flushes first
+ * when all are taken. */
+static gsi_status_t stage_take(uint64_t **slot)
+{
+    gsi_status_t status = GSI_OK;
+
+    if (gst_ucx.n_staged == GST_UCX_STAGE) {
+        ucp_request_param_t p = {0};
+
+        status = gst_ucx_wait_request(ucp_worker_flush_nbx(gst_ucx.worker, &p));
+        gst_ucx.n_staged = 0;
+    }
+    *slot = gst_ucx.stage[gst_ucx.n_staged++];
+    return status;
+}
+
+static gsi_status_t rma_nbi_locked(int put, int pe, int region, size_t offset, void *local,
+                                   size_t len)
+{
+    gsi_status_t status = GSI_OK;
+
+    if (!gst_ucx.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    do {
+        ucp_request_param_t p = {0};
+        ucx_target_t t;
+        size_t n;
+
+        status = target_of(pe, region, offset, &t);
+        if (status != GSI_OK)
+            break;
+        n = len < t.span ? len : t.span;
+        status = issued(put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
+                            : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p));
+        local = (char *)local + n, offset += n, len -= n;
+    } while (status == GSI_OK && len);
+    return status;
+}
+
+gsi_status_t gst_ucx_put_nbi(int pe, int region, size_t offset, const void *src, size_t len)
+{
+    char *at = direct(pe, region, offset);
+    gsi_status_t status;
+
+    if (at) {
+        gst_ucx_store(at, src, len);
+        return GSI_OK;
+    }
+    gst_ucx_lock();
+    if (by_am(pe, region, len)) {
+        status = gst_ucx_am_put_nbi(pe, region, offset, src, len);
+    } else {
+        status = rma_to_peer(pe);
+        if (status == GSI_OK)
+            status = rma_nbi_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
+    }
+    gst_ucx_unlock();
+    return status;
+}
+
+gsi_status_t gst_ucx_get_nbi(void *dst, int pe, int region, size_t offset, size_t len)
+{
+    char *at = direct(pe, region, offset);
+    gsi_status_t status;
+
+    if (at) {
+        memcpy(dst, at, len);
+        return GSI_OK;
+    }
+    gst_ucx_lock();
+    /* Through our messages a get waits for its answer anyway. */
+    if (by_am(pe, region, len)) {
+        status = get_locked(dst, pe, region, offset, len);
+    } else {
+        status = gst_ucx_am_flush(pe);
+        if (status == GSI_OK)
+            status = rma_nbi_locked(0, pe, region, offset, dst, len);
+    }
+    gst_ucx_unlock();
+    return status;
+}
+
+gsi_status_t gst_ucx_p_nbi(int pe, int region, size_t offset, uint64_t value, size_t len)
+{
+    char *at = direct(pe, region, offset);
+    uint64_t *slot;
+    gsi_status_t status;
+
+    if (at) {
+        gst_ucx_store(at, &value, len);
+        return GSI_OK;
+    }
+    gst_ucx_lock();
+    if (by_am(pe, region, len)) {
+        status = gst_ucx_am_put_nbi(pe, region, offset, &value, len);
+    } else {
+        status = rma_to_peer(pe);
+        if (status == GSI_OK)
+            status = stage_take(&slot);
+        if (status == GSI_OK) {
+            slot[0] = value;
+            status = rma_nbi_locked(1, pe, region, offset, slot, len);
+        }
+    }
+    gst_ucx_unlock();
+    return status;
+}
+
+static gsi_status_t amo_nbi_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                                   uint64_t operand)
+{
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+                             .datatype = ucp_dt_make_contig(size)};
+    ucp_atomic_op_t opcode;
+    uint64_t *slot;
+    gsi_status_t status;
+    ucx_target_t t;
+
+    if (by_am(pe, region, size))
+        return gst_ucx_am_amo_nbi(pe, region, offset, op, size, operand);
+    /* AND, OR, XOR on UCX's shared memory: see bitwise_by_cswap. */
+    if (op != GST_AMO_SET && op != GST_AMO_FADD)
+        if (region < gst_ucx.n_regions && gst_ucx.moved[pe * gst_ucx.n_regions + region])
+            return amo_locked(pe, region, offset, op, size, &operand, NULL, NULL);
+    status = rma_to_peer(pe);
+    if (status == GSI_OK)
+        status = target_of(pe, region, offset, &t);
+    if (status == GSI_OK)
+        status = stage_take(&slot);
+    if (status != GSI_OK)
+        return status;
+    switch (op) {
+    case GST_AMO_SET: opcode = UCP_ATOMIC_OP_SWAP; break;
+    case GST_AMO_FADD: opcode = UCP_ATOMIC_OP_ADD; break;
+    case GST_AMO_FAND: opcode = UCP_ATOMIC_OP_AND; break;
+    case GST_AMO_FOR: opcode = UCP_ATOMIC_OP_OR; break;
+    case GST_AMO_FXOR: opcode = UCP_ATOMIC_OP_XOR; break;
+    default: return GSI_ERR_UNSUPPORTED;
+    }
+    /* The little-endian low bytes are the 4-byte operand. */
+    slot[0] = operand;
+    if (op == GST_AMO_SET) { /* a swap always takes a reply buffer in UCX */
+        p.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+        p.reply_buffer = &slot[1];
+    }
+    return issued(ucp_atomic_op_nbx(gst_ucx.ep[pe], opcode, slot, 1, t.addr, t.rkey, &p));
+}
+
+gsi_status_t gst_ucx_amo_nbi(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                             uint64_t operand)
+{
+    char *at = direct(pe, region, offset);
+    gsi_status_t status;
+
+    if (op != GST_AMO_SET && op != GST_AMO_FADD && op != GST_AMO_FAND && op != GST_AMO_FOR &&
+        op != GST_AMO_FXOR)
+        return GSI_ERR_UNSUPPORTED;
+    if (size != 4 && size != 8)
+        return GSI_ERR_UNSUPPORTED;
+    if (at && ((uintptr_t)at & (size - 1)) == 0) {
+        (void)gst_ucx_amo_apply(at, op, size, operand, 0);
+        return GSI_OK;
+    }
+    if (!gst_ucx.ep[pe])
+        return GSI_ERR_NO_TRANSPORT;
+    gst_ucx_lock();
+    status = amo_nbi_locked(pe, region, offset, op, size, operand);
+    gst_ucx_unlock();
+    return status;
+}
+
+gsi_status_t gst_ucx_post(void)
+{
+    gsi_status_t status;
+
+    if (!gst_ucx.am_on || !gst_ucx_am_holding())
+        return GSI_OK;
+    gst_ucx_lock();
+    status = gst_ucx_am_post();
+    gst_ucx_unlock();
+    return status;
 }
 
 #endif /* GSHMEM_HAVE_UCX */

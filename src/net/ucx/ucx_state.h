@@ -33,6 +33,10 @@ typedef struct gst_ucx_extra {
     void *base;
 } gst_ucx_extra_t;
 
+/* Staging slots for the _nbi calls' values: so many may be in flight
+ * through UCX's RMA before one of them waits for a flush. */
+#define GST_UCX_STAGE 1024
+
 typedef struct gst_ucx {
     ucp_context_h context;
     ucp_worker_h worker;
@@ -51,6 +55,13 @@ typedef struct gst_ucx {
     /* A fence found active messages in flight: RMA to a peer they went to
      * must wait for them (gst_ucx_am_flush) until the next quiet. */
     int am_fenced;
+    /* UCX was given RMA or an atomic since the last worker flush: a quiet
+     * must flush, a fence must fence (else neither calls UCX). */
+    int rma_issued;
+    /* The _nbi calls' values UCX reads after they return (ucx_rma.c);
+     * slots [0, n_staged) are taken until the next worker flush. */
+    uint64_t stage[GST_UCX_STAGE][2];
+    int n_staged;
     int n_pes, n_regions;
     /* The worker runs in single-thread mode unless the program asked for
      * SHMEM_THREAD_MULTIPLE: a lock of our own, taken by the PE's calls and
@@ -148,5 +159,11 @@ gsi_status_t gst_ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, siz
                          const void *operand, const void *compare, void *fetched);
 gsi_status_t gst_ucx_fence(void);
 gsi_status_t gst_ucx_quiet(void);
+gsi_status_t gst_ucx_put_nbi(int pe, int region, size_t offset, const void *src, size_t len);
+gsi_status_t gst_ucx_get_nbi(void *dst, int pe, int region, size_t offset, size_t len);
+gsi_status_t gst_ucx_p_nbi(int pe, int region, size_t offset, uint64_t value, size_t len);
+gsi_status_t gst_ucx_amo_nbi(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                             uint64_t operand);
+gsi_status_t gst_ucx_post(void);
 
 #endif
