@@ -60,13 +60,13 @@ DT_FN void run_case(const strided_args_t *a, unsigned c, int warp)
     char *pd = a->pdst + at, *gd = a->gdst + at;
     const char *s = a->src + at;
 
-#define STRIDED_CASE(BITS)                                                           \
-    if (warp) {                                                                      \
-        gshmemx_iput##BITS##_warp(pd, s, dst, sst, NEL, a->right);                   \
-        gshmemx_iget##BITS##_warp(gd, s, dst, sst, NEL, a->left);                    \
-    } else {                                                                         \
-        gshmem_iput##BITS(pd, s, dst, sst, NEL, a->right);                           \
-        gshmem_iget##BITS(gd, s, dst, sst, NEL, a->left);                            \
+#define STRIDED_CASE(BITS)                                                                     \
+    if (warp) {                                                                                \
+        gshmemx_iput##BITS##_warp(pd, s, dst, sst, NEL, a->right);                             \
+        gshmemx_iget##BITS##_warp(gd, s, dst, sst, NEL, a->left);                              \
+    } else {                                                                                   \
+        gshmem_iput##BITS(pd, s, dst, sst, NEL, a->right);                                     \
+        gshmem_iget##BITS(gd, s, dst, sst, NEL, a->left);                                      \
     }
     switch (case_size(c)) {
     case 1: STRIDED_CASE(8) break;
@@ -106,8 +106,8 @@ static void check(const char *what, const unsigned char *h, unsigned set, int le
         memset(want, DT_SENT, AREA);
         for (size_t i = 0; i < NEL; i++)
             for (size_t b = 0; b < size; b++)
-                want[i * (size_t)dst * size + b] =
-                    dt_pat(left, at + i * (size_t)sst * size + b);
+                want[i * (size_t)dst * size + b] = dt_pat(left,
+                                                          at + i * (size_t)sst * size + b);
         for (size_t j = 0; j < AREA; j++)
             if (h[at + j] != want[j]) {
                 PT_CHECK_EQ_F(what, want[j], h[at + j],

@@ -85,6 +85,7 @@ static struct {
     volatile int done;
     am_batch_t *batch; /* [N_BATCH] */
     int cur;           /* the batch being filled */
+    int batch_failed;  /* a batch's send failed: every later flush fails */
     int held;          /* it holds records (read unlocked by gst_ucx_am_holding) */
 } am;
 
@@ -322,9 +323,14 @@ static void batch_sent(void *request, ucs_status_t status, void *user_data)
 {
     am_batch_t *b = user_data;
 
-    if (status != UCS_OK)
+    /* The puts are lost: the next flush (quiet, fence's completion) fails,
+     * and its caller ends the job, rather than let the program read data
+     * that never arrived. */
+    if (status != UCS_OK) {
         fprintf(stderr, "gshmem: PE %d: sending a batch of puts to PE %d failed: %s\n", am.a.my_pe,
                 b->pe, ucs_status_string(status));
+        __atomic_store_n(&am.batch_failed, 1, __ATOMIC_RELAXED);
+    }
     b->free = 1;
     ucp_request_free(request);
 }
@@ -516,6 +522,8 @@ gsi_status_t gst_ucx_am_flush(int pe)
     gsi_status_t status = GSI_OK;
     int n = 0;
 
+    if (__atomic_load_n(&am.batch_failed, __ATOMIC_RELAXED))
+        return GSI_ERR_SYSTEM;
     if (!gst_ucx_am_unflushed(pe))
         return GSI_OK;
     for (int p = 0; p < am.a.n_pes; p++)
