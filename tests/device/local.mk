@@ -13,6 +13,7 @@ check_PROGRAMS += \
 	tests/device/lanes tests/device/rma tests/device/signal tests/device/amo \
 	tests/device/order tests/device/wait tests/device/coll tests/device/mem \
 	tests/device/ring tests/device/ring_tiny tests/device/barrier3_order \
+	tests/device/copy_align \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout
 
@@ -42,6 +43,9 @@ tests_device_ring_tiny_LDADD = libgshmem.la
 # Barriers that must order data across 3 and 4 PEs (issue 17, #8).
 tests_device_barrier3_order_SOURCES = tests/device/barrier3_order.c $(dev_test_deps)
 tests_device_barrier3_order_LDADD = libgshmem.la
+# The device copy at every dest/source alignment and length (issue 17).
+tests_device_copy_align_SOURCES = tests/device/copy_align.c $(dev_test_deps)
+tests_device_copy_align_LDADD = libgshmem.la
 
 tests_device_bad_pe_SOURCES = tests/device/bad_pe.c tests/device/bad_test.h
 tests_device_bad_pe_LDADD = libgshmem.la
@@ -68,6 +72,7 @@ TESTS += \
 	tests/device/mem-np1.pe tests/device/mem-np2.pe tests/device/mem-np4.pe \
 	tests/device/ring-np1.pe tests/device/ring-np2.pe tests/device/ring-np4.pe \
 	tests/device/barrier3_order-np3.pe tests/device/barrier3_order-np4.pe \
+	tests/device/copy_align-np1.pe tests/device/copy_align-np2.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

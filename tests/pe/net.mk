@@ -20,6 +20,8 @@ TESTS += \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
+	tests/device/copy_align-np1-net.net \
+	tests/device/copy_align-np2-net.net \
 	tests/device/lanes-np1-net.net \
 	tests/device/lanes-np2-net.net \
 	tests/device/lanes-np4-net.net \
