@@ -149,17 +149,40 @@ GSD_FN uint64_t gsd_load_relaxed(const uint64_t *p)
 {
     return *(const volatile uint64_t *)p;
 }
+/* Relaxed: a ticket or a counter whose value alone matters. */
 GSD_FN uint64_t gsd_fetch_add(uint64_t *p, uint64_t v)
 {
     return atomicAdd_system((unsigned long long *)p, (unsigned long long)v);
+}
+/* Release: every access this thread made, and every write it has seen
+ * (PTX release is cumulative), is visible before the add to a thread whose
+ * acquire sees it - a signal ADD, a barrier arrival, with no fence before. */
+GSD_FN uint64_t gsd_fetch_add_release(uint64_t *p, uint64_t v)
+{
+    uint64_t old;
+
+    asm volatile("atom.release.sys.global.add.u64 %0, [%1], %2;"
+                 : "=l"(old)
+                 : "l"(p), "l"(v)
+                 : "memory");
+    return old;
 }
 GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
 {
     atomicMax_system((unsigned long long *)p, (unsigned long long)v);
 }
+/* fence.sc.sys: orders every earlier access before every later one, stores
+ * before later loads included (what gshmem_quiet promises). */
 GSD_FN void gsd_fence(void)
 {
     __threadfence_system();
+}
+/* fence.acq_rel.sys: earlier accesses before later writes (with a later
+ * strong write it is a release pattern), and earlier reads before later
+ * accesses; no store -> load order (what gshmem_fence promises). */
+GSD_FN void gsd_fence_acq_rel(void)
+{
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
 }
 
 /* 4- and 8-byte AMOs on memory this PE can address (own heap or a P2P peer's). */
@@ -228,6 +251,10 @@ GSD_FN uint64_t gsd_fetch_add(uint64_t *p, uint64_t v)
 {
     return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
 }
+GSD_FN uint64_t gsd_fetch_add_release(uint64_t *p, uint64_t v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELEASE);
+}
 GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
 {
     uint64_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -239,6 +266,10 @@ GSD_FN void gsd_atomic_max(uint64_t *p, uint64_t v)
 GSD_FN void gsd_fence(void)
 {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+GSD_FN void gsd_fence_acq_rel(void)
+{
+    __atomic_thread_fence(__ATOMIC_ACQ_REL);
 }
 
 #define GSD_AMO_BODY(p, v, cmp)                                                         \

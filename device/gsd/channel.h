@@ -15,13 +15,48 @@
  *             then publishes tail (release) - the slot's credit
  *   quiet     q = head; max(quiet_req, q); wait until done >= q.  The proxy
  *             completes everything it issued (transport quiet) once
- *             tail >= quiet_req, then publishes done = tail
+ *             tail >= max(quiet_req, quiet_host), then publishes done = tail.
+ *             A host thread's drain (gsi_proxy_chan_drain) asks through
+ *             quiet_host, never through quiet_req: see "Who writes which
+ *             word" below
  *   fence     an in-band descriptor: the proxy orders the transport there
  *   fetch     g and fetching AMOs take a return slot r = fetch_add(ret_head,
  *             1) in ret[r % n_ret], wait until its seq == 2r (free), issue
  *             the descriptor with ret = r; the proxy writes value, then
  *             seq = 2r + 1; the lane reads value and frees the slot for the
  *             next lap with seq = 2(r + n_ret)
+ *
+ * Who writes which word.  On a GPU the mapped words are pinned host memory
+ * reached over PCIe, where hostNativeAtomicSupported is 0: a CPU atomic and
+ * a GPU atomic on the same word are not atomic with respect to each other.
+ * So no word is the target of read-modify-writes from both sides; a word
+ * both sides store to (ret[].seq) is handed over by the protocol, each store
+ * made only after the other side's last one was seen (acquire), so the two
+ * never race.  "lanes" are the producers (GPU threads, or host lanes / test
+ * threads through the same code); "proxy" is the channel's consumer thread;
+ * "drain" is any other host thread in gsi_proxy_chan_drain.
+ *
+ *   word        lives in      written by: operation         read by
+ *   ring[].seq  mapped        lanes: st.release (publish)   proxy: acquire;
+ *                                                           drain: acquire
+ *   ring[] rest mapped        lanes: plain stores           proxy (after seq)
+ *   head        device        lanes: atomic add (ticket)    lanes (quiet: acquire)
+ *   tail_cache  device        lanes: atomic max             lanes: acquire
+ *   tail        mapped        proxy: store release          lanes: acquire;
+ *                                                           drain: acquire
+ *   done        mapped        proxy: store release          lanes, drain: acquire
+ *   quiet_req   mapped        lanes: atomic max (GPU atomic proxy: acquire
+ *                             among GPU threads only)
+ *   quiet_host  mapped        drain: CAS max (CPU atomics   proxy: acquire
+ *                             among host threads only)
+ *   ret[].value mapped        proxy: plain store            lanes (after seq)
+ *   ret[].seq   mapped        proxy: st.release 2r+1;       lanes: acquire
+ *                             lanes: st.release 2(r+n_ret)
+ *                             (alternating, never racing)
+ *   ret_head    device        lanes: atomic add (ticket)    -
+ *
+ * On host lanes all of it is ordinary host memory and every access is a GCC
+ * atomic of the same kind; the split keeps one protocol for both.
  */
 #ifndef GSD_CHANNEL_H
 #define GSD_CHANNEL_H
@@ -98,7 +133,8 @@ typedef struct gsd_channel {
     uint64_t *tail_cache; /* producers' last view of tail; GPU: device memory */
     uint64_t *tail;       /* descriptors consumed (proxy, release) */
     uint64_t *done;       /* descriptors completed remotely (proxy, release) */
-    uint64_t *quiet_req;  /* highest head a quiet waits for (producers, atomic max) */
+    uint64_t *quiet_req;  /* highest head a lane's quiet waits for (lanes only, atomic max) */
+    uint64_t *quiet_host; /* highest frontier a host drain waits for (host threads only) */
     gsd_ret_t *ret;       /* [n_ret] return slots */
     uint64_t *ret_head;   /* return-slot tickets taken */
     uint32_t size;        /* descriptors, a power of two */
@@ -106,6 +142,6 @@ typedef struct gsd_channel {
 } gsd_channel_t;
 
 GSD_STATIC_ASSERT(sizeof(gsd_desc_t) == 64, "a descriptor is one cache line");
-GSD_STATIC_ASSERT(sizeof(gsd_channel_t) == 72, "gsd_channel_t layout");
+GSD_STATIC_ASSERT(sizeof(gsd_channel_t) == 80, "gsd_channel_t layout");
 
 #endif /* GSD_CHANNEL_H */

@@ -8,7 +8,8 @@
  * gsd_amo, gsd_wait_u64), so the same code runs over load/store and over
  * the proxy channels:
  *   sync       dissemination: in round k, add 1 to the round-k counter of
- *              member me + 2^k, wait until ours reaches the epoch
+ *              member me + 2^k (a release), wait until ours reaches the
+ *              epoch (an acquire)
  *   barrier    quiet, then sync
  *   broadcast  sync; the root puts into every member; barrier
  *   fcollect   sync; each member puts its block into every member; barrier
@@ -63,6 +64,27 @@ GSD_STATIC_ASSERT(0 GSD_REDUCE_MINMAX_NOLD_TYPES(GSD_RED_ROW_ONE) + (gsd_red_row
 
 /* ---- synchronization ---------------------------------------------------- */
 
+/* One arrival: add 1 to the round counter ctr on PE pe, release-ordered.
+ * With 3 or more PEs a member learns of some arrivals only through others:
+ * round k+1's add must carry everything this PE saw in rounds <= k (the
+ * writes before the barrier of the PEs whose adds it acquired), or a PE
+ * released through it could read their data stale.
+ *   load/store: a release AMO (cumulative in PTX), so no fence before it;
+ *   proxy: the descriptor's publication is a release store (seq, in
+ *          gsd_chan_publish) and the proxy acquires it before it issues the
+ *          AMO, so the network add too comes after all this PE saw. */
+GSD_FN void gsd_sync_arrive(const char *fn, uint64_t *ctr, int pe)
+{
+    uint64_t off = gsd_heap_offset(fn, ctr, sizeof(*ctr), pe);
+    uint64_t *p = (uint64_t *)gsd_peer_addr(ctr, off, pe);
+
+    if (p)
+        gsd_fetch_add_release(p, 1);
+    else
+        gsd_push(gsd_chan_pick(fn, NULL, pe), GSD_OP_AMO, GSD_AMO_FADD, pe, off, NULL, 8, 1, 0,
+                 GSD_NO_RET);
+}
+
 /* The dissemination rounds, by the group's leader. */
 GSD_FN void gsd_team_sync_leader(const char *fn, gshmem_team_t team)
 {
@@ -72,23 +94,25 @@ GSD_FN void gsd_team_sync_leader(const char *fn, gshmem_team_t team)
     int n = tm->n_pes, me = tm->my_pe;
 
     for (int k = 0, d = 1; d < n; k++, d <<= 1) {
-        gsd_amo(fn, GSD_AMO_FADD, 8, &s->barrier[k], 1, 0, gsd_team_pe(tm, (me + d) % n), 0);
+        gsd_sync_arrive(fn, &s->barrier[k], gsd_team_pe(tm, (me + d) % n));
         gsd_wait_u64(fn, &s->barrier[k], GSHMEM_CMP_GE, epoch);
     }
 }
 
 /* Every member's group has arrived; with `complete`, this PE's puts,
- * gets and AMOs are complete first (barrier), else only ordered (sync). */
+ * gets and AMOs are complete first (barrier), else only ordered (sync).
+ * No fence around the rounds: the group barrier orders the group's
+ * accesses before the leader's, round 0's release arrival orders them
+ * before it (sync's ordering), each round's acquire wait and the closing
+ * group barrier order what the leader saw before every lane's later
+ * accesses. */
 GSD_FN void gsd_coll_sync(const char *fn, int group, gshmem_team_t team, int complete)
 {
     gsd_group_sync(group);
     if (gsd_group_rank(group) == 0) {
         if (complete)
             gsd_quiet_all();
-        else
-            gsd_fence();
         gsd_team_sync_leader(fn, team);
-        gsd_fence();
     }
     gsd_group_sync(group);
 }

@@ -11,9 +11,11 @@
  * gsd_group_rank/size/sync: this lane's index in the group, the group's
  * lanes, the group's barrier (none for GSD_THREAD).
  *
- * gsd_copy(g, dst, src, n): the group's lanes together copy n bytes, each
- * lane a strided share, in 16/8/4/2/1-byte chunks (the widest both
- * addresses can be aligned to).  No barrier: callers end with
+ * gsd_copy(g, dst, src, n): the group's lanes together copy n bytes (no
+ * overlap), on the GPU each lane a strided share of 16/8/4/2-byte chunks
+ * (the widest both addresses can be aligned to) with several loads in
+ * flight, bytes for the misaligned head and tail (gsd_copy_strided); on
+ * host lanes one memcpy share each.  No barrier: callers end with
  * gsd_group_sync(g) before the copy may be relied on.
  */
 #ifndef GSD_GROUP_H
@@ -24,6 +26,10 @@
 #include <string.h>
 
 #include "arch.h"
+
+/* No aliasing between the pointers so qualified (GCC, Clang and nvcc all
+ * spell it so, in C and C++). */
+#define GSD_RESTRICT __restrict__
 
 enum { GSD_THREAD = 0, GSD_WARP = 1, GSD_BLOCK = 2 }; /* a group: an int */
 
@@ -47,13 +53,30 @@ GSD_FN void gsd_group_sync(int g)
 
 #if defined(GSD_CUDA)
 typedef uint4 gsd_v16_t;
+/* One chunk: a plain (coherent) load or store of the chunk's type, which
+ * nvcc makes one vector instruction (ld/st.v4.u32 for 16 bytes). */
+#define GSD_CP_LD(v, p) ((v) = *(p))
+#define GSD_CP_ST(p, v) (*(p) = (v))
+#define GSD_PRAGMA_UNROLL _Pragma("unroll")
 #else
 typedef struct gsd_v16 {
     uint64_t lo, hi;
 } gsd_v16_t;
+/* Host lanes: memcpy of a fixed size, so no access breaks C's aliasing
+ * rules (the compiler makes it one or two moves). */
+#define GSD_CP_LD(v, p) memcpy(&(v), (p), sizeof(v))
+#define GSD_CP_ST(p, v) memcpy((p), &(v), sizeof(v))
+#define GSD_PRAGMA_UNROLL
 #endif
 
-GSD_FN void gsd_copy_bytes(unsigned rank, unsigned size, char *d, const char *s, size_t n)
+/* Chunks each lane has in flight: a lane issues this many independent
+ * loads before its first store, so one lane's latency is paid once per
+ * group of chunks and not once per chunk (16 bytes x 4 = 64 bytes a lane,
+ * 2 KiB a warp). */
+#define GSD_COPY_UNROLL 4
+
+GSD_FN void gsd_copy_bytes(unsigned rank, unsigned size, char *GSD_RESTRICT d,
+                           const char *GSD_RESTRICT s, size_t n)
 {
     size_t i;
 
@@ -61,19 +84,92 @@ GSD_FN void gsd_copy_bytes(unsigned rank, unsigned size, char *d, const char *s,
         d[i] = s[i];
 }
 
-/* Bytes up to a W-aligned d, then W-byte chunks (s is as misaligned as d). */
-#define GSD_COPY_CHUNKS(U, W)                                        \
-    do {                                                             \
-        size_t h_ = (size_t)(-(uintptr_t)d & (W - 1)), c_, i_;       \
-        if (h_ > n)                                                  \
-            h_ = n;                                                  \
-        gsd_copy_bytes(rank, size, d, s, h_);                        \
-        d += h_, s += h_, n -= h_;                                   \
-        c_ = n / W;                                                  \
-        for (i_ = rank; i_ < c_; i_ += size)                         \
-            ((U *)(void *)d)[i_] = ((const U *)(const void *)s)[i_]; \
-        d += c_ * W, s += c_ * W, n -= c_ * W;                       \
-    } while (0)
+/* c chunks of type U, both pointers aligned to it: lane `rank` of `size`
+ * copies chunks rank, rank + size, ... (adjacent lanes touch adjacent
+ * chunks: coalesced on the GPU), GSD_COPY_UNROLL of them loaded before
+ * any is stored, then the remainder one by one. */
+#define GSD_COPY_ALIGNED(NAME, U)                                                              \
+    GSD_FN void NAME(unsigned rank, unsigned size, U *GSD_RESTRICT d, const U *GSD_RESTRICT s, \
+                     size_t c)                                                                 \
+    {                                                                                          \
+        size_t i = rank, step = size;                                                          \
+        unsigned j;                                                                            \
+                                                                                               \
+        for (; i + (GSD_COPY_UNROLL - 1) * step < c; i += GSD_COPY_UNROLL * step) {            \
+            U v[GSD_COPY_UNROLL];                                                              \
+            GSD_PRAGMA_UNROLL                                                                  \
+            for (j = 0; j < GSD_COPY_UNROLL; j++)                                              \
+                GSD_CP_LD(v[j], &s[i + j * step]);                                             \
+            GSD_PRAGMA_UNROLL                                                                  \
+            for (j = 0; j < GSD_COPY_UNROLL; j++)                                              \
+                GSD_CP_ST(&d[i + j * step], v[j]);                                             \
+        }                                                                                      \
+        for (; i < c; i += step) {                                                             \
+            U v;                                                                               \
+            GSD_CP_LD(v, &s[i]);                                                               \
+            GSD_CP_ST(&d[i], v);                                                               \
+        }                                                                                      \
+    }
+GSD_COPY_ALIGNED(gsd_copy_u16, gsd_v16_t)
+GSD_COPY_ALIGNED(gsd_copy_u8, uint64_t)
+GSD_COPY_ALIGNED(gsd_copy_u4, uint32_t)
+GSD_COPY_ALIGNED(gsd_copy_u2, uint16_t)
+#undef GSD_COPY_ALIGNED
+#undef GSD_PRAGMA_UNROLL
+#undef GSD_CP_ST
+#undef GSD_CP_LD
+
+/* The lanes' strided copy (the GPU's gsd_copy; host lanes compile it too,
+ * and tests/device/copy_align.c runs it there for every alignment).  The
+ * width W is the widest of 16, 8, 4, 2 that d and s can both be aligned to
+ * ((d ^ s) has no bit below W); the head up to a W-aligned d and the tail
+ * after the last whole chunk are bytes, so any d, s and n work.  d and s
+ * must not overlap (memcpy's rule), which is what lets the loads run
+ * ahead of the stores.
+ *
+ * Plain loads, not ld.global.nc: the non-coherent path is legal only for
+ * data no thread writes while the kernel runs, and neither source is:
+ * a put's is often written by the same kernel just before, a get's is a
+ * peer's memory that the peer writes before it signals. */
+GSD_FN void gsd_copy_strided(unsigned rank, unsigned size, void *GSD_RESTRICT dst,
+                             const void *GSD_RESTRICT src, size_t n)
+{
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
+    size_t w = (mis & 15) == 0  ? 16
+               : (mis & 7) == 0 ? 8
+               : (mis & 3) == 0 ? 4
+               : (mis & 1) == 0 ? 2
+                                : 1;
+    size_t head, c;
+
+    if (w == 1 || n < w) {
+        gsd_copy_bytes(rank, size, d, s, n);
+        return;
+    }
+    head = (size_t)(-(uintptr_t)d & (w - 1));
+    if (head > n)
+        head = n;
+    gsd_copy_bytes(rank, size, d, s, head);
+    d += head, s += head, n -= head;
+    c = n / w;
+    switch (w) {
+    case 16:
+        gsd_copy_u16(rank, size, (gsd_v16_t *)(void *)d, (const gsd_v16_t *)(const void *)s, c);
+        break;
+    case 8:
+        gsd_copy_u8(rank, size, (uint64_t *)(void *)d, (const uint64_t *)(const void *)s, c);
+        break;
+    case 4:
+        gsd_copy_u4(rank, size, (uint32_t *)(void *)d, (const uint32_t *)(const void *)s, c);
+        break;
+    default:
+        gsd_copy_u2(rank, size, (uint16_t *)(void *)d, (const uint16_t *)(const void *)s, c);
+        break;
+    }
+    gsd_copy_bytes(rank, size, d + c * w, s + c * w, n - c * w);
+}
 
 #if defined(GSD_HOSTLANE)
 /* Host lanes are CPU threads: each copies one contiguous, cache-line
@@ -92,23 +188,9 @@ GSD_FN void gsd_copy(int g, void *dst, const void *src, size_t n)
 #else
 GSD_FN void gsd_copy(int g, void *dst, const void *src, size_t n)
 {
-    unsigned rank = gsd_group_rank(g), size = gsd_group_size(g);
-    char *d = (char *)dst;
-    const char *s = (const char *)src;
-    uintptr_t mis = (uintptr_t)d ^ (uintptr_t)s;
-
-    if (n >= 16 && (mis & 15) == 0)
-        GSD_COPY_CHUNKS(gsd_v16_t, 16);
-    else if (n >= 8 && (mis & 7) == 0)
-        GSD_COPY_CHUNKS(uint64_t, 8);
-    else if (n >= 4 && (mis & 3) == 0)
-        GSD_COPY_CHUNKS(uint32_t, 4);
-    else if (n >= 2 && (mis & 1) == 0)
-        GSD_COPY_CHUNKS(uint16_t, 2);
-    gsd_copy_bytes(rank, size, d, s, n);
+    gsd_copy_strided(gsd_group_rank(g), gsd_group_size(g), dst, src, n);
 }
 #endif
-#undef GSD_COPY_CHUNKS
 
 /* One element of an iput/iget: size 1, 2, 4, 8 or 16 bytes (or any). */
 GSD_FN void gsd_copy_elem(void *d, const void *s, size_t size)

@@ -2,12 +2,16 @@
  * gsd/order.h - ordering and completion.
  *
  *   gshmem_quiet()        every operation this PE issued before it is
- *                         complete: each proxy channel's quiet, then a
- *                         system fence (load/store puts are then visible)
+ *                         complete: each proxy channel's quiet, then
+ *                         fence.sc.sys (load/store puts are then visible,
+ *                         and ordered before later loads too)
  *   gshmem_fence()        operations to each PE before it are delivered
- *                         before those after it: a system fence, and an
- *                         in-band FENCE descriptor on the caller's default
- *                         channel when some peer is reached by the proxy
+ *                         before those after it: fence.acq_rel.sys (load/
+ *                         store puts before later stores and AMOs; a fence
+ *                         promises no store -> load order, so not .sc), and
+ *                         an in-band FENCE descriptor on the caller's
+ *                         default channel when some peer is reached by the
+ *                         proxy (its publication is a release store)
  *   gshmemx_quiet_ch(ch)  quiet of channel ch (and the system fence)
  *   gshmemx_fence_ch(ch)  fence of channel ch (and the system fence)
  *
@@ -33,12 +37,12 @@ GSD_FN void gsd_quiet_all(void)
     if (gsd_have_proxy())
         for (c = 0; c < GSD_STATE.n_chan; c++)
             gsd_chan_quiet(&GSD_STATE.chan[c]);
-    gsd_fence();
+    gsd_fence(); /* .sc: load/store puts before every later access, loads too */
 }
 
 GSD_FN void gsd_fence_chan(gsd_channel_t *c)
 {
-    gsd_fence();
+    gsd_fence_acq_rel();
     if (c && gsd_have_proxy())
         gsd_push(c, GSD_OP_FENCE, 0, GSD_STATE.my_pe, 0, NULL, 0, 0, 0, GSD_NO_RET);
 }
@@ -63,7 +67,7 @@ GSD_FN void gshmemx_quiet_ch(int ch)
 
     if (c && gsd_have_proxy())
         gsd_chan_quiet(c);
-    gsd_fence();
+    gsd_fence(); /* .sc, as in gsd_quiet_all */
 }
 
 GSD_FN void gshmemx_fence_ch(int ch)

@@ -2,8 +2,11 @@
  * gsd/signal.h - put-with-signal and signals from device code.
  *
  * Load/store peers: the group copies, meets at its barrier, then lane 0
- * fences (system scope) and applies the signal: SET an atomic store with
- * release, ADD an atomic add.  Proxy peers: lane 0 pushes ONE
+ * applies the signal with one release: SET a release store, ADD a release
+ * atomic add.  No fence: the group barrier orders the other lanes' copies
+ * before lane 0 (bar.sync / __syncwarp order memory among their threads),
+ * and PTX release is cumulative, so the copies are visible before the
+ * signal to whoever acquires it.  Proxy peers: lane 0 pushes ONE
  * GSD_OP_PUT_SIGNAL descriptor (the proxy puts, orders, signals; aux2 is the
  * signal op), a blocking form waits for the channel's quiet, then the group
  * meets.  A lone signal (gshmemx_signal_op) through the proxy is a
@@ -74,7 +77,7 @@ GSD_FN void gsd_signal_store(uint64_t *p, uint64_t value, int sig_op)
     if (sig_op == GSHMEM_SIGNAL_SET)
         gsd_store_release(p, value);
     else
-        gsd_fetch_add(p, value);
+        gsd_fetch_add_release(p, value);
 }
 
 GSD_FN void gsd_signal(const char *fn, uint64_t *sig, uint64_t value, int sig_op, int pe,
@@ -111,10 +114,8 @@ GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src, s
         if (nbytes)
             gsd_copy(g, gsd_peer_addr(dest, off, pe), src, nbytes);
         gsd_group_sync(g);
-        if (gsd_group_rank(g) == 0) {
-            gsd_fence();
-            gsd_signal_store(s, value, sig_op);
-        }
+        if (gsd_group_rank(g) == 0)
+            gsd_signal_store(s, value, sig_op); /* the release orders the copy */
         return;
     }
     if (gsd_group_rank(g) == 0) {

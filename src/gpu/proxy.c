@@ -52,10 +52,13 @@ static const char proxy_fn[] = "gshmem proxy";
 
 static size_t mapped_size(uint32_t size, uint32_t n_ret)
 {
-    return (size_t)size * sizeof(gsd_desc_t) + 3 * LINE + (size_t)n_ret * sizeof(gsd_ret_t);
+    return (size_t)size * sizeof(gsd_desc_t) + 4 * LINE + (size_t)n_ret * sizeof(gsd_ret_t);
 }
 
-/* Point c's words into the mapped block m and the device block d. */
+/* Point c's words into the mapped block m and the device block d.
+ * quiet_req (GPU atomics) and quiet_host (CPU atomics) are two words on two
+ * lines: over PCIe the two sides' atomics on one word would not be atomic
+ * with respect to each other (gsd/channel.h, "Who writes which word"). */
 static void lay_out(gsd_channel_t *c, char *m, char *d, uint32_t size, uint32_t n_ret)
 {
     char *counters = m + (size_t)size * sizeof(gsd_desc_t);
@@ -64,7 +67,8 @@ static void lay_out(gsd_channel_t *c, char *m, char *d, uint32_t size, uint32_t 
     c->tail = (uint64_t *)(void *)counters;
     c->done = (uint64_t *)(void *)(counters + LINE);
     c->quiet_req = (uint64_t *)(void *)(counters + 2 * LINE);
-    c->ret = (gsd_ret_t *)(void *)(counters + 3 * LINE);
+    c->quiet_host = (uint64_t *)(void *)(counters + 3 * LINE);
+    c->ret = (gsd_ret_t *)(void *)(counters + 4 * LINE);
     c->head = (uint64_t *)(void *)d;
     c->tail_cache = (uint64_t *)(void *)(d + LINE);
     c->ret_head = (uint64_t *)(void *)(d + 2 * LINE);
@@ -276,7 +280,7 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
 size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
 {
     gsd_channel_t *c = &ch->host;
-    uint64_t mask = c->size - 1, t = ch->tail, q;
+    uint64_t mask = c->size - 1, t = ch->tail, q, hq;
     /* Credit flows back at least twice per lap of the ring. */
     size_t publish = c->size / 2 < BATCH ? c->size / 2 : BATCH, n = 0, left = publish;
 
@@ -299,7 +303,11 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
         ch->executed += n;
         __atomic_store_n(c->tail, t, __ATOMIC_RELEASE);
     }
+    /* A quiet asked by the lanes or by a host drain: each has its own word. */
     q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
+    hq = __atomic_load_n(c->quiet_host, __ATOMIC_ACQUIRE);
+    if (hq > q)
+        q = hq;
     if (q > ch->done && t >= q) {
         /* Nothing issued since this channel's last quiet (only fetches,
          * which completed as they ran, or fences): no transport quiet. */
@@ -330,8 +338,10 @@ void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn)
         end++;
     if (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) >= end)
         return;
-    q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
-    while (q < end && !__atomic_compare_exchange_n(c->quiet_req, &q, end, 0, __ATOMIC_ACQ_REL,
+    /* Ask through the host's own word: quiet_req takes the GPU's atomics,
+     * and a CPU CAS on it would not be atomic with them (gsd/channel.h). */
+    q = __atomic_load_n(c->quiet_host, __ATOMIC_ACQUIRE);
+    while (q < end && !__atomic_compare_exchange_n(c->quiet_host, &q, end, 0, __ATOMIC_ACQ_REL,
                                                    __ATOMIC_ACQUIRE))
         ;
     while (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) < end)

@@ -27,7 +27,7 @@ typedef struct gsi_proxy_chan {
 } gsi_proxy_chan_t;
 
 /* Allocate a channel of `size` descriptors and `n_ret` return slots (powers
- * of two) from `mem`: ring, tail, done, quiet_req, ret mapped; head,
+ * of two) from `mem`: ring, tail, done, quiet_req, quiet_host, ret mapped; head,
  * tail_cache, ret_head device memory. */
 gsi_status_t gsi_proxy_chan_create(const gsi_devmem_ops_t *mem, uint32_t size, uint32_t n_ret,
                                    int index, gsi_proxy_chan_t *ch);

@@ -19,9 +19,13 @@ TESTS += \
 	tests/device/bad_sig_op-np2-net.net \
 	tests/device/bad_timeout-np1-net.net \
 	tests/device/bad_timeout-np2-net.net \
+	tests/device/barrier3_order-np3-net.net \
+	tests/device/barrier3_order-np4-net.net \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
+	tests/device/copy_align-np1-net.net \
+	tests/device/copy_align-np2-net.net \
 	tests/device/hostrma-np1-net.net \
 	tests/device/hostrma-np2-net.net \
 	tests/device/lanes-np1-net.net \

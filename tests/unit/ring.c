@@ -9,6 +9,11 @@
  * executed twice or out of order.  The ring is tiny, so it wraps all the
  * time and producers keep waiting for credit.
  *
+ * The quiet words are split (gsd/channel.h, "Who writes which word"): the
+ * lanes ask for a quiet through quiet_req only, a host drain through
+ * quiet_host only, and the consumer answers either.  The tests below check
+ * each side leaves the other's word alone, alone and while both run.
+ *
  * GSHMEM_RING_TEST_COUNT sets the total of the big test (default 10^7).
  */
 #include <criterion/criterion.h>
@@ -177,12 +182,36 @@ static void *produce(void *arg)
     return NULL;
 }
 
+/* A host thread that drains every channel while the producers run, as the
+ * runtime's device_drain hook does from a host thread (shmem_free). */
+typedef struct drainer {
+    pthread_t thread;
+    gsi_proxy_chan_t *chans;
+    int n_chan;
+    int stop;
+    uint64_t drains;
+} drainer_t;
+
+static void *drain_loop(void *arg)
+{
+    drainer_t *dr = arg;
+
+    while (!__atomic_load_n(&dr->stop, __ATOMIC_ACQUIRE)) {
+        for (int i = 0; i < dr->n_chan; i++)
+            gsi_proxy_chan_drain(&dr->chans[i], "ring test drainer");
+        dr->drains++;
+    }
+    return NULL;
+}
+
+/* with_drainer: a host thread drains all the time (quiet_host in use). */
 static void run(int n_chan, int n_threads, int n_producers, uint32_t size, uint32_t n_ret,
-                uint64_t total)
+                uint64_t total, int with_drainer)
 {
     gsi_proxy_chan_t chans[4];
     gsi_proxy_group_t *group;
     producer_t prod[MAX_PRODUCERS];
+    drainer_t dr = {.n_chan = n_chan};
     uint64_t expected_total = 0;
 
     memset(&rec, 0, sizeof(rec));
@@ -197,8 +226,16 @@ static void run(int n_chan, int n_threads, int n_producers, uint32_t size, uint3
         expected_total += prod[i].count;
         cr_assert_eq(pthread_create(&prod[i].thread, NULL, produce, &prod[i]), 0);
     }
+    dr.chans = chans;
+    if (with_drainer)
+        cr_assert_eq(pthread_create(&dr.thread, NULL, drain_loop, &dr), 0);
     for (int i = 0; i < n_producers; i++)
         pthread_join(prod[i].thread, NULL);
+    if (with_drainer) {
+        __atomic_store_n(&dr.stop, 1, __ATOMIC_RELEASE);
+        pthread_join(dr.thread, NULL);
+        cr_expect_gt(dr.drains, 0, "the drainer never finished a drain");
+    }
     gsi_proxy_group_stop(group);
 
     for (int i = 0; i < n_producers; i++) {
@@ -217,6 +254,17 @@ static void run(int n_chan, int n_threads, int n_producers, uint32_t size, uint3
                      (unsigned long long)tail, (unsigned long long)head);
         cr_expect_eq(*chans[i].host.done, head, "channel %d: done %llu, head %llu", i,
                      (unsigned long long)*chans[i].host.done, (unsigned long long)head);
+        /* Each quiet word holds a frontier its own side asked for, never more. */
+        cr_expect_leq(*chans[i].host.quiet_req, head, "channel %d: quiet_req %llu, head %llu",
+                      i, (unsigned long long)*chans[i].host.quiet_req,
+                      (unsigned long long)head);
+        cr_expect_leq(*chans[i].host.quiet_host, head, "channel %d: quiet_host %llu, head %llu",
+                      i, (unsigned long long)*chans[i].host.quiet_host,
+                      (unsigned long long)head);
+        if (!with_drainer)
+            cr_expect_eq(*chans[i].host.quiet_host, 0,
+                         "channel %d: quiet_host %llu with no host drain: the lanes wrote it",
+                         i, (unsigned long long)*chans[i].host.quiet_host);
         gsi_proxy_chan_destroy(&gsi_devmem_host, &chans[i]);
     }
 }
@@ -231,19 +279,62 @@ static uint64_t big_count(void)
 /* The acceptance load: 8 producers, one 16-slot channel, 10^7 descriptors. */
 Test(ring, eight_producers_one_tiny_channel, .timeout = 300)
 {
-    run(1, 1, 8, 16, 16, big_count());
+    run(1, 1, 8, 16, 16, big_count(), 0);
 }
 
 /* Thread k serves channels k, k + 2, ...: three channels, two threads. */
 Test(ring, channels_shared_by_two_threads, .timeout = 120)
 {
-    run(3, 2, 6, 32, 4, 600000);
+    run(3, 2, 6, 32, 4, 600000, 0);
+}
+
+/* Lanes quiet (quiet_req) while a host thread drains (quiet_host) the same
+ * channels: every quiet and every drain still completes. */
+Test(ring, lane_quiets_and_host_drains_together, .timeout = 120)
+{
+    run(3, 2, 6, 16, 4, 600000, 1);
 }
 
 /* A single slot of return memory is handed round every producer. */
 Test(ring, one_return_slot, .timeout = 120)
 {
-    run(1, 1, 4, 16, 1, 4 * 4 * ROUND_TRIP_EVERY);
+    run(1, 1, 4, 16, 1, 4 * 4 * ROUND_TRIP_EVERY, 0);
+}
+
+/* A lane's quiet writes quiet_req only; a host drain writes quiet_host only. */
+Test(ring, each_side_asks_through_its_own_word)
+{
+    gsi_proxy_chan_t ch;
+    gsi_proxy_group_t *group;
+    gsd_desc_t d = {0};
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
+    for (d.offset = 0; d.offset < 3; d.offset++)
+        gsd_chan_push(&ch.dev, &d);
+    gsd_chan_quiet(&ch.dev);
+    cr_expect_eq(*ch.host.done, 3, "done %llu after a lane's quiet of 3",
+                 (unsigned long long)*ch.host.done);
+    cr_expect_eq(*ch.host.quiet_req, 3, "quiet_req %llu after a lane's quiet of 3",
+                 (unsigned long long)*ch.host.quiet_req);
+    cr_expect_eq(*ch.host.quiet_host, 0,
+                 "quiet_host %llu: a lane's quiet wrote the host's word",
+                 (unsigned long long)*ch.host.quiet_host);
+    for (; d.offset < 8; d.offset++)
+        gsd_chan_push(&ch.dev, &d);
+    gsi_proxy_chan_drain(&ch, "ring test");
+    cr_expect_eq(*ch.host.done, 8, "done %llu after a host drain of 8",
+                 (unsigned long long)*ch.host.done);
+    cr_expect_eq(rec.executed[0], 8, "executed %llu after a host drain of 8",
+                 (unsigned long long)rec.executed[0]);
+    cr_expect_eq(*ch.host.quiet_host, 8, "quiet_host %llu after a host drain of 8",
+                 (unsigned long long)*ch.host.quiet_host);
+    cr_expect_eq(*ch.host.quiet_req, 3, "quiet_req %llu: a host drain wrote the lanes' word",
+                 (unsigned long long)*ch.host.quiet_req);
+    gsi_proxy_group_stop(group);
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
 }
 
 /* Nothing pushed: quiet returns at once; one descriptor: quiet waits for it. */
