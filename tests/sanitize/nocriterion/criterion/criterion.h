@@ -63,6 +63,10 @@ __attribute__((format(printf, 6, 7))) static void nocr_check(int ok, int fatal,
 #define cr_assert_eq(a, b, ...) nocr_cmp_(1, (a) == (b), __VA_ARGS__)
 #define cr_expect_eq(a, b, ...) nocr_cmp_(0, (a) == (b), __VA_ARGS__)
 #define cr_expect_geq(a, b, ...) nocr_cmp_(0, (a) >= (b), __VA_ARGS__)
+#define cr_expect_neq(a, b, ...) nocr_cmp_(0, (a) != (b), __VA_ARGS__)
+#define cr_expect_gt(a, b, ...) nocr_cmp_(0, (a) > (b), __VA_ARGS__)
+#define cr_expect_lt(a, b, ...) nocr_cmp_(0, (a) < (b), __VA_ARGS__)
+#define cr_expect_leq(a, b, ...) nocr_cmp_(0, (a) <= (b), __VA_ARGS__)
 
 int main(void)
 {
