@@ -166,6 +166,24 @@ MOE_DEV int moe_last_block(uint32_t *ctr)
     return last;
 }
 
+/* moe_last_block for every thread of the block: nonzero in all of them in
+ * the last block, so that block can spread the per-expert work over its
+ * threads.  word is a scratch word of this block's (its first warp's
+ * broadcast word): thread 0 writes the answer, the block reads it between
+ * two block barriers, the second so that no thread still reads it when
+ * warp 0 reuses it. */
+MOE_DEV int moe_last_block_all(uint32_t *ctr, uint64_t *word)
+{
+    int last = moe_last_block(ctr);
+
+    if (gshmemx_thread_id() == 0)
+        *(volatile uint64_t *)word = (uint64_t)last;
+    gshmemx_syncthreads();
+    last = (int)*(volatile uint64_t *)word;
+    gshmemx_syncthreads();
+    return last;
+}
+
 /* A barrier of the whole grid (all blocks are resident: the launch is
  * collective).  *ctr counts arrivals and only grows; gen is this kernel's
  * barrier number times the block count, kept by the caller. */

@@ -61,6 +61,7 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
     const int N = a.s.tokens, K = a.s.topk, L = a.local_experts, P = a.s.npes, me = a.my_pe;
     const unsigned buf = a.epoch & 1u;
     const int nch = gshmemx_n_channels();
+    const unsigned tid = gshmemx_thread_id(), nthr = gshmemx_block_threads();
     uint64_t *word = &a.b.warp_word[w.id];
     int t, k, item;
 
@@ -92,14 +93,27 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
     }
 
     /* Counts: by the last block, once every message is out (its stores
-     * fenced).  Also what combine will expect back from each PE. */
-    if (moe_last_block(&a.b.done[0])) {
+     * fenced), spread over its threads: thread j sends the counts of
+     * experts j, j + threads, ... (one signal each, on the expert's
+     * channel), so the experts' signals leave in parallel instead of one
+     * after another from one thread.  First each PE's total (what combine
+     * will expect back from it), then, after a block barrier, the signals,
+     * which reset the counters the totals read. */
+    if (moe_last_block_all(&a.b.done[0], &a.b.warp_word[w.id - tid / MOE_WARP])) {
         uint32_t *sent = a.b.sent_pe + (size_t)buf * P;
         int e, q;
 
-        for (q = 0; q < P; q++)
-            sent[q] = 0;
-        for (e = 0; e < a.s.experts; e++) {
+        for (q = (int)tid; q < P; q += (int)nthr) {
+            uint32_t n = 0;
+            int le;
+
+            for (le = 0; le < L; le++)
+                n += a.b.slot_ctr[q * L + le];
+            sent[q] = n;
+            a.b.comb_cum[(size_t)buf * P + q] += n;
+        }
+        gshmemx_syncthreads();
+        for (e = (int)tid; e < a.s.experts; e += (int)nthr) {
             uint32_t n = a.b.slot_ctr[e];
             uint64_t *sig = &a.b.recv_sig[ll_ix3(&a, buf, e % L, me)];
             uint64_t proxy;
@@ -107,12 +121,9 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
             q = e / L;
             proxy = gshmem_ptr(sig, q) == NULL;
             a.b.slot_ctr[e] = 0;
-            sent[q] += n;
             gshmemx_signal_op_ch(sig, (uint64_t)a.epoch << 32 | proxy << 31 | n, GSHMEM_SIGNAL_SET,
                                  q, (e % L) % nch);
         }
-        for (q = 0; q < P; q++)
-            a.b.comb_cum[(size_t)buf * P + q] += sent[q];
     }
 
     /* Receive: one warp per (local expert, source PE). */
@@ -179,6 +190,7 @@ GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
     const unsigned buf = a.epoch & 1u;
     const size_t row_bytes = moe_comb_bytes(H);
     const int nch = gshmemx_n_channels();
+    const unsigned tid = gshmemx_thread_id(), nthr = gshmemx_block_threads();
     int t, q;
 
     /* Send each expert output row home. */
@@ -202,10 +214,11 @@ GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
     /* Load/store peers: one count per home PE, after the rows (pushed, or
      * left in expert_out for it to read: the fence covers the expert's
      * stores too). */
-    if (moe_last_block(&a.b.done[1])) {
+    if (moe_last_block_all(&a.b.done[1], &a.b.warp_word[w.id - tid / MOE_WARP])) {
         uint64_t *sig = &a.b.comb_arrive[(size_t)buf * P + me];
 
-        for (q = 0; q < P; q++) {
+        /* One home PE per thread of the last block. */
+        for (q = (int)tid; q < P; q += (int)nthr) {
             uint64_t m = 0;
             int le;
 
@@ -246,21 +259,39 @@ GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
         }
         if (w.size == 1)
             moe_combine_span(ti, tw, K, rows, o, 0, H);
+        else if (moe_combine_vec8_ok(rows, K, o, H))
+            for (h = 8 * (int)w.lane; h < H; h += 8 * (int)w.size)
+                moe_combine_vec8(ti, tw, K, rows, o, h);
         else
             for (h = (int)w.lane; h < H; h += (int)w.size)
                 o[h] = moe_combine_value(ti, tw, K, rows, h);
     }
 }
 
-/* The launch shape, per backend, in one place: a GPU runs many warps; on
- * host lanes every lane is a host thread, so one lane per PE (a one-lane
- * warp, whose warp barrier is free) does the work of all.  MOE_BLOCKS /
+/* The launch shape, per backend, in one place.  On a GPU it follows the
+ * SM count, as DeepEP's does: communication kernels take a share of the
+ * SMs, with many warps each, and leave the rest to the computation beside
+ * them.  Low-latency mode: a quarter of the SMs (33 on an H200's 132), at
+ * least 4, 512 threads (16 warps) each; normal mode: 24 SMs (DeepEP's
+ * default) or all where fewer, 512 threads.  The launch is cooperative,
+ * so every block must be resident: one block per SM always is.  These are
+ * starting points to tune with the GPU kit (compiled, not run).  On host
+ * lanes every lane is a host thread, so one lane per PE (a one-lane warp,
+ * whose warp barrier is free) does the work of all.  MOE_BLOCKS /
  * MOE_THREADS override it (the tests run the many-lane code on host lanes too). */
 void moe_default_launch(moe_mode_t mode, unsigned *blocks, unsigned *threads)
 {
 #if defined(__CUDACC__)
-    *blocks = mode == MOE_LL ? 32 : 16;
-    *threads = 256;
+    int dev = 0, sms = 0;
+
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1)
+        sms = 32; /* no answer: a launch that fits any GPU gshmem supports */
+    if (mode == MOE_LL)
+        *blocks = sms / 4 < 4 ? (unsigned)(sms < 4 ? sms : 4) : (unsigned)(sms / 4);
+    else
+        *blocks = (unsigned)(sms < 24 ? sms : 24);
+    *threads = 512;
 #else
     (void)mode;
     *blocks = 1;

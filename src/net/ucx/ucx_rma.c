@@ -75,9 +75,24 @@ static gsi_status_t target_of(int pe, int region, size_t offset, ucx_target_t *t
     return GSI_OK;
 }
 
+/* An issued request, not waited for (the _nbi forms below): freed at once,
+ * which UCX documents as releasing it when it completes; the next quiet's
+ * worker flush completes it. */
+static gsi_status_t issued(ucs_status_ptr_t req)
+{
+    gst_ucx.rma_issued = 1;
+    if (UCS_PTR_IS_ERR(req))
+        return GSI_ERR_SYSTEM;
+    if (req)
+        ucp_request_free(req);
+    return GSI_OK;
+}
+
 /* One operation per chunk: an added region's chunks have keys of their own.
- * put: local -> (pe, region, offset); else the other way. */
-static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void *local, size_t len)
+ * put: local -> (pe, region, offset); else the other way.  wait: complete
+ * each before returning (the blocking forms); else only issue (_nbi). */
+static gsi_status_t rma_locked(int put, int wait, int pe, int region, size_t offset, void *local,
+                               size_t len)
 {
     gsi_status_t status = GSI_OK;
 
@@ -85,6 +100,7 @@ static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void 
         return GSI_ERR_NO_TRANSPORT;
     do {
         ucp_request_param_t p = {0};
+        ucs_status_ptr_t req;
         ucx_target_t t;
         size_t n;
 
@@ -92,10 +108,14 @@ static gsi_status_t rma_locked(int put, int pe, int region, size_t offset, void 
         if (status != GSI_OK)
             break;
         n = len < t.span ? len : t.span;
-        gst_ucx.rma_issued = 1;
-        status = gst_ucx_wait_request(
-            put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
-                : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p));
+        req = put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
+                  : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p);
+        if (wait) {
+            gst_ucx.rma_issued = 1;
+            status = gst_ucx_wait_request(req);
+        } else {
+            status = issued(req);
+        }
         local = (char *)local + n, offset += n, len -= n;
     } while (status == GSI_OK && len);
     return status;
@@ -138,7 +158,7 @@ static gsi_status_t put_locked(int pe, int region, size_t offset, const void *sr
         return gst_ucx_am_put(pe, region, offset, src, len);
     status = rma_to_peer(pe);
     return status != GSI_OK ? status
-                            : rma_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
+                            : rma_locked(1, 1, pe, region, offset, (void *)(uintptr_t)src, len);
 }
 
 static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
@@ -154,7 +174,7 @@ static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, siz
     }
     /* A get through RMA must see the messages sent to pe before it. */
     status = gst_ucx_am_flush(pe);
-    return status == GSI_OK ? rma_locked(0, pe, region, offset, dst, len) : status;
+    return status == GSI_OK ? rma_locked(0, 1, pe, region, offset, dst, len) : status;
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
@@ -393,16 +413,6 @@ gsi_status_t gst_ucx_quiet(void)
  * value and an atomic's operand and reply go into gst_ucx.stage, whose
  * slots are reused only after a worker flush. */
 
-static gsi_status_t issued(ucs_status_ptr_t req)
-{
-    gst_ucx.rma_issued = 1;
-    if (UCS_PTR_IS_ERR(req))
-        return GSI_ERR_SYSTEM;
-    if (req)
-        ucp_request_free(req);
-    return GSI_OK;
-}
-
 /* A staging slot that lives until the next worker flush; flushes first
  * when all are taken. */
 static gsi_status_t stage_take(uint64_t **slot)
@@ -416,29 +426,6 @@ static gsi_status_t stage_take(uint64_t **slot)
         gst_ucx.n_staged = 0;
     }
     *slot = gst_ucx.stage[gst_ucx.n_staged++];
-    return status;
-}
-
-static gsi_status_t rma_nbi_locked(int put, int pe, int region, size_t offset, void *local,
-                                   size_t len)
-{
-    gsi_status_t status = GSI_OK;
-
-    if (!gst_ucx.ep[pe])
-        return GSI_ERR_NO_TRANSPORT;
-    do {
-        ucp_request_param_t p = {0};
-        ucx_target_t t;
-        size_t n;
-
-        status = target_of(pe, region, offset, &t);
-        if (status != GSI_OK)
-            break;
-        n = len < t.span ? len : t.span;
-        status = issued(put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
-                            : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p));
-        local = (char *)local + n, offset += n, len -= n;
-    } while (status == GSI_OK && len);
     return status;
 }
 
@@ -457,7 +444,7 @@ gsi_status_t gst_ucx_put_nbi(int pe, int region, size_t offset, const void *src,
     } else {
         status = rma_to_peer(pe);
         if (status == GSI_OK)
-            status = rma_nbi_locked(1, pe, region, offset, (void *)(uintptr_t)src, len);
+            status = rma_locked(1, 0, pe, region, offset, (void *)(uintptr_t)src, len);
     }
     gst_ucx_unlock();
     return status;
@@ -479,7 +466,7 @@ gsi_status_t gst_ucx_get_nbi(void *dst, int pe, int region, size_t offset, size_
     } else {
         status = gst_ucx_am_flush(pe);
         if (status == GSI_OK)
-            status = rma_nbi_locked(0, pe, region, offset, dst, len);
+            status = rma_locked(0, 0, pe, region, offset, dst, len);
     }
     gst_ucx_unlock();
     return status;
@@ -504,7 +491,7 @@ gsi_status_t gst_ucx_p_nbi(int pe, int region, size_t offset, uint64_t value, si
             status = stage_take(&slot);
         if (status == GSI_OK) {
             slot[0] = value;
-            status = rma_nbi_locked(1, pe, region, offset, slot, len);
+            status = rma_locked(1, 0, pe, region, offset, slot, len);
         }
     }
     gst_ucx_unlock();
