@@ -150,18 +150,25 @@ static gsi_status_t settle_rma(void)
     return gst_ucx_wait_request(ucp_worker_flush_nbx(gst_ucx.worker, &p));
 }
 
-static gsi_status_t put_locked(int pe, int region, size_t offset, const void *src, size_t len)
+/* wait: the blocking put, complete locally on return; else the proxy's
+ * _nbi form, which our messages may pack with others (gst_ucx_am_put_nbi). */
+static gsi_status_t put_locked(int wait, int pe, int region, size_t offset, const void *src,
+                               size_t len)
 {
     gsi_status_t status;
 
     if (by_am(pe, region, len))
-        return gst_ucx_am_put(pe, region, offset, src, len);
+        return wait ? gst_ucx_am_put(pe, region, offset, src, len)
+                    : gst_ucx_am_put_nbi(pe, region, offset, src, len);
     status = rma_to_peer(pe);
     return status != GSI_OK ? status
-                            : rma_locked(1, 1, pe, region, offset, (void *)(uintptr_t)src, len);
+                            : rma_locked(1, wait, pe, region, offset, (void *)(uintptr_t)src, len);
 }
 
-static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, size_t len)
+/* wait as for put_locked.  To a peer that takes our messages (no RMA lane:
+ * UCX emulates the get with messages of its own) a get is waited for in
+ * the _nbi form too, as the proxy's gets always were. */
+static gsi_status_t get_locked(int wait, void *dst, int pe, int region, size_t offset, size_t len)
 {
     gsi_status_t status;
 
@@ -174,7 +181,9 @@ static gsi_status_t get_locked(void *dst, int pe, int region, size_t offset, siz
     }
     /* A get through RMA must see the messages sent to pe before it. */
     status = gst_ucx_am_flush(pe);
-    return status == GSI_OK ? rma_locked(0, 1, pe, region, offset, dst, len) : status;
+    return status == GSI_OK
+               ? rma_locked(0, wait || by_am(pe, region, len), pe, region, offset, dst, len)
+               : status;
 }
 
 static gsi_status_t amo_locked(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
@@ -334,8 +343,10 @@ static inline char *direct(int pe, int region, size_t offset)
     return base ? base + offset : NULL;
 }
 
-/* put: local -> (pe, region, offset); else the other way. */
-static gsi_status_t rma(int put, int pe, int region, size_t offset, void *local, size_t len)
+/* put: local -> (pe, region, offset); else the other way.  wait: the
+ * blocking forms; else the _nbi ones (transport.h). */
+static gsi_status_t rma(int put, int wait, int pe, int region, size_t offset, void *local,
+                        size_t len)
 {
     char *at = direct(pe, region, offset);
     gsi_status_t status;
@@ -348,20 +359,20 @@ static gsi_status_t rma(int put, int pe, int region, size_t offset, void *local,
         return GSI_OK;
     }
     gst_ucx_lock();
-    status = put ? put_locked(pe, region, offset, local, len)
-                 : get_locked(local, pe, region, offset, len);
+    status = put ? put_locked(wait, pe, region, offset, local, len)
+                 : get_locked(wait, local, pe, region, offset, len);
     gst_ucx_unlock();
     return status;
 }
 
 gsi_status_t gst_ucx_put(int pe, int region, size_t offset, const void *src, size_t len)
 {
-    return rma(1, pe, region, offset, (void *)(uintptr_t)src, len);
+    return rma(1, 1, pe, region, offset, (void *)(uintptr_t)src, len);
 }
 
 gsi_status_t gst_ucx_get(void *dst, int pe, int region, size_t offset, size_t len)
 {
-    return rma(0, pe, region, offset, dst, len);
+    return rma(0, 1, pe, region, offset, dst, len);
 }
 
 gsi_status_t gst_ucx_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
@@ -431,45 +442,12 @@ static gsi_status_t stage_take(uint64_t **slot)
 
 gsi_status_t gst_ucx_put_nbi(int pe, int region, size_t offset, const void *src, size_t len)
 {
-    char *at = direct(pe, region, offset);
-    gsi_status_t status;
-
-    if (at) {
-        gst_ucx_store(at, src, len);
-        return GSI_OK;
-    }
-    gst_ucx_lock();
-    if (by_am(pe, region, len)) {
-        status = gst_ucx_am_put_nbi(pe, region, offset, src, len);
-    } else {
-        status = rma_to_peer(pe);
-        if (status == GSI_OK)
-            status = rma_locked(1, 0, pe, region, offset, (void *)(uintptr_t)src, len);
-    }
-    gst_ucx_unlock();
-    return status;
+    return rma(1, 0, pe, region, offset, (void *)(uintptr_t)src, len);
 }
 
 gsi_status_t gst_ucx_get_nbi(void *dst, int pe, int region, size_t offset, size_t len)
 {
-    char *at = direct(pe, region, offset);
-    gsi_status_t status;
-
-    if (at) {
-        memcpy(dst, at, len);
-        return GSI_OK;
-    }
-    gst_ucx_lock();
-    /* Through our messages a get waits for its answer anyway. */
-    if (by_am(pe, region, len)) {
-        status = get_locked(dst, pe, region, offset, len);
-    } else {
-        status = gst_ucx_am_flush(pe);
-        if (status == GSI_OK)
-            status = rma_locked(0, 0, pe, region, offset, dst, len);
-    }
-    gst_ucx_unlock();
-    return status;
+    return rma(0, 0, pe, region, offset, dst, len);
 }
 
 gsi_status_t gst_ucx_p_nbi(int pe, int region, size_t offset, uint64_t value, size_t len)
@@ -483,15 +461,14 @@ gsi_status_t gst_ucx_p_nbi(int pe, int region, size_t offset, uint64_t value, si
         return GSI_OK;
     }
     gst_ucx_lock();
+    /* Our messages copy the value at once; UCX's RMA reads it later. */
     if (by_am(pe, region, len)) {
         status = gst_ucx_am_put_nbi(pe, region, offset, &value, len);
     } else {
-        status = rma_to_peer(pe);
-        if (status == GSI_OK)
-            status = stage_take(&slot);
+        status = stage_take(&slot);
         if (status == GSI_OK) {
             slot[0] = value;
-            status = rma_locked(1, 0, pe, region, offset, slot, len);
+            status = put_locked(0, pe, region, offset, slot, len);
         }
     }
     gst_ucx_unlock();
