@@ -6,7 +6,8 @@
 #   _san/asan  -fsanitize=address,undefined: the unit tests, and a 2-PE
 #              subset of tests/pe by load/store and over UCX
 #              (GSHMEM_DISABLE_P2P=1: the -net twins)
-#   _san/tsan  -fsanitize=thread: the host-lane device tests at 1 and 2 PEs,
+#   _san/tsan  -fsanitize=thread: the host-lane device tests of dev_progs
+#              (below) at 1 and 2 PEs,
 #              by load/store and through the proxy channels (-net), and
 #              tests/unit/ring (the proxy under many producers; built with
 #              tests/sanitize/nocriterion, as Criterion cannot start under
