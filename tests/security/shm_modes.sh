@@ -41,7 +41,16 @@ real() {
         echo "$1"
     fi
 }
-libs=$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The two users run copies of the programs and of the library: the build
+# tree may lie below a directory only root may enter (a clone in a
+# `mktemp -d` directory, mode 0700), where they could not start them.
+stage=$(mktemp -d /tmp/gshmem-sec-bin.XXXXXX) || exit 99
+trap 'rm -rf "$stage"' EXIT
+chmod 0755 "$stage"
+cp "$(real "$hold")" "$stage/hold" && cp "$(real "$intrude")" "$stage/intrude" &&
+    cp -P "$build"/.libs/libgshmem.so* "$stage/" || exit 99
+hold=$stage/hold intrude=$stage/intrude
+libs=$stage${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # as USER CMD...: run CMD as USER, primary group gshmem-sec, no other groups.
 as() {
