@@ -2,6 +2,7 @@
  * ucx_am.h). */
 #include "config.h"
 #include "net/ucx/ucx_am.h"
+#include "base/copy.h"
 #include "net/ucx/ucx_state.h"
 
 #ifdef GSHMEM_HAVE_UCX
@@ -148,6 +149,10 @@ static ucp_ep_h reply_ep_of(const ucp_am_recv_param_t *param)
     return (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? param->reply_ep : NULL;
 }
 
+/* Into a peer's segment: the P2P path's copy (base/copy.h), since glibc's
+ * memcpy into another process's shared mapping is the slow case it avoids
+ * (the direct put over UCX's posix mapping ran at 0.76-0.90x OSHMEM's from
+ * 16 KiB to 4 MiB with memcpy here). */
 void gst_ucx_store(void *at, const void *data, size_t len)
 {
     if (len == 8 && ((uintptr_t)at & 7) == 0)
@@ -155,7 +160,7 @@ void gst_ucx_store(void *at, const void *data, size_t len)
     else if (len == 4 && ((uintptr_t)at & 3) == 0)
         __atomic_store_n((uint32_t *)at, *(const uint32_t *)data, __ATOMIC_RELAXED);
     else
-        memcpy(at, data, len);
+        gsi_copy(at, data, len);
 }
 
 static ucs_status_t on_put(void *arg, const void *header, size_t header_length, void *data,

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <ucp/api/ucp.h>
 
+#include "base/copy.h"
 #include "net/ucx/ucx_am.h"
 #include "net/ucx/ucx_state.h"
 
@@ -355,7 +356,7 @@ static gsi_status_t rma(int put, int wait, int pe, int region, size_t offset, vo
         if (put)
             gst_ucx_store(at, local, len);
         else
-            memcpy(local, at, len);
+            gsi_copy(local, at, len);
         return GSI_OK;
     }
     gst_ucx_lock();
