@@ -1,6 +1,7 @@
 /* Unit tests of symmetric address translation (src/core/pe.h, src/core/rma.h). */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/pe.h"
 #include "core/rma.h"
@@ -111,4 +112,66 @@ Test(translate, pe_out_of_range_is_fatal, .exit_code = 1)
     gsi_target_t t;
 
     gsi_target("test", heap, 8, 3, &t);
+}
+
+/* ---- a device-memory region (issue 17 item 5) ---------------------------------
+ * On a GPU the device heap is region GSI_REGION_DEVICE, added after init: no
+ * CPU mapping of any peer (peer[] all 0), a node peer's copy at dev_peer[pe]
+ * reached only with the region's copy routine (cuMemcpy there).  Host RMA on
+ * it must take that copy for a node peer; before the fix the device heap was
+ * no region at all and every host put on gshmem_malloc memory ended the job
+ * with "not in symmetric memory".  On host lanes the device heap is the host
+ * heap itself, so only this test reaches the path without a GPU. */
+static char dev_heap[256], peer_dev[3][256];
+static uintptr_t dev_no_cpu_map[3], dev_peers[3];
+static int dev_copies;
+
+static void dev_copy(void *dst, const void *src, size_t len)
+{
+    dev_copies++;
+    memcpy(dst, src, len);
+}
+
+static void add_device_region(void)
+{
+    gsi_region_t reg = {.base = (uintptr_t)dev_heap,
+                        .size = sizeof(dev_heap),
+                        .user_size = sizeof(dev_heap),
+                        .peer = dev_no_cpu_map,
+                        .fd = -1,
+                        .copy = dev_copy,
+                        .dev_peer = dev_peers};
+
+    dev_copies = 0;
+    for (int pe = 0; pe < 3; pe++)
+        dev_peers[pe] = (uintptr_t)peer_dev[pe];
+    cr_assert_eq(gsi_region_add(GSI_REGION_DEVICE, &reg), GSI_OK);
+}
+
+Test(translate, host_put_into_a_device_region_copies_to_the_peers_mapping)
+{
+    const char msg[] = "to the GPU of PE 0";
+    gsi_target_t t;
+
+    add_device_region();
+    cr_expect_null(gsi_target("test", dev_heap + 32, sizeof(msg), 0, &t),
+                   "a device region has no CPU mapping");
+    cr_expect_eq(t.region, GSI_REGION_DEVICE, "region %d", t.region);
+    gsi_put("test", dev_heap + 32, msg, sizeof(msg), 0);
+    cr_expect_eq(dev_copies, 1, "%d copies through the region's routine", dev_copies);
+    cr_expect_str_eq(peer_dev[0] + 32, msg);
+    gsi_region_remove(GSI_REGION_DEVICE);
+    cr_expect_eq(gsi_pe.n_regions, 2, "%d regions after the removal", gsi_pe.n_regions);
+}
+
+Test(translate, host_get_from_a_device_region_copies_from_the_peers_mapping)
+{
+    char got[8] = {0};
+
+    add_device_region();
+    memcpy(peer_dev[0] + 8, "abcdefg", 8);
+    gsi_get("test", got, dev_heap + 8, sizeof(got), 0);
+    cr_expect_eq(dev_copies, 1, "%d copies through the region's routine", dev_copies);
+    cr_expect_str_eq(got, "abcdefg");
+    gsi_region_remove(GSI_REGION_DEVICE);
 }
