@@ -151,7 +151,7 @@ static ucp_ep_h reply_ep_of(const ucp_am_recv_param_t *param)
 
 /* Into a peer's segment: the P2P path's copy (base/copy.h), since glibc's
  * memcpy into another process's shared mapping is the slow case it avoids
- * (the direct put over UCX's posix mapping ran at 0.76-0.90x OSHMEM's from
+ * (the direct put over UCX's posix mapping ran at 0.75-0.94x OSHMEM's from
  * 16 KiB to 4 MiB with memcpy here). */
 void gst_ucx_store(void *at, const void *data, size_t len)
 {
