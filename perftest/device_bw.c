@@ -1,14 +1,16 @@
 /*
- * device_bw.c - bandwidth of device puts, PE 0 -> PE 1: dev_put_bw.
+ * device_bw.c - bandwidth of device puts and gets between PE 0 and PE 1:
+ * dev_put_bw (PE 0 writes PE 1's buffer) and dev_get_bw (PE 0 reads it).
  *
  * Message sizes 8 B to 1 MiB, doubling.  A kernel of BLOCKS x THREADS lanes
  * on PE 0 splits the messages of a size among its units - each lane
  * (thread scope), each warp (warp) or each block (block) - which issue
- * gshmem_putmem_nbi / gshmemx_putmem_nbi_warp / _block in windows of WIN,
- * each window closed by gshmem_quiet.  Timed inside the kernel, from the
+ * gshmem_putmem_nbi / gshmemx_putmem_nbi_warp / _block (getmem_nbi for the
+ * gets) in windows of WIN, each window closed by gshmem_quiet.  Timed inside the kernel, from the
  * moment every lane is ready to the last quiet (device_bench.h).  The
  * messages cover a 4 MiB destination (again and again for the large
- * sizes); PE 1 checks every byte written.
+ * sizes); the receiving side (PE 1 for puts, PE 0 for gets) checks every
+ * byte it got.
  *
  * -b bytes to move per size (default 16 MiB); the message count per size is
  * kept within [64, -n] (default 20000; warp and block scope: -n / 16, as
@@ -31,6 +33,7 @@ typedef struct bw_args {
     size_t size;     /* bytes per message */
     long msgs;       /* messages, over all units */
     int scope;
+    int get; /* 1: PE 0 reads PE 1's src into its own dst */
 } bw_args_t;
 
 GSHMEM_KERNEL(bw_kernel, bw_args_t, a)
@@ -53,7 +56,10 @@ GSHMEM_KERNEL(bw_kernel, bw_args_t, a)
     for (k = 0; k < n; k++) {
         size_t off = ((size_t)(unit + (unsigned long)k * units) * a.size) % BUF;
 
-        DB_SCOPED(a.scope, putmem_nbi, (a.dst + off, a.src + off, a.size, 1));
+        if (a.get)
+            DB_SCOPED(a.scope, getmem_nbi, (a.dst + off, a.src + off, a.size, 1));
+        else
+            DB_SCOPED(a.scope, putmem_nbi, (a.dst + off, a.src + off, a.size, 1));
         if (lead && (k + 1) % WIN == 0)
             gshmem_quiet();
     }
@@ -67,7 +73,7 @@ int main(int argc, char **argv)
     bench_opts_t opts;
     bw_args_t a;
     size_t size;
-    int me, sc;
+    int me, sc, get;
 
     shmem_init();
     bench_require_npes(2);
@@ -80,42 +86,44 @@ int main(int argc, char **argv)
     a.dst = (char *)db_malloc(BUF);
     db_fill_pat(a.src, BUF);
 
-    for (sc = 0; sc < DB_N_SCOPES; sc++)
-        for (size = 8; size <= MAX_SIZE; size *= 2) {
-            unsigned threads = sc == DB_THREAD ? THREADS : WIDE_THREADS;
-            long msgs = opts.bw_bytes / (long)size;
-            size_t covered;
+    for (get = 0; get < 2; get++)
+        for (sc = 0; sc < DB_N_SCOPES; sc++)
+            for (size = 8; size <= MAX_SIZE; size *= 2) {
+                unsigned threads = sc == DB_THREAD ? THREADS : WIDE_THREADS;
+                long msgs = opts.bw_bytes / (long)size;
+                size_t covered;
 
-            /* a warp or block put costs a few group barriers: fewer of them */
-            if (msgs > (sc == DB_THREAD ? opts.iters : opts.iters / 16))
-                msgs = sc == DB_THREAD ? opts.iters : opts.iters / 16;
-            if (msgs < 64)
-                msgs = 64;
-            a.size = size;
-            a.msgs = msgs;
-            a.scope = sc;
-            db_clock_reset(a.clk);
-            if (me == 1)
-                gshmemx_memcpy_to_device(a.dst, a.src + 1, 64); /* not the pattern */
-            shmem_barrier_all();
-            if (me == 0) {
-                DB_LAUNCH(bw_kernel, BLOCKS, threads, a);
-                db_report("dev_put_bw", db_scope_name[sc], (long)size, msgs, "MBps",
-                          (double)msgs * (double)size * 1e3 / db_clock_ns(a.clk));
-            }
-            shmem_barrier_all();
-            covered = (size_t)msgs * size < BUF ? (size_t)msgs * size : BUF;
-            if (me == 1) {
-                unsigned char *h = (unsigned char *)malloc(covered);
-                size_t i;
+                /* a warp or block put costs a few group barriers: fewer of them */
+                if (msgs > (sc == DB_THREAD ? opts.iters : opts.iters / 16))
+                    msgs = sc == DB_THREAD ? opts.iters : opts.iters / 16;
+                if (msgs < 64)
+                    msgs = 64;
+                a.size = size;
+                a.msgs = msgs;
+                a.scope = sc;
+                a.get = get;
+                db_clock_reset(a.clk);
+                if (me == (get ? 0 : 1))
+                    gshmemx_memcpy_to_device(a.dst, a.src + 1, 64); /* not the pattern */
+                shmem_barrier_all();
+                if (me == 0) {
+                    DB_LAUNCH(bw_kernel, BLOCKS, threads, a);
+                    db_report(get ? "dev_get_bw" : "dev_put_bw", db_scope_name[sc], (long)size,
+                              msgs, "MBps", (double)msgs * (double)size * 1e3 / db_clock_ns(a.clk));
+                }
+                shmem_barrier_all();
+                covered = (size_t)msgs * size < BUF ? (size_t)msgs * size : BUF;
+                if (me == (get ? 0 : 1)) {
+                    unsigned char *h = (unsigned char *)malloc(covered);
+                    size_t i;
 
-                gshmemx_memcpy_from_device(h, a.dst, covered);
-                for (i = 0; i < covered; i++)
-                    BENCH_CHECK(h[i] == db_pat(i), "dev_put_bw %s %zu B: byte %zu",
-                                db_scope_name[sc], size, i);
-                free(h);
+                    gshmemx_memcpy_from_device(h, a.dst, covered);
+                    for (i = 0; i < covered; i++)
+                        BENCH_CHECK(h[i] == db_pat(i), "%s %s %zu B: byte %zu",
+                                    get ? "dev_get_bw" : "dev_put_bw", db_scope_name[sc], size, i);
+                    free(h);
+                }
             }
-        }
     gshmem_free(a.dst);
     gshmem_free(a.src);
     gshmem_free(a.clk);

@@ -10,10 +10,15 @@
  *   dev_signal_pingpong  putmem_signal of 8 B (SET) + gshmem_signal_wait_until,
  *                        by a thread, a warp or a block on each side: half
  *                        the mean round trip
+ *   dev_amo_lat          gshmem_long_atomic_fetch_add of 1 on PE 1's counter
+ *                        by one thread, each waiting for its fetched value:
+ *                        the mean time per atomic (NVSHMEM's twin reports
+ *                        the same name)
  *
  * -n iterations (thread scope; warp and block do a quarter), -w warm-up.
  * P2P or proxy as the environment says (GSHMEM_DISABLE_P2P=1: proxy).
- * The data of the last put and every ping-pong value are checked.
+ * The data of the last put, every ping-pong value and every fetched value
+ * are checked.
  */
 #include "device_bench.h"
 
@@ -25,6 +30,7 @@ typedef struct lat_args {
     char *src, *dst; /* 4 KiB each */
     long *flag;      /* [2]: PE 1 waits on [0], PE 0 on [1] */
     uint64_t *sig;   /* [2]: the same for the signal ping-pong */
+    long *ctr;       /* PE 1's fetch-add counter */
     long iters, warmup;
     size_t bytes;
     int scope, me;
@@ -89,6 +95,19 @@ GSHMEM_KERNEL(signal_pingpong_kernel, lat_args_t, a)
     gshmem_quiet();
 }
 
+GSHMEM_KERNEL(amo_lat_kernel, lat_args_t, a)
+{
+    long i;
+
+    for (i = 0; i < a.warmup + a.iters; i++) {
+        if (i == a.warmup)
+            db_gate(a.clk, 1);
+        if (gshmem_long_atomic_fetch_add(a.ctr, 1, 1) != i)
+            gsd_fetch_add(a.bad, 1);
+    }
+    db_done(a.clk);
+}
+
 static unsigned lanes_of(int scope)
 {
     return scope == DB_THREAD ? 1u : scope == DB_WARP ? WARP_LANES : BLOCK_LANES;
@@ -114,6 +133,7 @@ int main(int argc, char **argv)
     a.flag = (long *)db_malloc(2 * sizeof(long));
     a.sig = (uint64_t *)db_malloc(2 * sizeof(uint64_t));
     a.bad = (uint64_t *)db_malloc(sizeof(uint64_t));
+    a.ctr = (long *)db_malloc(sizeof(long));
     db_fill_pat(a.src, 4096);
     a.warmup = opts.warmup;
 
@@ -173,6 +193,31 @@ int main(int argc, char **argv)
         shmem_barrier_all();
     }
 
+    /* fetch-add latency: thread */
+    a.iters = opts.iters;
+    a.scope = DB_THREAD;
+    gshmemx_memcpy_to_device(a.ctr, "\0\0\0\0\0\0\0\0", sizeof(long));
+    gshmemx_memcpy_to_device(a.bad, "\0\0\0\0\0\0\0\0", sizeof(uint64_t));
+    db_clock_reset(a.clk);
+    shmem_barrier_all();
+    if (me == 0) {
+        DB_LAUNCH(amo_lat_kernel, 1, 1, a);
+        gshmemx_memcpy_from_device(&bad, a.bad, sizeof bad);
+        BENCH_CHECK(bad == 0, "dev_amo_lat: %llu fetched values out of sequence",
+                    (unsigned long long)bad);
+        db_report("dev_amo_lat", "thread", (long)sizeof(long), a.iters, "lat_ns",
+                  db_clock_ns(a.clk) / (double)a.iters);
+    }
+    shmem_barrier_all();
+    if (me == 1) {
+        long got;
+
+        gshmemx_memcpy_from_device(&got, a.ctr, sizeof got);
+        BENCH_CHECK(got == a.warmup + a.iters, "dev_amo_lat: counter %ld, expected %ld", got,
+                    a.warmup + a.iters);
+    }
+
+    gshmem_free(a.ctr);
     gshmem_free(a.bad);
     gshmem_free(a.sig);
     gshmem_free(a.flag);

@@ -244,7 +244,8 @@ figures() {
                 "$(kit_json_value "$g/bench-device_bw.log" dev_put_bw "$sc" "$sz" MBps)" \
                 "$(kit_json_value "$nv" dev_put_bw "$sc" "$sz" MBps)" \
                 "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
-            kit_figure "get_bw $sc ${sz}B (MBps)" "-" \
+            kit_figure "get_bw $sc ${sz}B (MBps)" \
+                "$(kit_json_value "$g/bench-device_bw.log" dev_get_bw "$sc" "$sz" MBps)" \
                 "$(kit_json_value "$nv" dev_get_bw "$sc" "$sz" MBps)" \
                 "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
         done
@@ -253,7 +254,8 @@ figures() {
         "$(kit_json_value "$nv" dev_p_pingpong thread 8 lat_ns)" "-"
     kit_figure "signal_pingpong 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_signal_pingpong thread 8 lat_ns)" \
         "$(kit_json_value "$nv" dev_signal_pingpong thread 8 lat_ns)" "-"
-    kit_figure "atomic_fadd 8B (lat_ns)" "-" "$(kit_json_value "$nv" dev_amo_lat thread 8 lat_ns)" "-"
+    kit_figure "atomic_fadd 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_amo_lat thread 8 lat_ns)" \
+        "$(kit_json_value "$nv" dev_amo_lat thread 8 lat_ns)" "-"
     kit_figure "msg_rate 8B (Mmsgps)" "$(kit_json_value "$g/bench-device_rate.log" dev_msg_rate thread 8 Mmsgps)" \
         "$(kit_json_value "$nv" dev_msg_rate thread 8 Mmsgps)" "-"
 }
