@@ -131,6 +131,20 @@ EOT
     fi
     glibc=$(objdump -T "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' |
             sort -u -V | tail -n 1)
+    # The C runtime itself, for a GPU image whose glibc is older (run uses
+    # it only there; see kit_glibc_older).
+    rm -rf "$bundle/glibc" && mkdir -p "$bundle/glibc" || return 1
+    for f in "$bundle"/bin/* "$bundle/lib/libgshmem.so.0"; do ldd "$f"; done 2>/dev/null |
+        awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 } $1 ~ /^\/.*ld-linux/ { n = $1; sub(/.*\//, "", n); print n, $1 }' |
+        sort -u | grep -E "^($base_libs)" | grep -Ev '^(linux-vdso|libcuda|libnvidia-)' |
+        while read -r name path; do
+            cp -L "$path" "$bundle/glibc/$name" || exit 1
+        done || return 1
+    [ -x "$bundle/glibc/ld-linux-x86-64.so.2" ] || {
+        echo "kit: no ld-linux-x86-64.so.2 among the programs' libraries"
+        return 1
+    }
+    echo "${glibc#GLIBC_}" > "$bundle/glibc/needs"
     size=$(du -sm "$bundle" | cut -f 1)
     echo "kit: bundle $bundle: $size MiB ($nbin programs; libraries: $(cd "$bundle/lib" && ls | tr '\n' ' '))"
     echo "kit: the programs need glibc >= ${glibc#GLIBC_} (built on $(. /etc/os-release && echo "$PRETTY_NAME"))"
@@ -181,6 +195,18 @@ run() {
     bin=$bundle/bin
     echo "kit: run, results in $out (budget $kit_budget s)"
 
+    # An image older than the build machine's glibc: every bundle program
+    # starts through the carried loader ($ldso), with the driver's folder on
+    # its path (dlopen of libcuda.so.1 must still find the host's driver).
+    ldso=
+    have=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
+    need=$(cat "$bundle/glibc/needs" 2>/dev/null)
+    if [ -n "$have" ] && [ -n "$need" ] && kit_glibc_older "$have" "$need"; then
+        drv=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / { print $NF; exit }')
+        ldso="$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$bundle/lib${drv:+:${drv%/*}}"
+        echo "kit: this glibc is $have, the bundle needs $need: programs start through the carried loader"
+    fi
+    KIT_LDSO=$ldso
     missing=$(kit_missing_libs "$bin"/* "$bundle"/lib/*.so*)
     if [ -n "$missing" ]; then
         echo "kit: missing shared libraries: $missing"
@@ -196,19 +222,19 @@ run() {
         n=${p##*/dev_}
         for np in 1 2; do
             case $n in
-            bad_*) kit_step "$n-np$np" 60 "bad=$(expect_of "$n")" "$uidrun" -np "$np" "$p" ;;
-            *) kit_step "$n-np$np" 90 ok "$uidrun" -np "$np" "$p" ;;
+            bad_*) kit_step "$n-np$np" 60 "bad=$(expect_of "$n")" "$uidrun" -np "$np" $ldso "$p" ;;
+            *) kit_step "$n-np$np" 90 ok "$uidrun" -np "$np" $ldso "$p" ;;
             esac
         done
     done
     for m in moe_ll moe_normal; do
-        for np in 1 2; do kit_step "$m-np$np" 90 ok "$uidrun" -np "$np" "$bin/$m"; done
+        for np in 1 2; do kit_step "$m-np$np" 90 ok "$uidrun" -np "$np" $ldso "$bin/$m"; done
     done
     if command -v compute-sanitizer > /dev/null 2>&1; then
         kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool memcheck \
-            --error-exitcode 3 "$bin/dev_rma"
+            --error-exitcode 3 $ldso "$bin/dev_rma"
         kit_step racecheck-signal-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool racecheck \
-            --error-exitcode 3 "$bin/dev_signal"
+            --error-exitcode 3 $ldso "$bin/dev_signal"
     else
         kit_skip memcheck-rma-np1 "no compute-sanitizer on PATH"
         kit_skip racecheck-signal-np1 "no compute-sanitizer on PATH"
@@ -218,7 +244,7 @@ run() {
     # twin (1 PE; 2 when its UID bootstrap runs them on one GPU), and the
     # plain copy kernel of the same binary.
     for b in device_bw device_lat device_rate; do
-        kit_step "bench-$b" 120 ok "$uidrun" -np 2 "$bin/$b"
+        kit_step "bench-$b" 120 ok "$uidrun" -np 2 $ldso "$bin/$b"
     done
     kit_step nvshmem-build 180 ok nvshmem_build "$out"
     if [ -x "$out/nvshmem_bench" ]; then

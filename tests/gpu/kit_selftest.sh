@@ -23,6 +23,16 @@ check() { # WHAT EXPECTED ACTUAL
 }
 verdict() { awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$kit_results"; }
 
+# The carried-glibc decision.
+kit_glibc_older 2.35 2.36 && r=older || r=not
+check "glibc 2.35 is older than 2.36" older "$r"
+kit_glibc_older 2.36 2.36 && r=older || r=not
+check "glibc 2.36 is not older than 2.36" not "$r"
+kit_glibc_older 2.39 2.36 && r=older || r=not
+check "glibc 2.39 is not older than 2.36" not "$r"
+kit_glibc_older 2.4 2.36 && r=older || r=not
+check "glibc 2.4 is older than 2.36 (version order, not text)" older "$r"
+
 # Arguments.
 kit_args run --only 'dev*' --budget 30 2>/dev/null
 check "run --only --budget parses" "0 run dev* 30" "$? $kit_cmd $kit_only $kit_budget"

@@ -156,8 +156,24 @@ kit_table() {
 
 # kit_missing_libs FILE...: the shared libraries FILEs need that the loader
 # cannot find here (ldd's "not found"), one per line; nothing when none.
+# With KIT_LDSO set (a carried loader and its --library-path, see
+# kit_glibc_older), that loader lists them instead of the system's ldd.
 kit_missing_libs() {
     for _f in "$@"; do
-        ldd "$_f" 2>/dev/null | awk '/not found/ { print $1 }'
+        if [ -n "${KIT_LDSO:-}" ]; then
+            # shellcheck disable=SC2086
+            $KIT_LDSO --list "$_f" 2>&1
+        else
+            ldd "$_f" 2>/dev/null
+        fi | awk '/not found/ { print $1 }'
     done | sort -u
+}
+
+# kit_glibc_older HAVE NEED: true when glibc version HAVE is older than
+# NEED (both like 2.36).  The bundle is built on Debian 12 (glibc 2.36); a
+# GPU image with an older glibc cannot load its programs with its own
+# loader, so kit.sh run then starts them with the loader and C library the
+# bundle carries (bundle/glibc), which run on any kernel the driver does.
+kit_glibc_older() {
+    [ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$1" ]
 }
