@@ -200,7 +200,9 @@ GSHMEM_F16_FN gshmem_half_t gshmemx_float_to_half(float f)
     } else if (e >= 102) {
         /* a half subnormal, in units of 2^-24: the 24-bit mantissa times
          * 2^(e - 126); rounding up may give the smallest normal, rightly */
-        r.bits = (uint16_t)(sign | gshmemi_shift_rne((a & 0x7fffffu) | 0x800000u, 126u - e));
+        r.bits = (uint16_t)(sign |
+                            gshmemi_shift_rne((a & 0x7fffffu) | 0x800000u,
+                                              126u - e));
     } else {
         r.bits = (uint16_t)sign; /* below 2^-25: zero */
     }

@@ -58,7 +58,7 @@ typedef struct f16_args {
         size_t n = a->n;                                                                       \
                                                                                                \
         switch (a->coll) {                                                                     \
-        case C_BCAST: return BY_FORM(a->form, N, _broadcast, (tm, d, s, n, a->root));         \
+        case C_BCAST: return BY_FORM(a->form, N, _broadcast, (tm, d, s, n, a->root));          \
         case C_FCOLLECT: return BY_FORM(a->form, N, _fcollect, (tm, d, s, n));                 \
         case C_ALLTOALL: return BY_FORM(a->form, N, _alltoall, (tm, d, s, n));                 \
         case C_MIN: return BY_FORM(a->form, N, _min_reduce, (tm, d, s, n));                    \
@@ -232,8 +232,8 @@ static int run(f16_args_t *a, size_t n, int root)
     }
     snprintf(routine, sizeof routine, "%s_%s_%s%s", a->form == F_THREAD ? "gshmem" : "gshmemx",
              ty_name[a->ty], coll_name[a->coll], form_name[a->form]);
-    PT_CHECK_EQ_F(routine, fe, fa, "%zu elements, root %d: %zu wrong, the first at %zu", n, root,
-                  bad, first);
+    PT_CHECK_EQ_F(routine, fe, fa, "%zu elements, root %d: %zu wrong, the first at %zu", n,
+                  root, bad, first);
     PT_CHECK_EQ_F(routine, (unsigned)(DT_SENT | DT_SENT << 8), h[dn],
                   "the element past dest (%zu elements)", n);
     free(h);

@@ -101,52 +101,52 @@ Test(float16, every_half_converts_to_float_and_back)
 
 /* X(float bits, expected 16 bits, what) */
 #define BF16_CASES(X)                                                                          \
-    X(0x3f808000u, 0x3f80, "tie between 0x3f80 and 0x3f81: even, down")                       \
-    X(0x3f818000u, 0x3f82, "tie between 0x3f81 and 0x3f82: even, up")                         \
-    X(0x3f808001u, 0x3f81, "just above a tie: up")                                            \
-    X(0x3f807fffu, 0x3f80, "just below a tie: down")                                          \
-    X(0xbf818000u, 0xbf82, "negative tie: even, away from zero")                              \
-    X(0x7fc00000u, 0x7fff, "quiet NaN: canonical")                                            \
-    X(0xffc00001u, 0x7fff, "negative NaN: canonical")                                         \
-    X(0x7f800001u, 0x7fff, "signaling NaN whose top bits are 0: NaN, not infinity")           \
-    X(0x7fffffffu, 0x7fff, "NaN that would carry into the sign")                              \
-    X(0x7f800000u, 0x7f80, "infinity")                                                        \
-    X(0xff800000u, 0xff80, "negative infinity")                                               \
-    X(0x7f7fffffu, 0x7f80, "FLT_MAX overflows to infinity")                                   \
-    X(0x7f7f8000u, 0x7f80, "tie at the top: even is infinity")                                \
-    X(0x7f7f7fffu, 0x7f7f, "just below that tie: the largest bfloat16")                       \
-    X(0xff7fffffu, 0xff80, "-FLT_MAX overflows to negative infinity")                         \
-    X(0x00000001u, 0x0000, "smallest float subnormal: zero")                                  \
-    X(0x00008000u, 0x0000, "subnormal tie: even, zero")                                       \
-    X(0x00018000u, 0x0002, "subnormal tie: even, up")                                         \
-    X(0x807fffffu, 0x8080, "largest negative subnormal rounds to the smallest normal")        \
+    X(0x3f808000u, 0x3f80, "tie between 0x3f80 and 0x3f81: even, down")                        \
+    X(0x3f818000u, 0x3f82, "tie between 0x3f81 and 0x3f82: even, up")                          \
+    X(0x3f808001u, 0x3f81, "just above a tie: up")                                             \
+    X(0x3f807fffu, 0x3f80, "just below a tie: down")                                           \
+    X(0xbf818000u, 0xbf82, "negative tie: even, away from zero")                               \
+    X(0x7fc00000u, 0x7fff, "quiet NaN: canonical")                                             \
+    X(0xffc00001u, 0x7fff, "negative NaN: canonical")                                          \
+    X(0x7f800001u, 0x7fff, "signaling NaN whose top bits are 0: NaN, not infinity")            \
+    X(0x7fffffffu, 0x7fff, "NaN that would carry into the sign")                               \
+    X(0x7f800000u, 0x7f80, "infinity")                                                         \
+    X(0xff800000u, 0xff80, "negative infinity")                                                \
+    X(0x7f7fffffu, 0x7f80, "FLT_MAX overflows to infinity")                                    \
+    X(0x7f7f8000u, 0x7f80, "tie at the top: even is infinity")                                 \
+    X(0x7f7f7fffu, 0x7f7f, "just below that tie: the largest bfloat16")                        \
+    X(0xff7fffffu, 0xff80, "-FLT_MAX overflows to negative infinity")                          \
+    X(0x00000001u, 0x0000, "smallest float subnormal: zero")                                   \
+    X(0x00008000u, 0x0000, "subnormal tie: even, zero")                                        \
+    X(0x00018000u, 0x0002, "subnormal tie: even, up")                                          \
+    X(0x807fffffu, 0x8080, "largest negative subnormal rounds to the smallest normal")         \
     X(0x80000000u, 0x8000, "negative zero")
 
 #define HALF_CASES(X)                                                                          \
-    X(0x3f801000u, 0x3c00, "1 + 2^-11, a tie: even, down")                                    \
-    X(0x3f803000u, 0x3c02, "1 + 3 * 2^-11, a tie: even, up")                                  \
-    X(0x3f801001u, 0x3c01, "just above a tie: up")                                            \
-    X(0x7fc00000u, 0x7fff, "quiet NaN: canonical")                                            \
-    X(0xff800001u, 0x7fff, "negative signaling NaN: canonical")                               \
-    X(0x7f800000u, 0x7c00, "infinity")                                                        \
-    X(0xff800000u, 0xfc00, "negative infinity")                                               \
-    X(0x477fe000u, 0x7bff, "65504, the largest half")                                         \
-    X(0x477fefffu, 0x7bff, "just below 65520: 65504")                                         \
-    X(0x477ff000u, 0x7c00, "65520, the tie above 65504: even is infinity")                    \
-    X(0x47800000u, 0x7c00, "65536 overflows")                                                 \
-    X(0x7f7fffffu, 0x7c00, "FLT_MAX overflows")                                               \
-    X(0xc7800000u, 0xfc00, "-65536 overflows to negative infinity")                           \
-    X(0x38800000u, 0x0400, "2^-14, the smallest normal")                                      \
-    X(0x387fc000u, 0x03ff, "the largest subnormal")                                           \
-    X(0x387fe000u, 0x0400, "tie above the largest subnormal: even, the smallest normal")      \
-    X(0x33800000u, 0x0001, "2^-24, the smallest subnormal")                                   \
-    X(0x33000000u, 0x0000, "2^-25, the tie with zero: even, zero")                            \
-    X(0x33000001u, 0x0001, "just above 2^-25: the smallest subnormal")                        \
-    X(0x33c00000u, 0x0002, "1.5 * 2^-24, a tie: even, up")                                    \
-    X(0x34200000u, 0x0002, "2.5 * 2^-24, a tie: even, down")                                  \
-    X(0xb3c00000u, 0x8002, "-1.5 * 2^-24: even, away from zero")                              \
-    X(0x32800000u, 0x0000, "2^-26: zero")                                                     \
-    X(0x00000001u, 0x0000, "a float subnormal: zero")                                         \
+    X(0x3f801000u, 0x3c00, "1 + 2^-11, a tie: even, down")                                     \
+    X(0x3f803000u, 0x3c02, "1 + 3 * 2^-11, a tie: even, up")                                   \
+    X(0x3f801001u, 0x3c01, "just above a tie: up")                                             \
+    X(0x7fc00000u, 0x7fff, "quiet NaN: canonical")                                             \
+    X(0xff800001u, 0x7fff, "negative signaling NaN: canonical")                                \
+    X(0x7f800000u, 0x7c00, "infinity")                                                         \
+    X(0xff800000u, 0xfc00, "negative infinity")                                                \
+    X(0x477fe000u, 0x7bff, "65504, the largest half")                                          \
+    X(0x477fefffu, 0x7bff, "just below 65520: 65504")                                          \
+    X(0x477ff000u, 0x7c00, "65520, the tie above 65504: even is infinity")                     \
+    X(0x47800000u, 0x7c00, "65536 overflows")                                                  \
+    X(0x7f7fffffu, 0x7c00, "FLT_MAX overflows")                                                \
+    X(0xc7800000u, 0xfc00, "-65536 overflows to negative infinity")                            \
+    X(0x38800000u, 0x0400, "2^-14, the smallest normal")                                       \
+    X(0x387fc000u, 0x03ff, "the largest subnormal")                                            \
+    X(0x387fe000u, 0x0400, "tie above the largest subnormal: even, the smallest normal")       \
+    X(0x33800000u, 0x0001, "2^-24, the smallest subnormal")                                    \
+    X(0x33000000u, 0x0000, "2^-25, the tie with zero: even, zero")                             \
+    X(0x33000001u, 0x0001, "just above 2^-25: the smallest subnormal")                         \
+    X(0x33c00000u, 0x0002, "1.5 * 2^-24, a tie: even, up")                                     \
+    X(0x34200000u, 0x0002, "2.5 * 2^-24, a tie: even, down")                                   \
+    X(0xb3c00000u, 0x8002, "-1.5 * 2^-24: even, away from zero")                               \
+    X(0x32800000u, 0x0000, "2^-26: zero")                                                      \
+    X(0x00000001u, 0x0000, "a float subnormal: zero")                                          \
     X(0x80000000u, 0x8000, "negative zero")
 
 Test(float16, float_to_bfloat16_rounds_to_nearest_even)
@@ -213,7 +213,7 @@ Test(float16, float_sweep_matches_the_reference)
 
         cr_assert_eq(bf16(x), eb, "bfloat16 of %#010x (%g): got %#06x, expected %#06x", x, f,
                      bf16(x), eb);
-        cr_assert_eq(half(x), eh, "half of %#010x (%g): got %#06x, expected %#06x", x, f, half(x),
-                     eh);
+        cr_assert_eq(half(x), eh, "half of %#010x (%g): got %#06x, expected %#06x", x, f,
+                     half(x), eh);
     }
 }
