@@ -8,7 +8,8 @@
  * NVSHMEM's arithmetic in the type itself gives; gsd/coll.h), at lengths
  * up to one past a reduction's scratch chunk.  The values are chosen so
  * that, at 3 and more PEs, rounding once at the end would differ (checked
- * too).  RMA and put-with-signal of these types are in rma.c and signal.c.
+ * too).  On host lanes, host code calls p and g of both types as well.
+ * RMA and put-with-signal of these types are in rma.c and signal.c.
  */
 #include "dev_test.h"
 
@@ -241,6 +242,39 @@ static int run(f16_args_t *a, size_t n, int root)
     return differs;
 }
 
+/* Host lanes: host code calls the same routines (main is thread 0 of a
+ * 1 x 1 grid): a p of each type to the right neighbour and a g back from
+ * it, with values that are no integers (on a GPU build these are device
+ * routines only; device/README.md). */
+static void host_calls(void *buf)
+{
+#if !defined(__CUDACC__)
+    int right = (dt_me + 1) % dt_npes, left = (dt_me + dt_npes - 1) % dt_npes;
+    gshmem_bfloat16_t *b = (gshmem_bfloat16_t *)buf;
+    gshmem_half_t *h = (gshmem_half_t *)(b + 1);
+    uint16_t got[2];
+
+    gshmem_bfloat16_p(b, gshmemx_float_to_bfloat16(0.375f + (float)dt_me), right);
+    gshmem_half_p(h, gshmemx_float_to_half(-1.0f / 3.0f - (float)dt_me), right);
+    gshmem_quiet();
+    shmem_barrier_all();
+    dt_from_dev(got, buf, sizeof got);
+    PT_CHECK_EQ("gshmem_bfloat16_p (host code)",
+                (unsigned)gshmemx_bfloat16_bits(
+                    gshmemx_float_to_bfloat16(0.375f + (float)left)),
+                (unsigned)got[0]);
+    PT_CHECK_EQ("gshmem_half_p (host code)",
+                (unsigned)gshmemx_half_bits(gshmemx_float_to_half(-1.0f / 3.0f - (float)left)),
+                (unsigned)got[1]);
+    PT_CHECK_EQ("gshmem_half_g (host code)",
+                (unsigned)gshmemx_half_bits(gshmemx_float_to_half(-1.0f / 3.0f - (float)dt_me)),
+                (unsigned)gshmemx_half_bits(gshmem_half_g(h, right)));
+    shmem_barrier_all();
+#else
+    (void)buf;
+#endif
+}
+
 int main(void)
 {
     static const size_t lens[] = {1, 37, MAXNEL};
@@ -252,6 +286,7 @@ int main(void)
     a.fails = dt_fails;
     a.src = (char *)dt_malloc((size_t)MAXNEL * 2 * (size_t)dt_npes + 2);
     a.dst = (char *)dt_malloc((size_t)MAXNEL * 2 * (size_t)dt_npes + 2);
+    host_calls(a.dst);
     for (ty = 0; ty < N_TY; ty++)
         for (coll = 0; coll < N_COLL; coll++)
             for (form = 0; form < N_FORMS; form++)
