@@ -23,9 +23,12 @@
  * __half2float and __float2half_rn (host and device).  Elsewhere they are
  * written here to give the same bits as those: a NaN becomes the canonical
  * NaN 0x7fff (CUDA's), infinities stay, a finite value too large rounds to
- * infinity, half subnormals are kept (no flush to zero).  Every one of the
- * 65536 patterns converts to float and back unchanged, NaN payloads aside
- * (tests/unit/float16.c).
+ * infinity, half subnormals are kept (no flush to zero); a half NaN becomes
+ * the float 0x7fffffff, a bfloat16 one keeps its bits, as CUDA's do.  Every
+ * one of the 65536 patterns converts to float and back unchanged, NaN
+ * payloads aside (tests/unit/float16.c).  (Compared once, by hand, with
+ * CUDA 13's own host conversions over all 2^32 floats and all 65536
+ * patterns: no difference.)
  */
 #ifndef GSHMEM_FLOAT16_H
 #define GSHMEM_FLOAT16_H
@@ -163,8 +166,8 @@ GSHMEM_F16_FN float gshmemx_half_to_float(gshmem_half_t v)
     uint32_t sign = (uint32_t)(v.bits & 0x8000u) << 16;
     uint32_t e = (v.bits >> 10) & 0x1fu, m = v.bits & 0x3ffu;
 
-    if (e == 0x1fu) /* infinity, NaN (its payload kept) */
-        return gshmemi_bits_float(sign | 0x7f800000u | m << 13);
+    if (e == 0x1fu) /* infinity; a NaN becomes float's 0x7fffffff, as CUDA's */
+        return gshmemi_bits_float(m ? 0x7fffffffu : sign | 0x7f800000u);
     if (e == 0) {
         if (m == 0)
             return gshmemi_bits_float(sign);

@@ -78,7 +78,10 @@ Test(float16, every_half_converts_to_float_and_back)
         int e = (b >> 10) & 0x1f, m = b & 0x3ff;
 
         if (e == 0x1f && m != 0) {
-            cr_assert(isnan(f), "half NaN %#06x -> float %g", b, f);
+            cr_assert_eq(to_bits(f), 0x7fffffffu,
+                         "half NaN %#06x -> float %#010x, expected "
+                         "0x7fffffff",
+                         b, to_bits(f));
             cr_assert_eq(half(to_bits(f)), 0x7fff, "NaN %#06x -> %#06x, expected 0x7fff", b,
                          half(to_bits(f)));
             continue;
