@@ -16,13 +16,21 @@
  *   alltoall   sync; each member puts block j into member j; barrier
  *   reduce     sync; chunk by chunk (the team's scratch area): get every
  *              member's chunk in member order and combine (the same order
- *              on every PE, so floating-point results agree), sync, store
+ *              on every PE, so floating-point results agree), sync, store;
+ *              bfloat16 and half combine in float, rounded at each step
+ *
+ * Public families: gshmem_TYPENAME_{broadcast,fcollect,alltoall} (+
+ * gshmemx_..._warp, _block) for GSD_RMA_TYPES, the mem forms;
+ * gshmem_TYPENAME_{and,or,xor}_reduce for GSHMEM_REDUCE_BIT_TYPES;
+ * gshmem_TYPENAME_{min,max,sum,prod}_reduce (+ _warp, _block) for
+ * GSD_REDUCE_MINMAX_TYPES and GSD_REDUCE_FLOAT16_TYPES (rows.h).
  */
 #ifndef GSD_COLL_H
 #define GSD_COLL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "gshmem/typetable.h"
 #include "amo.h"
@@ -316,6 +324,65 @@ GSHMEM_REDUCE_BIT_TYPES(GSD_REDUCE_BIT)
 GSD_REDUCE_MINMAX_TYPES(GSD_REDUCE_ARITH)
 #undef GSD_REDUCE_BIT
 #undef GSD_REDUCE_ARITH
+
+/* bfloat16 and half (GSD_REDUCE_FLOAT16_TYPES) as NVSHMEM reduces them: it
+ * combines two values in the type itself (op1 + op2 on __half and
+ * __nv_bfloat16, one correctly rounded operation) and keeps the result in
+ * that type, so every combining step rounds.  Here a step converts both
+ * values to float, computes, and rounds to nearest even back
+ * (gshmem/float16.h).  That is the same bits: float's 24-bit significand
+ * holds a product of two 16-bit values exactly, and is at least twice the
+ * 16-bit significand plus 2 bits, so a sum rounded first to float and then
+ * to the 16-bit type equals the sum rounded once (no double-rounding
+ * error).  min and max compare in float and keep one of the two values.
+ * The combine macros get only the two lvalues, so the format is told from
+ * their type: C++ (nvcc, or a C++ host-lane build) by overloads, C by the
+ * GNU builtin the host-lane compilers (gcc, clang) have. */
+#if defined(__cplusplus)
+GSD_FN int gsd_f16_is_half(const gshmem_bfloat16_t *)
+{
+    return 0;
+}
+GSD_FN int gsd_f16_is_half(const gshmem_half_t *)
+{
+    return 1;
+}
+#define GSD_F16_IS_HALF(lv) gsd_f16_is_half(&(lv))
+#else
+#define GSD_F16_IS_HALF(lv) __builtin_types_compatible_p(__typeof__(lv), gshmem_half_t)
+#endif
+
+GSD_FN float gsd_f16_get(const void *p, int is_half)
+{
+    uint16_t b;
+
+    memcpy(&b, p, sizeof b);
+    return is_half ? gshmemx_half_to_float(gshmemx_half_from_bits(b))
+                   : gshmemx_bfloat16_to_float(gshmemx_bfloat16_from_bits(b));
+}
+
+GSD_FN void gsd_f16_set(void *p, float f, int is_half)
+{
+    uint16_t b = is_half ? gshmemx_half_bits(gshmemx_float_to_half(f))
+                         : gshmemx_bfloat16_bits(gshmemx_float_to_bfloat16(f));
+
+    memcpy(p, &b, sizeof b);
+}
+
+#define GSD_F16_GET(lv) gsd_f16_get(&(lv), GSD_F16_IS_HALF(lv))
+#define GSD_F16_SET(lv, f) gsd_f16_set(&(lv), (f), GSD_F16_IS_HALF(lv))
+#define GSD_COMBINE_F16_MIN(a, x) ((a) = GSD_F16_GET(x) < GSD_F16_GET(a) ? (x) : (a))
+#define GSD_COMBINE_F16_MAX(a, x) ((a) = GSD_F16_GET(x) > GSD_F16_GET(a) ? (x) : (a))
+#define GSD_COMBINE_F16_SUM(a, x) GSD_F16_SET(a, GSD_F16_GET(a) + GSD_F16_GET(x))
+#define GSD_COMBINE_F16_PROD(a, x) GSD_F16_SET(a, GSD_F16_GET(a) * GSD_F16_GET(x))
+
+#define GSD_REDUCE_F16(T, N)                      \
+    GSD_REDUCE_OP(T, N, min, GSD_COMBINE_F16_MIN) \
+    GSD_REDUCE_OP(T, N, max, GSD_COMBINE_F16_MAX) \
+    GSD_REDUCE_OP(T, N, sum, GSD_COMBINE_F16_SUM) \
+    GSD_REDUCE_OP(T, N, prod, GSD_COMBINE_F16_PROD)
+GSD_REDUCE_FLOAT16_TYPES(GSD_REDUCE_F16)
+#undef GSD_REDUCE_F16
 #undef GSD_REDUCE_OP
 
 #endif /* GSD_COLL_H */

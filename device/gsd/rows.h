@@ -7,12 +7,20 @@
  *                      every row.  The nvcc list is written out below, and
  *                      checked against the table at compile time on both
  *                      backends, so a row added to the table cannot be
- *                      missed here.
+ *                      missed here.  Then NVSHMEM's bfloat16 and half rows
+ *                      (GSHMEM_FLOAT16_TYPES, gshmem/float16.h) on both:
+ *                      every family stamped from this list has them (RMA,
+ *                      put-with-signal, broadcast, fcollect, alltoall).
+ *   GSD_REDUCE_FLOAT16_TYPES(X)  the bfloat16 and half rows of the min,
+ *                      max, sum and prod reductions (gsd/coll.h), which
+ *                      compute in float and round after each step; the
+ *                      native rows are GSD_REDUCE_MINMAX_TYPES there.
  *   GSD_SIGNED(T)      1 when integer type T is signed
  */
 #ifndef GSD_ROWS_H
 #define GSD_ROWS_H
 
+#include "gshmem/float16.h"
 #include "gshmem/typetable.h"
 
 #include "cdefs.h"
@@ -44,10 +52,14 @@
     X(ptrdiff_t, ptrdiff)
 
 #if defined(GSD_CUDA)
-#define GSD_RMA_TYPES(X) GSD_RMA_NOLD_TYPES(X)
+#define GSD_RMA_TYPES(X) GSD_RMA_NOLD_TYPES(X) GSHMEM_FLOAT16_TYPES(X)
 #else
-#define GSD_RMA_TYPES(X) GSHMEM_RMA_TYPES(X)
+#define GSD_RMA_TYPES(X) \
+    GSHMEM_RMA_TYPES(X)  \
+    GSHMEM_FLOAT16_TYPES(X)
 #endif
+
+#define GSD_REDUCE_FLOAT16_TYPES(X) GSHMEM_FLOAT16_TYPES(X)
 
 /* The check: every row above is a row of the table (else gsd_rma_row_<N>
  * is undeclared), and the table has exactly one row more, longdouble. */

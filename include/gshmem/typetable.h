@@ -40,6 +40,15 @@
     X(size_t, size)                                                            \
     X(ptrdiff_t, ptrdiff)
 
+/* Not OpenSHMEM: NVSHMEM's 16-bit floating rows (bfloat16, half), for the
+ * device API's typed families only (RMA, put-with-signal, broadcast,
+ * fcollect, alltoall, min/max/sum/prod reductions; device/gsd/rows.h).
+ * The types are in gshmem/float16.h, which this header does not include:
+ * shmem.h declares nothing from these rows. */
+#define GSHMEM_FLOAT16_TYPES(X)                                                \
+    X(gshmem_bfloat16_t, bfloat16)                                             \
+    X(gshmem_half_t, half)
+
 /* The RMA types that are distinct C types, for C11 _Generic selection and
  * C++ overloads (int8_t, size_t, ... are typedefs of these). */
 #define GSHMEM_RMA_GENERIC_TYPES(X)                                            \

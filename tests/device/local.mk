@@ -15,7 +15,7 @@ check_PROGRAMS += \
 	tests/device/ring tests/device/ring_tiny tests/device/proxy_strided \
 	tests/device/teams_live tests/device/hostrma tests/device/thread_launch \
 	tests/device/bad_hostrma_past \
-	tests/device/barrier3_order tests/device/copy_align \
+	tests/device/barrier3_order tests/device/copy_align tests/device/float16 \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap
@@ -58,6 +58,9 @@ tests_device_ring_tiny_LDADD = libgshmem.la
 # Barriers that must order data across 3 and 4 PEs (issue 17, #8).
 tests_device_barrier3_order_SOURCES = tests/device/barrier3_order.c $(dev_test_deps)
 tests_device_barrier3_order_LDADD = libgshmem.la
+# The bfloat16 and half collectives, reductions against a float reference.
+tests_device_float16_SOURCES = tests/device/float16.c $(dev_test_deps)
+tests_device_float16_LDADD = libgshmem.la
 # The device copy at every dest/source alignment and length (issue 17).
 tests_device_copy_align_SOURCES = tests/device/copy_align.c $(dev_test_deps)
 tests_device_copy_align_LDADD = libgshmem.la
@@ -98,6 +101,7 @@ TESTS += \
 	tests/device/proxy_strided-np1.pe tests/device/proxy_strided-np2.pe \
 	tests/device/barrier3_order-np3.pe tests/device/barrier3_order-np4.pe \
 	tests/device/copy_align-np1.pe tests/device/copy_align-np2.pe \
+	tests/device/float16-np1.pe tests/device/float16-np2.pe tests/device/float16-np4.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

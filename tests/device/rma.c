@@ -14,7 +14,8 @@
  */
 #include "dev_test.h"
 
-/* The typed sample: every element size, signed, unsigned and floating. */
+/* The typed sample: every element size, signed, unsigned and floating,
+ * and bfloat16 and half (their patterns include NaNs: moved unchanged). */
 #define RMA_TYPES(X)                                                                           \
     X(char, char)                                                                              \
     X(short, short)                                                                            \
@@ -29,7 +30,8 @@
     X(int64_t, int64)                                                                          \
     X(uint64_t, uint64)                                                                        \
     X(size_t, size)                                                                            \
-    X(ptrdiff_t, ptrdiff)
+    X(ptrdiff_t, ptrdiff)                                                                      \
+    GSHMEM_FLOAT16_TYPES(X)
 #define RMA_SIZES(X) X(8) X(16) X(32) X(64) X(128)
 
 #define THREAD_LANES 16 /* threads per block of the thread-scope kernel */

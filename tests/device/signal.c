@@ -1,8 +1,8 @@
 /*
- * tests/device/signal.c - put-with-signal from device code (mem, typed and
- * sized forms; blocking and _nbi; GSHMEM_SIGNAL_SET and _ADD; thread, warp
- * and block scope), gshmemx_signal_op, gshmem_signal_fetch and
- * gshmem_signal_wait_until.
+ * tests/device/signal.c - put-with-signal from device code (mem, typed:
+ * int, double, uint8, bfloat16, half, and sized forms; blocking and _nbi;
+ * GSHMEM_SIGNAL_SET and _ADD; thread, warp and block scope),
+ * gshmemx_signal_op, gshmem_signal_fetch and gshmem_signal_wait_until.
  *
  * Order: every unit (lane, warp or block) sends M messages to its right
  * neighbour, each with a signal word of its own, back to back, then
@@ -18,7 +18,7 @@
 enum { SC_THREAD, SC_WARP, SC_BLOCK, N_SC };
 
 /* Message variants: the routine family and its element size. */
-enum { V_MEM, V_INT, V_DOUBLE, V_UINT8, V_16, V_32, V_64, V_128, NV };
+enum { V_MEM, V_INT, V_DOUBLE, V_UINT8, V_BF16, V_HALF, V_16, V_32, V_64, V_128, NV };
 #define M (4 * NV) /* messages per unit: every variant x {SET, ADD} x {blocking, nbi} */
 
 DT_HD size_t var_es(int v)
@@ -26,6 +26,8 @@ DT_HD size_t var_es(int v)
     switch (v) {
     case V_INT: return sizeof(int);
     case V_DOUBLE: return sizeof(double);
+    case V_BF16: return sizeof(gshmem_bfloat16_t);
+    case V_HALF: return sizeof(gshmem_half_t);
     case V_16: return 2;
     case V_32: return 4;
     case V_64: return 8;
@@ -88,6 +90,8 @@ SEND_FN(send_mem, putmem, void)
 SEND_FN(send_int, int_put, int)
 SEND_FN(send_double, double_put, double)
 SEND_FN(send_uint8, uint8_put, uint8_t)
+SEND_FN(send_bf16, bfloat16_put, gshmem_bfloat16_t)
+SEND_FN(send_half, half_put, gshmem_half_t)
 SEND_FN(send_16, put16, void)
 SEND_FN(send_32, put32, void)
 SEND_FN(send_64, put64, void)
@@ -104,6 +108,8 @@ DT_FN void send(int sc, int m, char *d, const char *s, size_t nel, uint64_t *sig
     case V_INT: send_int(sc, nbi, op, d, s, nel, sig, sv, pe); break;
     case V_DOUBLE: send_double(sc, nbi, op, d, s, nel, sig, sv, pe); break;
     case V_UINT8: send_uint8(sc, nbi, op, d, s, nel, sig, sv, pe); break;
+    case V_BF16: send_bf16(sc, nbi, op, d, s, nel, sig, sv, pe); break;
+    case V_HALF: send_half(sc, nbi, op, d, s, nel, sig, sv, pe); break;
     case V_16: send_16(sc, nbi, op, d, s, nel, sig, sv, pe); break;
     case V_32: send_32(sc, nbi, op, d, s, nel, sig, sv, pe); break;
     case V_64: send_64(sc, nbi, op, d, s, nel, sig, sv, pe); break;
@@ -117,6 +123,8 @@ DT_HD const char *var_name(int v)
     case V_INT: return "gshmem_int_put_signal";
     case V_DOUBLE: return "gshmem_double_put_signal";
     case V_UINT8: return "gshmem_uint8_put_signal";
+    case V_BF16: return "gshmem_bfloat16_put_signal";
+    case V_HALF: return "gshmem_half_put_signal";
     case V_16: return "gshmem_put16_signal";
     case V_32: return "gshmem_put32_signal";
     case V_64: return "gshmem_put64_signal";

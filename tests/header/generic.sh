@@ -62,7 +62,9 @@ done
 run "g++ -std=c++20 overload.cpp" "$here/overload.cpp" g++ -std=c++20
 
 # Calls the spec does not allow: each line is a statement that must be
-# rejected, as C11 and as C++ (declarations below are in scope).
+# rejected, as C11 and as C++ (declarations below are in scope).  The
+# device API's bfloat16 and half (gshmem/float16.h) are no uint16_t or
+# short on the host, so no OpenSHMEM generic takes them.
 cat > "$work/reject.txt" << 'CALLS'
 shmem_put(b, b, 1, 0);
 shmem_put(ctx, b, b, 1, 0);
@@ -81,6 +83,10 @@ shmem_sum_reduce(team, b, b, 1);
 shmem_wait_until(&d, SHMEM_CMP_EQ, 1.0);
 shmem_test(&c[0], SHMEM_CMP_EQ, 'a');
 shmem_broadcast(team, b, b, 1, 0);
+shmem_p(&h, h, 0);
+shmem_put(&bf, &bf, 1, 0);
+shmem_sum_reduce(team, &h, &h, 1);
+shmem_wait_until(&bf, SHMEM_CMP_EQ, bf);
 CALLS
 
 n=0
@@ -88,6 +94,7 @@ while IFS= read -r call; do
     n=$((n + 1))
     cat > "$work/reject$n.c" << EOF2
 #include <shmem.h>
+#include <gshmem/float16.h>
 #include <stdbool.h>
 void f_(shmem_ctx_t ctx, shmem_team_t team);
 void f_(shmem_ctx_t ctx, shmem_team_t team)
@@ -101,8 +108,10 @@ void f_(shmem_ctx_t ctx, shmem_team_t team)
     static double d;
     static long double ld;
     __extension__ static double _Complex zd;
+    static gshmem_half_t h;
+    static gshmem_bfloat16_t bf;
     (void)ctx; (void)team; (void)b; (void)c; (void)s; (void)u; (void)ll;
-    (void)f; (void)d; (void)ld; (void)zd;
+    (void)f; (void)d; (void)ld; (void)zd; (void)h; (void)bf;
     $call
 }
 EOF2

@@ -26,6 +26,9 @@ TESTS += \
 	tests/device/coll-np4-net.net \
 	tests/device/copy_align-np1-net.net \
 	tests/device/copy_align-np2-net.net \
+	tests/device/float16-np1-net.net \
+	tests/device/float16-np2-net.net \
+	tests/device/float16-np4-net.net \
 	tests/device/hostrma-np1-net.net \
 	tests/device/hostrma-np2-net.net \
 	tests/device/lanes-np1-net.net \

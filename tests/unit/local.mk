@@ -3,7 +3,8 @@
 # test vectors).
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
-	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p
+	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
+	tests/unit/float16
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -51,4 +52,9 @@ tests_unit_caps_p2p_SOURCES = tests/unit/caps_p2p.c
 tests_unit_caps_p2p_CPPFLAGS = $(unit_cppflags)
 tests_unit_caps_p2p_CFLAGS = $(unit_cflags)
 tests_unit_caps_p2p_LDADD = $(unit_ldadd)
+# The host-lane bfloat16 and half conversions (include/gshmem/float16.h).
+tests_unit_float16_SOURCES = tests/unit/float16.c
+tests_unit_float16_CPPFLAGS = $(unit_cppflags)
+tests_unit_float16_CFLAGS = $(unit_cflags)
+tests_unit_float16_LDADD = $(unit_ldadd) -lm
 endif
