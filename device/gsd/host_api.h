@@ -12,6 +12,13 @@
  *   gshmemx_team_device_id
  *       the id device code uses for a host team (GSHMEM_TEAM_INVALID for
  *       SHMEM_TEAM_INVALID).
+ *   gshmemx_init_status
+ *       how far this process's init has come: GSHMEM_STATUS_NOT_INITIALIZED
+ *       (before shmem_init, and again after the last shmem_finalize),
+ *       _IS_BOOTSTRAPPED (the bootstrap is up, init is under way on
+ *       another thread), _IS_INITIALIZED.  NVSHMEM's two "multiple PEs per
+ *       GPU" answers (_LIMITED_MPG, _FULL_MPG) have their values here but
+ *       are never returned: gshmem does not detect PEs sharing a GPU.
  */
 #ifndef GSD_HOST_API_H
 #define GSD_HOST_API_H
@@ -23,12 +30,23 @@
 #include "cdefs.h"
 #include "state.h"
 
+/* NVSHMEM's nvshmemx_init_status_t values. */
+enum {
+    GSHMEM_STATUS_NOT_INITIALIZED = 0,
+    GSHMEM_STATUS_IS_BOOTSTRAPPED = 1,
+    GSHMEM_STATUS_IS_INITIALIZED = 2,
+    GSHMEM_STATUS_LIMITED_MPG = 3,
+    GSHMEM_STATUS_FULL_MPG = 4,
+    GSHMEM_STATUS_INVALID = 0x7fffffff
+};
+
 GSD_BEGIN_C
 void *gshmem_malloc(size_t size);
 void *gshmem_calloc(size_t count, size_t size);
 void *gshmem_align(size_t alignment, size_t size);
 void gshmem_free(void *ptr);
 gshmem_team_t gshmemx_team_device_id(shmem_team_t team);
+int gshmemx_init_status(void);
 GSD_END_C
 
 #endif /* GSD_HOST_API_H */

@@ -77,6 +77,10 @@ static inline int gsi_team_world_pe(const struct gshmem_team *team, int index)
     return team->strided ? team->start + index * team->stride : team->pes[index];
 }
 
+/* The live team of this PE in sync slot `slot` (the device API's team id),
+ * NULL when there is none. */
+struct gshmem_team *gsi_team_of_slot(int slot);
+
 /* Index in `team` of world PE `pe`, -1 if it is no member. */
 int gsi_team_index(const struct gshmem_team *team, int pe);
 

@@ -45,6 +45,9 @@ TESTS += \
 	tests/device/rma-np1-net.net \
 	tests/device/rma-np2-net.net \
 	tests/device/rma-np4-net.net \
+	tests/device/setup-np1-net.net \
+	tests/device/setup-np2-net.net \
+	tests/device/setup-np4-net.net \
 	tests/device/signal-np1-net.net \
 	tests/device/signal-np2-net.net \
 	tests/device/signal-np4-net.net \
