@@ -19,6 +19,20 @@
  *       another thread), _IS_INITIALIZED.  NVSHMEM's two "multiple PEs per
  *       GPU" answers (_LIMITED_MPG, _FULL_MPG) have their values here but
  *       are never returned: gshmem does not detect PEs sharing a GPU.
+ *   gshmemx_buffer_register, gshmemx_buffer_unregister,
+ *   gshmemx_buffer_unregister_all
+ *       bring-your-own local buffers: [addr, addr + length) of any memory
+ *       of this process becomes a registered local source or destination
+ *       of RMA and device RMA with any PE.  Load/store peers need nothing;
+ *       the network transport (UCX) maps it once and its puts and gets use
+ *       that registration.  Local, not collective.  0 (GSHMEMX_SUCCESS), or
+ *       GSHMEMX_ERROR_INVALID_VALUE with one line on stderr for a NULL
+ *       address, a length of 0, a range that overlaps a registered one
+ *       (registering it twice, too), or unregistering an address that
+ *       starts no registered buffer; _OUT_OF_MEMORY; _INTERNAL when the
+ *       transport fails.  Unregister only after the operations that use the
+ *       buffer are complete (a quiet).  shmem_finalize unregisters what is
+ *       left.
  */
 #ifndef GSD_HOST_API_H
 #define GSD_HOST_API_H
@@ -40,6 +54,19 @@ enum {
     GSHMEM_STATUS_INVALID = 0x7fffffff
 };
 
+/* NVSHMEM's nvshmemx_status return codes. */
+enum {
+    GSHMEMX_SUCCESS = 0,
+    GSHMEMX_ERROR_INVALID_VALUE = 1,
+    GSHMEMX_ERROR_OUT_OF_MEMORY = 2,
+    GSHMEMX_ERROR_NOT_SUPPORTED = 3,
+    GSHMEMX_ERROR_SYMMETRY = 4,
+    GSHMEMX_ERROR_GPU_NOT_SELECTED = 5,
+    GSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED = 6,
+    GSHMEMX_ERROR_INTERNAL = 7,
+    GSHMEMX_ERROR_SENTINEL = 0x7fffffff
+};
+
 GSD_BEGIN_C
 void *gshmem_malloc(size_t size);
 void *gshmem_calloc(size_t count, size_t size);
@@ -47,6 +74,9 @@ void *gshmem_align(size_t alignment, size_t size);
 void gshmem_free(void *ptr);
 gshmem_team_t gshmemx_team_device_id(shmem_team_t team);
 int gshmemx_init_status(void);
+int gshmemx_buffer_register(void *addr, size_t length);
+int gshmemx_buffer_unregister(void *addr);
+void gshmemx_buffer_unregister_all(void);
 GSD_END_C
 
 #endif /* GSD_HOST_API_H */

@@ -21,6 +21,9 @@ TESTS += \
 	tests/device/bad_timeout-np2-net.net \
 	tests/device/barrier3_order-np3-net.net \
 	tests/device/barrier3_order-np4-net.net \
+	tests/device/buffer-np1-net.net \
+	tests/device/buffer-np2-net.net \
+	tests/device/buffer-np4-net.net \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
@@ -66,6 +69,12 @@ TESTS += \
 	tests/pe/bad_amo_unaligned-np2-net.net \
 	tests/pe/bad_before_init-np1-net.net \
 	tests/pe/bad_before_init-np2-net.net \
+	tests/pe/bad_buf_overlap-np1-net.net \
+	tests/pe/bad_buf_overlap-np2-net.net \
+	tests/pe/bad_buf_unknown-np1-net.net \
+	tests/pe/bad_buf_unknown-np2-net.net \
+	tests/pe/bad_buf_zero-np1-net.net \
+	tests/pe/bad_buf_zero-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
 	tests/pe/bad_coll_aset_range-np2-net.net \
 	tests/pe/bad_coll_aset_root-np1-net.net \
