@@ -226,6 +226,15 @@ err_pes:
     return GSI_ERR_NOMEM;
 }
 
+gsi_status_t gsi_team_from_pes(const int *pes, int n, int my_index, int slot, int n_contexts,
+                               struct gshmem_team **team)
+{
+    /* A parent of exactly the members, in order: the new team is all of it. */
+    struct gshmem_team all = {.my_pe = my_index, .n_pes = n, .pes = (int *)pes};
+
+    return build_team(&all, 0, 1, n, slot, n_contexts, team);
+}
+
 gsi_status_t gsi_team_split(const char *fn, struct gshmem_team *parent, int start, int stride,
                             int size, int n_contexts, struct gshmem_team **team)
 {

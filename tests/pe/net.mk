@@ -54,6 +54,9 @@ TESTS += \
 	tests/device/signal-np1-net.net \
 	tests/device/signal-np2-net.net \
 	tests/device/signal-np4-net.net \
+	tests/device/team_init-np1-net.net \
+	tests/device/team_init-np2-net.net \
+	tests/device/team_init-np4-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
 	tests/device/thread_launch-np1-net.net \
@@ -142,6 +145,8 @@ TESTS += \
 	tests/pe/bad_team_double_destroy-np2-net.net \
 	tests/pe/bad_team_garbage-np1-net.net \
 	tests/pe/bad_team_garbage-np2-net.net \
+	tests/pe/bad_team_init_noid-np1-net.net \
+	tests/pe/bad_team_init_noid-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \
