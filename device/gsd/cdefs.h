@@ -4,7 +4,7 @@
  * functions that run on host threads (the host-lane backend, DESIGN.md).
  *
  *   GSD_FN     an inline device-API function (every gsd/ and gshmem_ one)
- *   GSD_HD     one that host code may call too (see GSD_HOST_PASS below)
+ *   GSD_HD     one that host code may call too (see GSD_NVCC_HOST_PASS below)
  *   GSD_STATE  this PE's device state (gsd/state.h): a __constant__ copy
  *              on the GPU, the library's own object on host lanes
  *   GSD_CUDA / GSD_HOSTLANE   which backend this translation unit is
