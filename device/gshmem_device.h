@@ -13,6 +13,7 @@
  *   gsd/order.h   gshmem_quiet, gshmem_fence (+ _ch)
  *   gsd/kernel.h  GSHMEM_KERNEL, GSHMEM_LAUNCH, gshmemx_thread_id, ...
  *   gsd/team.h, gsd/coll.h  teams and collectives in device code
+ *   gsd/setup.h   info queries, gshmem_global_exit, gshmemx_mc_ptr (device and host)
  *   gsd/host_api.h  gshmem_malloc, gshmem_free, ... (host code)
  *   gsd/stream.h  the *_on_stream host routines (last: it uses the others)
  * Each header lists the names it defines.  Everything under gsd/ named
@@ -48,6 +49,7 @@
 #include "gsd/signal.h"
 #include "gsd/team.h"
 #include "gsd/coll.h"
+#include "gsd/setup.h"
 #include "gsd/host_api.h"
 #include "gsd/stream.h"
 #endif

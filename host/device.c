@@ -1,6 +1,8 @@
 /* host/device.c - the host-side routines of the device API
  * (device/gsd/host_api.h): the device heap, collective like the symmetric
- * heap (host/mem.c), and the device id of a team. */
+ * heap (host/mem.c), the device id of a team, the init status; and the host
+ * parts of the GSD_HD routines (gsd/team.h, gsd/setup.h), which answer
+ * from the host's teams what device code reads in the device team table. */
 #include "api.h"
 
 #include <stdint.h>
@@ -12,6 +14,7 @@
 
 #pragma GCC visibility push(default)
 #include "gsd/host_api.h"
+#include "gsd/setup.h"
 #pragma GCC visibility pop
 
 /* SHMEM_DEBUG: prove that every PE got the same offset. */
@@ -84,4 +87,60 @@ gshmem_team_t gshmemx_team_device_id(shmem_team_t team)
         return GSHMEM_TEAM_INVALID;
     gsi_check_init("gshmemx_team_device_id");
     return gsi_team_check("gshmemx_team_device_id", team)->slot;
+}
+
+int gshmemx_init_status(void)
+{
+    switch (__atomic_load_n(&gsi_pe.stage, __ATOMIC_ACQUIRE)) {
+    case 1: return GSHMEM_STATUS_IS_BOOTSTRAPPED;
+    case 2: return GSHMEM_STATUS_IS_INITIALIZED;
+    default: return GSHMEM_STATUS_NOT_INITIALIZED;
+    }
+}
+
+/* A device team id as host code passes it: the team in that slot, or NULL
+ * (GSHMEM_TEAM_INVALID, a free slot, a team this PE is not in). */
+static const struct gshmem_team *slot_team(const char *fn, gshmem_team_t team)
+{
+    gsi_check_init(fn);
+    return team < 0 || team >= GSD_MAX_TEAMS ? NULL : gsi_team_of_slot(team);
+}
+
+int gshmemi_team_my_pe(gshmem_team_t team)
+{
+    const struct gshmem_team *t = slot_team("gshmem_team_my_pe", team);
+
+    return t ? t->my_pe : -1;
+}
+
+int gshmemi_team_n_pes(gshmem_team_t team)
+{
+    const struct gshmem_team *t = slot_team("gshmem_team_n_pes", team);
+
+    return t ? t->n_pes : -1;
+}
+
+int gshmemi_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team)
+{
+    const char *fn = "gshmem_team_translate_pe";
+    const struct gshmem_team *src = slot_team(fn, src_team), *dest = slot_team(fn, dest_team);
+
+    if (!src || !dest || src_pe < 0 || src_pe >= src->n_pes)
+        return -1;
+    return gsi_team_index(dest, gsi_team_world_pe(src, src_pe));
+}
+
+void gshmemi_global_exit(int status)
+{
+    gsi_global_exit(status);
+}
+
+void *gshmemi_mc_ptr(gshmem_team_t team, const void *ptr)
+{
+    const char *fn = "gshmemx_mc_ptr";
+
+    (void)ptr;
+    if (team != GSHMEM_TEAM_INVALID && !slot_team(fn, team))
+        gsi_fatal(fn, "team %d is not a valid team on this PE", (int)team);
+    return NULL; /* no multicast object exists (gsd/setup.h) */
 }

@@ -11,9 +11,6 @@
 #include "shmemx.h"
 #include "gshmem_device.h"
 
-#define GSHMEM_VERSION_MAJOR 0
-#define GSHMEM_VERSION_MINOR 1
-#define GSHMEM_VERSION_PATCH 0
-#define GSHMEM_VERSION_STRING "0.1.0"
+/* GSHMEM_VERSION_MAJOR, _MINOR, _PATCH, _STRING: gshmem/constants.h. */
 
 #endif /* GSHMEM_H */

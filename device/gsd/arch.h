@@ -35,6 +35,7 @@ extern __thread uint64_t gshmemi_lane_any_next;
 /* Barriers of the calling lane's block and warp (lanes.c). */
 void gshmemi_lane_syncthreads(void);
 void gshmemi_lane_syncwarp(void);
+void gshmemi_lane_syncwarpgroup(void);
 /* CLOCK_MONOTONIC in ns (a call: strict ISO C modes hide clock_gettime). */
 uint64_t gshmemi_lane_clock_ns(void);
 /* Sleep a few microseconds: a wait that has yielded long enough. */
@@ -45,6 +46,10 @@ GSD_END_C
 #endif
 
 #define GSD_WARP_SIZE 32u
+/* A warpgroup (Hopper's, NVSHMEM's _warpgroup scope): 4 consecutive warps,
+ * the last of a block partial when the block's threads are not a multiple
+ * of 128. */
+#define GSD_WARPGROUP_SIZE 128u
 
 /* ---- lanes -------------------------------------------------------------- */
 
@@ -77,6 +82,17 @@ GSD_FN void gsd_syncwarp(void)
 
     __syncwarp(n >= 32 ? 0xffffffffu : (1u << n) - 1);
 }
+/* Named barrier 1 + warpgroup index (0 is __syncthreads'; a block has at
+ * most 1024 threads, so at most 8 warpgroups and ids up to 8 of the 16).
+ * bar.sync counts whole warps: a partial last warp counts as 32. */
+GSD_FN void gsd_syncwarpgroup(void)
+{
+    unsigned tid = gsd_thread_id(), first = tid & ~(GSD_WARPGROUP_SIZE - 1);
+    unsigned n = gsd_block_threads() - first;
+
+    n = n < GSD_WARPGROUP_SIZE ? (n + 31u) & ~31u : GSD_WARPGROUP_SIZE;
+    asm volatile("bar.sync %0, %1;" ::"r"(1u + tid / GSD_WARPGROUP_SIZE), "r"(n) : "memory");
+}
 #else
 GSD_FN unsigned gsd_thread_id(void)
 {
@@ -108,6 +124,13 @@ GSD_FN void gsd_syncwarp(void)
     else
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
+GSD_FN void gsd_syncwarpgroup(void)
+{
+    if (gshmemi_lane_self)
+        gshmemi_lane_syncwarpgroup();
+    else
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 #endif
 
 /* Lane within the warp, and the lanes of the caller's warp (the last warp
@@ -122,6 +145,17 @@ GSD_FN unsigned gsd_warp_threads(void)
     unsigned first = gsd_thread_id() - gsd_lane_id(), n = gsd_block_threads() - first;
 
     return n < GSD_WARP_SIZE ? n : GSD_WARP_SIZE;
+}
+/* The same for the caller's warpgroup. */
+GSD_FN unsigned gsd_warpgroup_rank(void)
+{
+    return gsd_thread_id() % GSD_WARPGROUP_SIZE;
+}
+GSD_FN unsigned gsd_warpgroup_threads(void)
+{
+    unsigned first = gsd_thread_id() - gsd_warpgroup_rank(), n = gsd_block_threads() - first;
+
+    return n < GSD_WARPGROUP_SIZE ? n : GSD_WARPGROUP_SIZE;
 }
 
 /* ---- atomics and fences (system scope) ---------------------------------- */

@@ -4,6 +4,7 @@
  * functions that run on host threads (the host-lane backend, DESIGN.md).
  *
  *   GSD_FN     an inline device-API function (every gsd/ and gshmem_ one)
+ *   GSD_HD     one that host code may call too (see GSD_NVCC_HOST_PASS below)
  *   GSD_STATE  this PE's device state (gsd/state.h): a __constant__ copy
  *              on the GPU, the library's own object on host lanes
  *   GSD_CUDA / GSD_HOSTLANE   which backend this translation unit is
@@ -14,11 +15,23 @@
 #if defined(__CUDACC__)
 #define GSD_CUDA 1
 #define GSD_FN static __device__ __forceinline__
+#define GSD_HD static __host__ __device__ __forceinline__
 #define GSD_STATE gsd_state_d
 #else
 #define GSD_HOSTLANE 1
 #define GSD_FN static inline
+#define GSD_HD static inline
 #define GSD_STATE gshmemi_state
+#endif
+
+/* GSD_HD functions are callable from host code as well (NVSHMEM's
+ * __host__ __device__ routines).  Their host part calls the library, their
+ * device part reads the device state.  nvcc compiles each pass with one
+ * part only (GSD_NVCC_HOST_PASS: the host pass); host lanes compile both
+ * and choose at run time: a thread a host-lane launch started has
+ * gshmemi_lane_self, host code has none. */
+#if defined(__CUDACC__) && !defined(__CUDA_ARCH__)
+#define GSD_NVCC_HOST_PASS 1
 #endif
 
 #if defined(__cplusplus)

@@ -164,6 +164,17 @@ GSD_SYNC_FORMS(, GSD_THREAD)
 GSD_SYNC_FORMS_X(warp, GSD_WARP)
 GSD_SYNC_FORMS_X(block, GSD_BLOCK)
 #undef GSD_SYNC_FORMS_X
+/* NVSHMEM's warpgroup barriers: every lane of the caller's warpgroup calls
+ * (gsd/arch.h: 4 warps); the team form returns 0, as NVSHMEM's does. */
+GSD_FN int gshmemx_barrier_warpgroup(gshmem_team_t team)
+{
+    gsd_coll_sync("gshmemx_barrier_warpgroup", GSD_WARPGROUP, team, 1);
+    return 0;
+}
+GSD_FN void gshmemx_barrier_all_warpgroup(void)
+{
+    gsd_coll_sync("gshmemx_barrier_all_warpgroup", GSD_WARPGROUP, GSHMEM_TEAM_WORLD, 1);
+}
 
 /* ---- data movement ------------------------------------------------------ */
 
@@ -384,5 +395,31 @@ GSD_FN void gsd_f16_set(void *p, float f, int is_half)
 GSD_REDUCE_FLOAT16_TYPES(GSD_REDUCE_F16)
 #undef GSD_REDUCE_F16
 #undef GSD_REDUCE_OP
+
+/* MAXLOC over (value x, index y) pairs, NVSHMEM's
+ * nvshmemx_double2_maxloc_reduce_block: dest[i] is the pair of largest x
+ * among the members' src[i]; of equal x, the one with the smallest y (so
+ * every PE picks the same pair whatever the order).  Any n (NVSHMEM
+ * expects 1).  double2 is CUDA's vector type; host lanes declare a struct
+ * of its layout under its name, so one source serves both backends. */
+#if defined(GSD_HOSTLANE)
+typedef struct gsd_double2 {
+    double x, y;
+} __attribute__((aligned(16))) double2;
+#endif
+#define GSD_COMBINE_MAXLOC(a, v) \
+    ((a) = ((v).x > (a).x || ((v).x == (a).x && (v).y < (a).y)) ? (v) : (a))
+GSD_FN int gsd_double2_maxloc_reduce(const char *fn, int group, gshmem_team_t team, double2 *dest,
+                                     const double2 *src, size_t n)
+{
+    GSD_REDUCE_BODY(double2, GSD_COMBINE_MAXLOC)
+}
+GSD_FN int gshmemx_double2_maxloc_reduce_block(gshmem_team_t team, double2 *dest,
+                                               const double2 *src, size_t n)
+{
+    return gsd_double2_maxloc_reduce("gshmemx_double2_maxloc_reduce_block", GSD_BLOCK, team, dest,
+                                     src, n);
+}
+#undef GSD_COMBINE_MAXLOC
 
 #endif /* GSD_COLL_H */

@@ -7,6 +7,8 @@
  *               (gshmemx_putmem_warp, ...); the last warp of a block may be
  *               partial
  *   GSD_BLOCK   the caller's block: every thread calls (..._block)
+ *   GSD_WARPGROUP  the caller's 4 warps (gsd/arch.h): every lane calls
+ *               (..._warpgroup)
  *
  * gsd_group_rank/size/sync: this lane's index in the group, the group's
  * lanes, the group's barrier (none for GSD_THREAD).
@@ -31,16 +33,22 @@
  * spell it so, in C and C++). */
 #define GSD_RESTRICT __restrict__
 
-enum { GSD_THREAD = 0, GSD_WARP = 1, GSD_BLOCK = 2 }; /* a group: an int */
+enum { GSD_THREAD = 0, GSD_WARP = 1, GSD_BLOCK = 2, GSD_WARPGROUP = 3 }; /* a group: an int */
 
 GSD_FN unsigned gsd_group_rank(int g)
 {
-    return g == GSD_THREAD ? 0u : g == GSD_WARP ? gsd_lane_id() : gsd_thread_id();
+    return g == GSD_THREAD      ? 0u
+           : g == GSD_WARP      ? gsd_lane_id()
+           : g == GSD_WARPGROUP ? gsd_warpgroup_rank()
+                                : gsd_thread_id();
 }
 
 GSD_FN unsigned gsd_group_size(int g)
 {
-    return g == GSD_THREAD ? 1u : g == GSD_WARP ? gsd_warp_threads() : gsd_block_threads();
+    return g == GSD_THREAD      ? 1u
+           : g == GSD_WARP      ? gsd_warp_threads()
+           : g == GSD_WARPGROUP ? gsd_warpgroup_threads()
+                                : gsd_block_threads();
 }
 
 GSD_FN void gsd_group_sync(int g)
@@ -49,6 +57,8 @@ GSD_FN void gsd_group_sync(int g)
         gsd_syncwarp();
     else if (g == GSD_BLOCK)
         gsd_syncthreads();
+    else if (g == GSD_WARPGROUP)
+        gsd_syncwarpgroup();
 }
 
 #if defined(GSD_CUDA)

@@ -12,6 +12,43 @@
  *   gshmemx_team_device_id
  *       the id device code uses for a host team (GSHMEM_TEAM_INVALID for
  *       SHMEM_TEAM_INVALID).
+ *   gshmemx_init_status
+ *       how far this process's init has come: GSHMEM_STATUS_NOT_INITIALIZED
+ *       (before shmem_init, and again after the last shmem_finalize),
+ *       _IS_BOOTSTRAPPED (the bootstrap is up, init is under way on
+ *       another thread), _IS_INITIALIZED.  NVSHMEM's two "multiple PEs per
+ *       GPU" answers (_LIMITED_MPG, _FULL_MPG) have their values here but
+ *       are never returned: gshmem does not detect PEs sharing a GPU.
+ *   gshmemx_buffer_register, gshmemx_buffer_unregister,
+ *   gshmemx_buffer_unregister_all
+ *       bring-your-own local buffers: [addr, addr + length) of any memory
+ *       of this process becomes a registered local source or destination
+ *       of RMA and device RMA with any PE.  Load/store peers need nothing;
+ *       the network transport (UCX) maps it once and its puts and gets use
+ *       that registration.  Local, not collective.  0 (GSHMEMX_SUCCESS), or
+ *       GSHMEMX_ERROR_INVALID_VALUE with one line on stderr for a NULL
+ *       address, a length of 0, a range that overlaps a registered one
+ *       (registering it twice, too), or unregistering an address that
+ *       starts no registered buffer; _OUT_OF_MEMORY; _INTERNAL when the
+ *       transport fails.  Unregister only after the operations that use the
+ *       buffer are complete (a quiet).  shmem_finalize unregisters what is
+ *       left.
+ *   gshmemx_team_get_uniqueid, gshmemx_team_init
+ *       a team of any set of PEs, NVSHMEM's way: one PE gets a unique id,
+ *       the program hands it to the others by any means, and each of the
+ *       npes members calls gshmemx_team_init with a config holding the id
+ *       and its own index (0..npes-1) in the new team; the call is
+ *       collective over the members only, and *team is the new team's
+ *       device id.  0; GSHMEMX_ERROR_INVALID_VALUE and one line for a NULL
+ *       team or config, a config not made from GSHMEM_TEAM_CONFIG_INITIALIZER,
+ *       no unique id, npes or the index out of range (*team is then
+ *       GSHMEM_TEAM_INVALID); GSHMEMX_ERROR_OUT_OF_MEMORY on every member
+ *       when no team slot is free on all of them.  Members that disagree on
+ *       npes, or take the same index, end the job with one line.
+ *   gshmemx_team_host
+ *       the host handle of a device team id (shmem_team_sync,
+ *       shmem_team_destroy, ...): SHMEM_TEAM_INVALID when the id names no
+ *       team of this PE.
  */
 #ifndef GSD_HOST_API_H
 #define GSD_HOST_API_H
@@ -23,12 +60,62 @@
 #include "cdefs.h"
 #include "state.h"
 
+/* NVSHMEM's nvshmemx_init_status_t values. */
+enum {
+    GSHMEM_STATUS_NOT_INITIALIZED = 0,
+    GSHMEM_STATUS_IS_BOOTSTRAPPED = 1,
+    GSHMEM_STATUS_IS_INITIALIZED = 2,
+    GSHMEM_STATUS_LIMITED_MPG = 3,
+    GSHMEM_STATUS_FULL_MPG = 4,
+    GSHMEM_STATUS_INVALID = 0x7fffffff
+};
+
+/* NVSHMEM's nvshmemx_status return codes. */
+enum {
+    GSHMEMX_SUCCESS = 0,
+    GSHMEMX_ERROR_INVALID_VALUE = 1,
+    GSHMEMX_ERROR_OUT_OF_MEMORY = 2,
+    GSHMEMX_ERROR_NOT_SUPPORTED = 3,
+    GSHMEMX_ERROR_SYMMETRY = 4,
+    GSHMEMX_ERROR_GPU_NOT_SELECTED = 5,
+    GSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED = 6,
+    GSHMEMX_ERROR_INTERNAL = 7,
+    GSHMEMX_ERROR_SENTINEL = 0x7fffffff
+};
+
+/* NVSHMEM's team config (nvshmem_team_config_t, version 2): 64 bytes. */
+typedef uint64_t gshmemx_team_uniqueid_t;
+typedef struct gshmem_team_config {
+    int version; /* GSHMEM_TEAM_CONFIG_VERSION */
+    int num_contexts;
+    gshmemx_team_uniqueid_t uniqueid; /* 0: none */
+    char padding[48];
+} gshmem_team_config_t;
+#define GSHMEM_TEAM_CONFIG_VERSION ((2 << 16) + 64)
+#define GSHMEM_TEAM_CONFIG_INITIALIZER    \
+    {                                     \
+        GSHMEM_TEAM_CONFIG_VERSION, 0, 0, \
+        {                                 \
+            0                             \
+        }                                 \
+    }
+#define GSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS 0x1L
+#define GSHMEM_TEAM_CONFIG_MASK_UNIQUEID 0x2L
+
 GSD_BEGIN_C
 void *gshmem_malloc(size_t size);
 void *gshmem_calloc(size_t count, size_t size);
 void *gshmem_align(size_t alignment, size_t size);
 void gshmem_free(void *ptr);
 gshmem_team_t gshmemx_team_device_id(shmem_team_t team);
+int gshmemx_init_status(void);
+int gshmemx_buffer_register(void *addr, size_t length);
+int gshmemx_buffer_unregister(void *addr);
+void gshmemx_buffer_unregister_all(void);
+int gshmemx_team_get_uniqueid(gshmemx_team_uniqueid_t *uniqueid);
+int gshmemx_team_init(gshmem_team_t *team, gshmem_team_config_t *config, long config_mask, int npes,
+                      int pe_idx_in_team);
+shmem_team_t gshmemx_team_host(gshmem_team_t team);
 GSD_END_C
 
 #endif /* GSD_HOST_API_H */

@@ -25,35 +25,29 @@
 GSD_BEGIN_C
 void *gshmemi_ptr(const void *ptr, int pe);
 GSD_END_C
-#define GSD_HD_FN static __host__ __device__ __forceinline__
-#else
-#define GSD_HD_FN GSD_FN
-#endif
-#if defined(GSD_CUDA) && !defined(__CUDA_ARCH__)
-#define GSD_HOST_PASS 1
 #endif
 
-GSD_HD_FN int gshmem_my_pe(void)
+GSD_HD int gshmem_my_pe(void)
 {
-#if defined(GSD_HOST_PASS)
+#if defined(GSD_NVCC_HOST_PASS)
     return shmem_my_pe();
 #else
     return GSD_STATE.my_pe;
 #endif
 }
 
-GSD_HD_FN int gshmem_n_pes(void)
+GSD_HD int gshmem_n_pes(void)
 {
-#if defined(GSD_HOST_PASS)
+#if defined(GSD_NVCC_HOST_PASS)
     return shmem_n_pes();
 #else
     return GSD_STATE.n_pes;
 #endif
 }
 
-GSD_HD_FN void *gshmem_ptr(const void *ptr, int pe)
+GSD_HD void *gshmem_ptr(const void *ptr, int pe)
 {
-#if defined(GSD_HOST_PASS)
+#if defined(GSD_NVCC_HOST_PASS)
     return gshmemi_ptr(ptr, pe);
 #else
     uint64_t off = (uint64_t)(uintptr_t)ptr - GSD_STATE.heap_base;
@@ -64,8 +58,6 @@ GSD_HD_FN void *gshmem_ptr(const void *ptr, int pe)
     return gsd_peer_addr(ptr, off, pe);
 #endif
 }
-#undef GSD_HOST_PASS
-#undef GSD_HD_FN
 
 GSD_FN int gshmemx_n_channels(void)
 {

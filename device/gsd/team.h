@@ -4,6 +4,9 @@
  * a slot of the team table that the host publishes while kernels run
  * (gsd/state.h): every read goes through gsd_team_get, which reads the
  * slot's n_pes with acquire before anything else of it.
+ *
+ *   gshmem_team_my_pe, gshmem_team_n_pes, gshmem_team_translate_pe
+ *       device and host code (GSD_HD)
  */
 #ifndef GSD_TEAM_H
 #define GSD_TEAM_H
@@ -59,29 +62,68 @@ GSD_FN int gsd_team_index(const gsd_team_t *tm, int pe)
     }
 }
 
-GSD_FN int gshmem_team_my_pe(gshmem_team_t team)
-{
-    const gsd_team_t *t = gsd_team_get(team);
+/* The queries are GSD_HD: host code asks the library (the host's team
+ * table, by slot), device code its slot of the device team table.  Both
+ * answer -1 for a slot that holds no team of this PE. */
+GSD_BEGIN_C
+int gshmemi_team_my_pe(gshmem_team_t team);
+int gshmemi_team_n_pes(gshmem_team_t team);
+int gshmemi_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team);
+GSD_END_C
 
-    return t ? t->my_pe : -1;
+GSD_HD int gshmem_team_my_pe(gshmem_team_t team)
+{
+#if defined(GSD_NVCC_HOST_PASS)
+    return gshmemi_team_my_pe(team);
+#else
+#if defined(GSD_HOSTLANE)
+    if (!gshmemi_lane_self)
+        return gshmemi_team_my_pe(team);
+#endif
+    {
+        const gsd_team_t *t = gsd_team_get(team);
+
+        return t ? t->my_pe : -1;
+    }
+#endif
 }
 
-GSD_FN int gshmem_team_n_pes(gshmem_team_t team)
+GSD_HD int gshmem_team_n_pes(gshmem_team_t team)
 {
-    const gsd_team_t *t = gsd_team_get(team);
+#if defined(GSD_NVCC_HOST_PASS)
+    return gshmemi_team_n_pes(team);
+#else
+#if defined(GSD_HOSTLANE)
+    if (!gshmemi_lane_self)
+        return gshmemi_team_n_pes(team);
+#endif
+    {
+        const gsd_team_t *t = gsd_team_get(team);
 
-    return t ? t->n_pes : -1;
+        return t ? t->n_pes : -1;
+    }
+#endif
 }
 
-GSD_FN int gshmem_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team)
+GSD_HD int gshmem_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team)
 {
-    const gsd_team_t *src = gsd_team_get(src_team), *dest = gsd_team_get(dest_team);
+#if defined(GSD_NVCC_HOST_PASS)
+    return gshmemi_team_translate_pe(src_team, src_pe, dest_team);
+#else
+#if defined(GSD_HOSTLANE)
+    if (!gshmemi_lane_self)
+        return gshmemi_team_translate_pe(src_team, src_pe, dest_team);
+#endif
+    {
+        const gsd_team_t *src = gsd_team_get(src_team), *dest = gsd_team_get(dest_team);
 
-    if (!src || !dest)
-        return -1;
-    if (src_pe < 0 || src_pe >= src->n_pes)
-        return -1;
-    return gsd_team_index(dest, gsd_team_pe(src, src_pe));
+        if (!src || !dest)
+            return -1;
+        if (src_pe < 0 || src_pe >= src->n_pes)
+            return -1;
+        return gsd_team_index(dest, gsd_team_pe(src, src_pe));
+    }
+#endif
 }
 
 #endif /* GSD_TEAM_H */

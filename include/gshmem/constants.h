@@ -9,7 +9,14 @@
 #define SHMEM_MAJOR_VERSION 1
 #define SHMEM_MINOR_VERSION 6
 #define SHMEM_MAX_NAME_LEN 256
-#define SHMEM_VENDOR_STRING "gshmem 0.1.0"
+#define SHMEM_VENDOR_STRING "gshmem " GSHMEM_VERSION_STRING
+
+/* The gshmem release (gshmem.h; here so that the device API's
+ * gshmemx_vendor_get_version_info sees it without the host headers). */
+#define GSHMEM_VERSION_MAJOR 0
+#define GSHMEM_VERSION_MINOR 1
+#define GSHMEM_VERSION_PATCH 0
+#define GSHMEM_VERSION_STRING "0.1.0"
 
 #define SHMEM_THREAD_SINGLE 0
 #define SHMEM_THREAD_FUNNELED 1

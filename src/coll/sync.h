@@ -44,10 +44,20 @@ typedef struct gsi_alloc_call {
     uint64_t offset; /* shmem_free, shmem_realloc: the block's heap offset + 1; else 0 */
 } gsi_alloc_call_t;
 
+/* This PE's offer to join a team made from a unique id (gshmemx_team_init,
+ * src/coll/team_init.c): free and idx_npes are written first, uid last
+ * (release), and read by the other would-be members in that order. */
+typedef struct gsi_team_offer {
+    uint64_t free;     /* this PE's free slots */
+    uint64_t idx_npes; /* index in the team << 32 | the team's size */
+    uint64_t uid;      /* the team's unique id; 0: no offer */
+} gsi_team_offer_t;
+
 typedef struct gsi_sync {
     gsi_team_sync_t team[GSI_MAX_TEAMS]; /* slot 0: world, 1: shared */
     uint64_t free_slots;                 /* this PE's view; published for agreement */
     gsi_alloc_call_t alloc[2];           /* this PE's last allocation calls, by parity */
+    gsi_team_offer_t offer;              /* gshmemx_team_init */
 } gsi_sync_t;
 
 /* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device

@@ -62,6 +62,22 @@ static void clear_entry(struct gshmem_team *team)
     memset(&team->my_pe, 0, sizeof(*team) - offsetof(struct gshmem_team, my_pe));
 }
 
+struct gshmem_team *gsi_team_of_slot(int slot)
+{
+    struct gshmem_team *fixed[] = {&gshmem_team_world, &gshmem_team_shared, &gshmem_team_node};
+
+    if (slot < 0)
+        return NULL;
+    for (unsigned i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        if (gsi_team_is_live(fixed[i]) && fixed[i]->slot == slot)
+            return fixed[i];
+    for (unsigned i = 0; i < GSI_TEAM_POOL; i++)
+        if (gsi_team_is_live(&gsi_team_pool[i]) && gsi_team_pool[i].slot == slot &&
+            gsi_team_pool[i].my_pe >= 0)
+            return &gsi_team_pool[i];
+    return NULL;
+}
+
 gsi_team_sync_t *gsi_team_sync(const struct gshmem_team *team)
 {
     return &gsi_pe.sync->team[team->slot];
@@ -208,6 +224,15 @@ static gsi_status_t build_team(const struct gshmem_team *parent, int start, int 
 err_pes:
     __atomic_store_n(&team->live, 0, __ATOMIC_RELEASE);
     return GSI_ERR_NOMEM;
+}
+
+gsi_status_t gsi_team_from_pes(const int *pes, int n, int my_index, int slot, int n_contexts,
+                               struct gshmem_team **team)
+{
+    /* A parent of exactly the members, in order: the new team is all of it. */
+    struct gshmem_team all = {.my_pe = my_index, .n_pes = n, .pes = (int *)pes};
+
+    return build_team(&all, 0, 1, n, slot, n_contexts, team);
 }
 
 gsi_status_t gsi_team_split(const char *fn, struct gshmem_team *parent, int start, int stride,

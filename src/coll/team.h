@@ -6,6 +6,7 @@
 #ifndef GSI_TEAM_H
 #define GSI_TEAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/status.h"
@@ -77,6 +78,10 @@ static inline int gsi_team_world_pe(const struct gshmem_team *team, int index)
     return team->strided ? team->start + index * team->stride : team->pes[index];
 }
 
+/* The live team of this PE in sync slot `slot` (the device API's team id),
+ * NULL when there is none. */
+struct gshmem_team *gsi_team_of_slot(int slot);
+
 /* Index in `team` of world PE `pe`, -1 if it is no member. */
 int gsi_team_index(const struct gshmem_team *team, int pe);
 
@@ -99,6 +104,20 @@ gsi_status_t gsi_team_split(const char *fn, struct gshmem_team *parent, int star
 gsi_status_t gsi_team_split_2d(const char *fn, struct gshmem_team *parent, int xrange,
                                int x_contexts, int y_contexts, struct gshmem_team **xteam,
                                struct gshmem_team **yteam);
+
+/* Collective over the n members pes[0..n-1] (world PEs, this one at
+ * pes[my_index]), who have agreed on a slot free on all of them
+ * (gshmemx_team_init, team_init.c): *team, or GSI_ERR_NOMEM. */
+gsi_status_t gsi_team_from_pes(const int *pes, int n, int my_index, int slot, int n_contexts,
+                               struct gshmem_team **team);
+
+/* Collective over the npes PEs that call it with the same unique id uid
+ * (nonzero), each with its own index `idx` in the new team: they find one
+ * another through their sync areas, agree on a slot and make *team.  On
+ * bad arguments GSI_ERR_INVALID with err filled in, before any exchange;
+ * GSI_ERR_NOMEM, identically on every member, when no slot is free. */
+gsi_status_t gsi_team_create_uid(const char *fn, uint64_t uid, int npes, int idx, int n_contexts,
+                                 struct gshmem_team **team, char *err, size_t errlen);
 
 /* Collective over the team: free its slot and memory; the handle is dead
  * from then on. */

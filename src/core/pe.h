@@ -49,7 +49,10 @@ typedef struct gsi_region {
 
 typedef struct gsi_pe_state {
     int init_count; /* shmem_init calls not yet matched by shmem_finalize */
-    int my_pe;      /* -1 before the bootstrap is up */
+    /* How far init has come, for gshmemx_init_status (read by any thread):
+     * 0 not started or finalized, 1 bootstrap up, 2 initialized. */
+    int stage;
+    int my_pe; /* -1 before the bootstrap is up */
     int n_pes;
     int thread_level;
     unsigned spin; /* polls before a wait yields */

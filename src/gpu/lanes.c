@@ -60,8 +60,9 @@ typedef struct lane_bar {
 } lane_bar_t;
 
 struct gsd_lane_block {
-    lane_bar_t bar;   /* the block's */
-    lane_bar_t *warp; /* [warps] */
+    lane_bar_t bar;     /* the block's */
+    lane_bar_t *warp;   /* [warps] */
+    lane_bar_t *wgroup; /* [warpgroups] */
 };
 
 static void bar_wait(lane_bar_t *b)
@@ -114,6 +115,17 @@ void gshmemi_lane_syncwarp(void)
         return;
     }
     bar_wait(&l->block->warp[l->tid / GSD_WARP_SIZE]);
+}
+
+void gshmemi_lane_syncwarpgroup(void)
+{
+    gsd_lane_t *l = gshmemi_lane_self;
+
+    if (!l || !l->block) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return;
+    }
+    bar_wait(&l->block->wgroup[l->tid / GSD_WARPGROUP_SIZE]);
 }
 
 uint64_t gshmemi_lane_clock_ns(void)
@@ -226,27 +238,37 @@ static void set_lane(gsd_lane_t *l, unsigned i, gshmemx_dim3_t grid, gshmemx_dim
     l->block = &blocks[bid];
 }
 
-/* Barriers of every block and warp. */
+/* Barriers of every block, warp and warpgroup: one array, each block's
+ * warps' barriers followed by its warpgroups'. */
 static struct gsd_lane_block *make_blocks(unsigned nbid, unsigned ntid)
 {
     unsigned warps = (ntid + GSD_WARP_SIZE - 1) / GSD_WARP_SIZE;
+    unsigned groups = (ntid + GSD_WARPGROUP_SIZE - 1) / GSD_WARPGROUP_SIZE;
+    size_t per = (size_t)warps + groups;
     struct gsd_lane_block *blocks = calloc(nbid, sizeof(*blocks));
     lane_bar_t *bars;
 
     if (!blocks)
         return NULL;
-    if (posix_memalign((void **)&bars, 64, (size_t)nbid * warps * sizeof(*bars)) != 0) {
+    if (posix_memalign((void **)&bars, 64, (size_t)nbid * per * sizeof(*bars)) != 0) {
         free(blocks);
         return NULL;
     }
-    memset(bars, 0, (size_t)nbid * warps * sizeof(*bars));
+    memset(bars, 0, (size_t)nbid * per * sizeof(*bars));
     for (unsigned b = 0; b < nbid; b++) {
         blocks[b].bar.n = ntid;
-        blocks[b].warp = &bars[(size_t)b * warps];
+        blocks[b].warp = &bars[(size_t)b * per];
+        blocks[b].wgroup = blocks[b].warp + warps;
         for (unsigned w = 0; w < warps; w++) {
             unsigned first = w * GSD_WARP_SIZE;
 
             blocks[b].warp[w].n = ntid - first < GSD_WARP_SIZE ? ntid - first : GSD_WARP_SIZE;
+        }
+        for (unsigned g = 0; g < groups; g++) {
+            unsigned first = g * GSD_WARPGROUP_SIZE;
+
+            blocks[b].wgroup[g].n = ntid - first < GSD_WARPGROUP_SIZE ? ntid - first
+                                                                      : GSD_WARPGROUP_SIZE;
         }
     }
     return blocks;

@@ -21,6 +21,7 @@
 #include "coll/sync.h"
 #include "coll/team.h"
 #include "core/heap.h"
+#include "core/localbuf.h"
 #include "core/pe.h"
 #include "core/peers.h"
 #include "core/static_data.h"
@@ -77,6 +78,7 @@ static void start_bootstrap(const char *fn, const gsb_ops_t *boot, const void *a
     gsi_pe.my_pe = info.rank;
     gsi_pe.n_pes = info.size;
     gsi_log_set_pe(info.rank);
+    __atomic_store_n(&gsi_pe.stage, 1, __ATOMIC_RELEASE);
 }
 
 void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
@@ -113,6 +115,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes, gsi_pe.n_local,
               gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
     gsi_device_init(fn);
+    __atomic_store_n(&gsi_pe.stage, 2, __ATOMIC_RELEASE);
 }
 
 void gsi_finalize(const char *fn)
@@ -120,10 +123,12 @@ void gsi_finalize(const char *fn)
     gsi_check_init(fn);
     if (--gsi_pe.init_count > 0)
         return;
+    __atomic_store_n(&gsi_pe.stage, 0, __ATOMIC_RELEASE);
     gsi_device_fini(fn);
     gsi_barrier_finalize(fn);
     gsi_ctx_fini();
     gsi_team_fini_predefined();
+    gsi_localbuf_remove_all(); /* what the program left registered */
     gsi_pe.net->finalize();
     gsi_pe.net_progress = NULL;
     gsi_peers_disconnect();

@@ -59,6 +59,17 @@ typedef enum gst_mem_type { GST_MEM_HOST, GST_MEM_CUDA } gst_mem_type_t;
 typedef gsi_status_t (*gst_map_region_fn_t)(int region, void *base, size_t size,
                                             gst_mem_type_t mem_type, char *err, size_t errlen);
 
+/* Local memory the program registers (gshmemx_buffer_register): the
+ * transport registers [addr, addr + len) once, so its RMA uses that
+ * registration for a local source or destination inside it instead of
+ * registering (or bouncing through) the memory on each call.  The memory
+ * kind is the transport's to detect (UCX finds CUDA memory itself).  *handle
+ * gets what mem_dereg takes back; the caller keeps registrations from
+ * overlapping.  Local, not collective.  NULL: the transport needs none. */
+typedef gsi_status_t (*gst_mem_reg_fn_t)(void *addr, size_t len, void **handle, char *err,
+                                         size_t errlen);
+typedef void (*gst_mem_dereg_fn_t)(void *handle);
+
 /* What a transport can do on memory of one kind (after init, the same
  * answer on every call): a mask of GST_CAP_*.  Where it lacks some, `why`
  * gets the transport's reason in a few words ("this UCX has no CUDA
@@ -113,6 +124,10 @@ typedef struct gst_ops {
     /* What it can do on each kind of memory (see gst_caps_fn_t); NULL:
      * nothing (callers treat it as 0). */
     gst_caps_fn_t caps;
+    /* Register and release local buffers (see gst_mem_reg_fn_t); NULL:
+     * nothing to register. */
+    gst_mem_reg_fn_t mem_reg;
+    gst_mem_dereg_fn_t mem_dereg;
     /* Non-blocking issue, for the proxy (src/gpu/proxy.c), which executes
      * descriptors faster than it could wait for each.  An operation issued
      * here is complete only once the next quiet returns (put_nbi's src and

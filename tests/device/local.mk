@@ -18,7 +18,8 @@ check_PROGRAMS += \
 	tests/device/barrier3_order tests/device/copy_align tests/device/float16 \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
-	tests/device/bad_lane_trap
+	tests/device/bad_lane_trap tests/device/setup tests/device/buffer \
+	tests/device/team_init
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -65,6 +66,16 @@ tests_device_float16_LDADD = libgshmem.la
 tests_device_copy_align_SOURCES = tests/device/copy_align.c $(dev_test_deps)
 tests_device_copy_align_LDADD = libgshmem.la
 
+# NVSHMEM's setup and query names, the warpgroup barrier, double2 maxloc (issue 18).
+tests_device_setup_SOURCES = tests/device/setup.c $(dev_test_deps)
+tests_device_setup_LDADD = libgshmem.la
+# gshmemx_buffer_register: private memory as the local side of RMA (issue 18).
+tests_device_buffer_SOURCES = tests/device/buffer.c $(dev_test_deps)
+tests_device_buffer_LDADD = libgshmem.la
+# gshmemx_team_init: teams of any PE set from a unique id (issue 18).
+tests_device_team_init_SOURCES = tests/device/team_init.c $(dev_test_deps)
+tests_device_team_init_LDADD = libgshmem.la
+
 tests_device_bad_pe_SOURCES = tests/device/bad_pe.c tests/device/bad_test.h
 tests_device_bad_pe_LDADD = libgshmem.la
 tests_device_bad_addr_SOURCES = tests/device/bad_addr.c tests/device/bad_test.h
@@ -102,6 +113,9 @@ TESTS += \
 	tests/device/barrier3_order-np3.pe tests/device/barrier3_order-np4.pe \
 	tests/device/copy_align-np1.pe tests/device/copy_align-np2.pe \
 	tests/device/float16-np1.pe tests/device/float16-np2.pe tests/device/float16-np4.pe \
+	tests/device/setup-np1.pe tests/device/setup-np2.pe tests/device/setup-np4.pe \
+	tests/device/buffer-np1.pe tests/device/buffer-np2.pe tests/device/buffer-np4.pe \
+	tests/device/team_init-np1.pe tests/device/team_init-np2.pe tests/device/team_init-np4.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

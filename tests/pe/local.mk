@@ -16,6 +16,8 @@ check_PROGRAMS += \
 	tests/pe/test_any \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
 	tests/pe/bad_ctx_double_destroy \
+	tests/pe/bad_buf_overlap tests/pe/bad_buf_zero tests/pe/bad_buf_unknown \
+	tests/pe/bad_team_init_noid \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont
@@ -79,6 +81,15 @@ tests_pe_bad_team_double_destroy_SOURCES = tests/pe/bad_team_double_destroy.c
 tests_pe_bad_team_double_destroy_LDADD = libgshmem.la
 tests_pe_bad_team_garbage_SOURCES = tests/pe/bad_team_garbage.c
 tests_pe_bad_team_garbage_LDADD = libgshmem.la
+# gshmemx_buffer_register's misuse: NVSHMEM's code and one line (issue 18).
+tests_pe_bad_buf_overlap_SOURCES = tests/pe/bad_buf_overlap.c
+tests_pe_bad_buf_overlap_LDADD = libgshmem.la
+tests_pe_bad_buf_zero_SOURCES = tests/pe/bad_buf_zero.c
+tests_pe_bad_buf_zero_LDADD = libgshmem.la
+tests_pe_bad_buf_unknown_SOURCES = tests/pe/bad_buf_unknown.c
+tests_pe_bad_buf_unknown_LDADD = libgshmem.la
+tests_pe_bad_team_init_noid_SOURCES = tests/pe/bad_team_init_noid.c
+tests_pe_bad_team_init_noid_LDADD = libgshmem.la
 tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
 tests_pe_bad_ctx_double_destroy_LDADD = libgshmem.la
 tests_pe_bad_skip_barrier_SOURCES = tests/pe/bad_skip_barrier.c
@@ -129,6 +140,10 @@ TESTS += \
 	tests/pe/bad_team_destroyed-np1.pe tests/pe/bad_team_destroyed-np2.pe \
 	tests/pe/bad_team_double_destroy-np1.pe tests/pe/bad_team_double_destroy-np2.pe \
 	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe \
+	tests/pe/bad_buf_overlap-np1.pe tests/pe/bad_buf_overlap-np2.pe \
+	tests/pe/bad_buf_zero-np1.pe tests/pe/bad_buf_zero-np2.pe \
+	tests/pe/bad_buf_unknown-np1.pe tests/pe/bad_buf_unknown-np2.pe \
+	tests/pe/bad_team_init_noid-np1.pe tests/pe/bad_team_init_noid-np2.pe \
 	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe \
 	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
 	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \

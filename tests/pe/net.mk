@@ -21,6 +21,9 @@ TESTS += \
 	tests/device/bad_timeout-np2-net.net \
 	tests/device/barrier3_order-np3-net.net \
 	tests/device/barrier3_order-np4-net.net \
+	tests/device/buffer-np1-net.net \
+	tests/device/buffer-np2-net.net \
+	tests/device/buffer-np4-net.net \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
@@ -48,9 +51,15 @@ TESTS += \
 	tests/device/rma-np1-net.net \
 	tests/device/rma-np2-net.net \
 	tests/device/rma-np4-net.net \
+	tests/device/setup-np1-net.net \
+	tests/device/setup-np2-net.net \
+	tests/device/setup-np4-net.net \
 	tests/device/signal-np1-net.net \
 	tests/device/signal-np2-net.net \
 	tests/device/signal-np4-net.net \
+	tests/device/team_init-np1-net.net \
+	tests/device/team_init-np2-net.net \
+	tests/device/team_init-np4-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
 	tests/device/thread_launch-np1-net.net \
@@ -66,6 +75,12 @@ TESTS += \
 	tests/pe/bad_amo_unaligned-np2-net.net \
 	tests/pe/bad_before_init-np1-net.net \
 	tests/pe/bad_before_init-np2-net.net \
+	tests/pe/bad_buf_overlap-np1-net.net \
+	tests/pe/bad_buf_overlap-np2-net.net \
+	tests/pe/bad_buf_unknown-np1-net.net \
+	tests/pe/bad_buf_unknown-np2-net.net \
+	tests/pe/bad_buf_zero-np1-net.net \
+	tests/pe/bad_buf_zero-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
 	tests/pe/bad_coll_aset_range-np2-net.net \
 	tests/pe/bad_coll_aset_root-np1-net.net \
@@ -133,6 +148,8 @@ TESTS += \
 	tests/pe/bad_team_double_destroy-np2-net.net \
 	tests/pe/bad_team_garbage-np1-net.net \
 	tests/pe/bad_team_garbage-np2-net.net \
+	tests/pe/bad_team_init_noid-np1-net.net \
+	tests/pe/bad_team_init_noid-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \

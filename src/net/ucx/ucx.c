@@ -439,6 +439,7 @@ static void ucx_teardown(void)
             ucp_rkey_destroy(gst_ucx.rkey[i]);
     for (int r = 0; r < GST_MAX_REGIONS; r++)
         gst_ucx_extra_release(r);
+    gst_ucx_local_release();
     if (gst_ucx.am_on)
         gst_ucx_am_finalize();
     for (int pe = 0; gst_ucx.ep && pe < gst_ucx.n_pes; pe++) {
@@ -507,6 +508,8 @@ const gst_ops_t gst_ucx_ops = {
     .quiet = gst_ucx_quiet,
     .map_region = gst_ucx_map_region,
     .caps = ucx_caps,
+    .mem_reg = gst_ucx_mem_reg,
+    .mem_dereg = gst_ucx_mem_dereg,
     .put_nbi = gst_ucx_put_nbi,
     .get_nbi = gst_ucx_get_nbi,
     .p_nbi = gst_ucx_p_nbi,

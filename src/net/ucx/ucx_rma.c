@@ -109,6 +109,10 @@ static gsi_status_t rma_locked(int put, int wait, int pe, int region, size_t off
         if (status != GSI_OK)
             break;
         n = len < t.span ? len : t.span;
+        /* A buffer the program registered: UCX uses our mapping of it. */
+        p.memh = gst_ucx_local_mem(local, n);
+        if (p.memh)
+            p.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
         req = put ? ucp_put_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p)
                   : ucp_get_nbx(gst_ucx.ep[pe], local, n, t.addr, t.rkey, &p);
         if (wait) {

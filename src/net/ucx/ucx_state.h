@@ -5,6 +5,7 @@
  *   ucx_state.c      the state, the waits, the exchange of blobs at init
  *   ucx_rma.c        the data path: put, get, atomics, fence, quiet
  *   ucx_extra.c      regions added after init (map_region)
+ *   ucx_local.c      local buffers the program registers (mem_reg)
  *   ucx_am.c         small operations as active messages (ucx_am.h)
  *   ucx_rehome.c     regions moved onto UCX's shared memory (ucx_rehome.h)
  *   ucx_private.c    what UCX makes in this process kept to this user (ucx_private.h) */
@@ -32,6 +33,13 @@ typedef struct gst_ucx_extra {
     uint64_t *peer_base; /* [n_pes] */
     void *base;
 } gst_ucx_extra_t;
+
+/* A local buffer the program registered (ucx_local.c). */
+typedef struct gst_ucx_local {
+    uintptr_t addr;
+    size_t len;
+    ucp_mem_h mem;
+} gst_ucx_local_t;
 
 /* Staging slots for the _nbi calls' values: so many may be in flight
  * through UCX's RMA before one of them waits for a flush. */
@@ -79,6 +87,9 @@ typedef struct gst_ucx {
     int (*allgather)(const void *in, void *out, size_t len); /* for map_region, finalize */
     char *fin_gather; /* [n_pes] finalize's allgather lands here (allocated at init) */
     gst_ucx_extra_t extra[GST_MAX_REGIONS]; /* regions n_regions.. added after init */
+    /* Registered local buffers, sorted by address, under the lock. */
+    gst_ucx_local_t *local;
+    int n_local, cap_local;
 } gst_ucx_t;
 
 extern gst_ucx_t gst_ucx;
@@ -150,6 +161,13 @@ gsi_status_t gst_ucx_gather_blobs(const gst_init_args_t *args, const void *mine,
 void gst_ucx_extra_release(int region);
 gsi_status_t gst_ucx_map_region(int region, void *base, size_t size, gst_mem_type_t mem_type,
                                 char *err, size_t errlen);
+
+/* ucx_local.c: registered local buffers; the memory handle of the one
+ * holding [p, p + len), or NULL (the lock held). */
+gsi_status_t gst_ucx_mem_reg(void *addr, size_t len, void **handle, char *err, size_t errlen);
+void gst_ucx_mem_dereg(void *handle);
+ucp_mem_h gst_ucx_local_mem(const void *p, size_t len);
+void gst_ucx_local_release(void);
 
 /* ucx_rma.c: the data-path ops. */
 unsigned gst_ucx_progress(void);

@@ -1,0 +1,87 @@
+/*
+ * gsd/setup.h - the setup and query routines NVSHMEM declares for device
+ * and host code alike (GSD_HD, gsd/cdefs.h):
+ *
+ *   gshmem_info_get_version   the OpenSHMEM version the library implements (1.6)
+ *   gshmem_info_get_name      SHMEM_VENDOR_STRING, at most SHMEM_MAX_NAME_LEN bytes
+ *   gshmemx_vendor_get_version_info   the gshmem release (GSHMEM_VERSION_*)
+ *   gshmem_global_exit        end the whole job with `status`
+ *   gshmemx_mc_ptr            the multicast address of a team's copy of ptr:
+ *                             always NULL, as NVSHMEM answers where no NVLink
+ *                             SHARP (NVLS) multicast object exists, which
+ *                             gshmem never makes
+ */
+#ifndef GSD_SETUP_H
+#define GSD_SETUP_H
+
+#include "gshmem/constants.h"
+
+#include "cdefs.h"
+#include "fatal.h"
+#include "team.h"
+
+GSD_BEGIN_C
+/* The library's global exit (host/device.c), for host code and host lanes. */
+void gshmemi_global_exit(int status) __attribute__((noreturn));
+/* Host code's gshmemx_mc_ptr: checks the team as device code does. */
+void *gshmemi_mc_ptr(gshmem_team_t team, const void *ptr);
+GSD_END_C
+
+GSD_HD void gshmem_info_get_version(int *major, int *minor)
+{
+    *major = SHMEM_MAJOR_VERSION;
+    *minor = SHMEM_MINOR_VERSION;
+}
+
+GSD_HD void gshmem_info_get_name(char *name)
+{
+    const char *s = SHMEM_VENDOR_STRING;
+    int i;
+
+    for (i = 0; i < SHMEM_MAX_NAME_LEN - 1 && s[i]; i++)
+        name[i] = s[i];
+    name[i] = '\0';
+}
+
+GSD_HD void gshmemx_vendor_get_version_info(int *major, int *minor, int *patch)
+{
+    *major = GSHMEM_VERSION_MAJOR;
+    *minor = GSHMEM_VERSION_MINOR;
+    *patch = GSHMEM_VERSION_PATCH;
+}
+
+/* Host code and host lanes: the library ends the job (every PE, with
+ * `status`).  A GPU thread cannot call the host: it prints the line and
+ * traps; the PE's watcher (src/gpu/watch.c) sees the failed context and
+ * ends the job, with status 1 and not `status` (compiled, not run). */
+GSD_HD void gshmem_global_exit(int status)
+{
+#if defined(GSD_CUDA) && !defined(GSD_NVCC_HOST_PASS)
+    printf("gshmem: PE %d: gshmem_global_exit: status %d, from device code\n", (int)GSD_STATE.my_pe,
+           status);
+    __trap();
+#else
+    gshmemi_global_exit(status);
+#endif
+}
+
+/* NULL for GSHMEM_TEAM_INVALID and for every team (no multicast object
+ * exists); an id that names no team of this PE ends the job, as the other
+ * team routines of device code do. */
+GSD_HD void *gshmemx_mc_ptr(gshmem_team_t team, const void *ptr)
+{
+#if defined(GSD_NVCC_HOST_PASS)
+    return gshmemi_mc_ptr(team, ptr);
+#else
+#if defined(GSD_HOSTLANE)
+    if (!gshmemi_lane_self)
+        return gshmemi_mc_ptr(team, ptr);
+#endif
+    (void)ptr;
+    if (team != GSHMEM_TEAM_INVALID)
+        (void)gsd_team("gshmemx_mc_ptr", team);
+    return NULL;
+#endif
+}
+
+#endif /* GSD_SETUP_H */
