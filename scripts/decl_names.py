@@ -13,8 +13,9 @@ gshmemx_):
 A function is device-callable when it carries __device__ (nvcc writes it as
 __attribute__((device))), host-callable when it carries __host__ or no
 __device__; under a plain C compiler everything is "host+device" (host
-lanes run the device API as host code).  --types prints the typedef names
-with the prefix instead.
+lanes run the device API as host code).  --signatures adds a third column,
+the return and parameter types; --types prints the typedef names with the
+prefix instead.
 
 It reads structure, not text: only names at brace depth 0 count, so a call
 inside a function body or a macro's string does not pass for a declaration.
@@ -92,7 +93,8 @@ def paren_depth0(chunk):
 
 
 def declared_function(chunk, prefix):
-    """(name, where) when CHUNK declares a function named PREFIX..., else None."""
+    """(name, where, signature) when CHUNK declares a function named
+    PREFIX..., else None."""
     if not chunk or chunk[0] == 'typedef':
         return None
     depth = 0
@@ -101,13 +103,69 @@ def declared_function(chunk, prefix):
             if depth == 0 and i > 0 and chunk[i - 1].startswith(prefix) and \
                     re.fullmatch(r'[A-Za-z_]\w*', chunk[i - 1]):
                 attrs = chunk[:i - 1]
-                return chunk[i - 1], callable_from(attrs)
+                return chunk[i - 1], callable_from(attrs), signature(attrs, chunk[i:])
             depth += 1
         elif tok == ')':
             depth -= 1
         elif tok in ('=', '{'):
             return None
     return None
+
+
+SPECIFIERS = {'static', 'inline', '__inline', '__inline__', 'extern', '__forceinline__',
+              '__device__', '__host__', '__noinline__'}
+
+
+def without_attributes(toks):
+    """TOKS less __attribute__((...)) groups and storage/inline specifiers."""
+    out = []
+    i = 0
+    while i < len(toks):
+        if toks[i] in ('__attribute__', '__declspec', '__location__') and \
+                i + 1 < len(toks) and toks[i + 1] == '(':
+            depth = 0
+            i += 1
+            while i < len(toks):
+                depth += {'(': 1, ')': -1}.get(toks[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            continue
+        if toks[i] not in SPECIFIERS and not toks[i].startswith('"'):
+            out.append(toks[i])
+        i += 1
+    return out
+
+
+def signature(attrs, rest):
+    """'RET(PARAM, ...)' with the parameters' names dropped, so that two
+    functions of the same shape compare equal."""
+    params = []
+    cur = []
+    depth = 0
+    for tok in rest[1:]:
+        if tok == '(':
+            depth += 1
+        elif tok == ')':
+            if depth == 0:
+                break
+            depth -= 1
+        if tok == ',' and depth == 0:
+            params.append(cur)
+            cur = []
+        else:
+            cur.append(tok)
+    params.append(cur)
+    shapes = []
+    for p in params:
+        p = without_attributes(p)
+        if len(p) > 1 and re.fullmatch(r'[A-Za-z_]\w*', p[-1]) and p[-1] not in (
+                'int', 'long', 'short', 'char', 'unsigned', 'signed', 'float', 'double',
+                'void', 'const', 'volatile'):
+            p = p[:-1]
+        shapes.append(' '.join(t for t in p if t != 'restrict' and t != '__restrict'))
+    ret = ' '.join(without_attributes(attrs))
+    return f'{ret}({", ".join(shapes)})'
 
 
 def callable_from(attrs):
@@ -124,21 +182,26 @@ def callable_from(attrs):
     return None  # no CUDA attribute: decided by the caller (see scan)
 
 
-def scan(text, prefix='gshmem'):
-    """{name: where} for every function named PREFIX... in TEXT."""
+def scan(text, prefix='gshmem', signatures=False):
+    """{name: where} for every function named PREFIX... in TEXT; with
+    SIGNATURES, {name: (where, signature)}."""
     cuda = '__attribute__((device))' in text or '__attribute__((global))' in text
     found = {}
+    shape = {}
     for chunk in statements(tokens(text)):
         hit = declared_function(chunk, prefix)
         if not hit:
             continue
-        name, where = hit
+        name, where, sig = hit
         if where is None:
             where = 'host' if cuda else 'host+device'
         old = found.get(name)
         if old and old != where:
             where = 'host+device'
         found[name] = where
+        shape.setdefault(name, sig)
+    if signatures:
+        return {name: (where, shape[name]) for name, where in found.items()}
     return found
 
 
@@ -164,6 +227,9 @@ def main(argv):
     if '--types' in args:
         args.remove('--types')
         types = True
+    sigs = '--signatures' in args
+    if sigs:
+        args.remove('--signatures')
     if len(args) != 1:
         sys.stderr.write(__doc__)
         return 2
@@ -172,6 +238,9 @@ def main(argv):
     if types:
         for name in sorted(scan_types(text, prefix)):
             print(name)
+    elif sigs:
+        for name, (where, sig) in sorted(scan(text, prefix, True).items()):
+            print(f'{name}\t{where}\t{sig}')
     else:
         for name, where in sorted(scan(text, prefix).items()):
             print(f'{name}\t{where}')
