@@ -18,13 +18,12 @@ static int nv_fails;
 
 /* NV_CHECK(what, idx, expected, actual): print both values on a mismatch
  * (the first 10 of each PE). */
-#define NV_CHECK(what, idx, exp, act)                                                 \
-    do {                                                                              \
-        long long nv_e_ = (long long)(exp), nv_a_ = (long long)(act);                 \
-        if (nv_e_ != nv_a_ && nv_fails++ < 10)                                        \
-            fprintf(stderr, "FAIL PE %d: %s[%d] (%s:%d): expected %lld, got %lld\n",  \
-                    nvshmem_my_pe(), (what), (int)(idx), __FILE__, __LINE__, nv_e_,   \
-                    nv_a_);                                                           \
+#define NV_CHECK(what, idx, exp, act)                                                          \
+    do {                                                                                       \
+        long long nv_e_ = (long long)(exp), nv_a_ = (long long)(act);                          \
+        if (nv_e_ != nv_a_ && nv_fails++ < 10)                                                 \
+            fprintf(stderr, "FAIL PE %d: %s[%d] (%s:%d): expected %lld, got %lld\n",           \
+                    nvshmem_my_pe(), (what), (int)(idx), __FILE__, __LINE__, nv_e_, nv_a_);    \
     } while (0)
 
 /* The verdict, printed once per PE. */
