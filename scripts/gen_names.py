@@ -16,9 +16,11 @@ CUDA types).  tests/header/nvshmem-names.sh checks every line without
 pending:TAG against the headers and that the committed list is what this
 script writes now.
 
-A family whose TAG is in PENDING is being added on another branch: its
-names are listed, marked pending, and not checked.  When that branch lands,
-delete its tag from PENDING, run this script, and commit the list.
+A family whose tag (or one of whose tags: bfloat16 on-stream names wait
+for two branches, marked pending:f16+stream) is in PENDING is being added on
+another branch: its names are listed, marked pending, and not checked.
+When that branch lands, delete its tag from PENDING, run this script, and
+commit the list (then scripts/gen_compat.py, and commit the header).
 
 --coverage prints, per family, how many names NVSHMEM has (its own type
 lists, written below as data) and how many of them the checked list holds.
@@ -195,7 +197,17 @@ fam('reducescatter', '{p}_{T}_{O}_reducescatter{g}', 'device', 'red_bit', GROUPS
 fam('reducescatter', '{p}_{T}_{O}_reducescatter{g}', 'device', 'red', GROUPS,
     OPS_MINMAX + OPS_ARITH, pending='rs')
 fam('reducescatter', '{p}_{T}_{O}_reducescatter{g}', 'device', 'f16', GROUPS,
-    OPS_MINMAX + OPS_ARITH, pending='rs')
+    OPS_MINMAX + OPS_ARITH, pending=('rs', 'f16'))
+
+# bfloat16 and half from host code: NVSHMEM's host-callable typed RMA,
+# signal and collective names.  gshmem's host API is OpenSHMEM's, so these
+# are shmem_ names (the compatibility header sends host calls of the
+# nvshmem_ names there).
+fam('f16-host', 'shmem_{T}_p shmem_{T}_g shmem_{T}_put shmem_{T}_get shmem_{T}_put_nbi '
+    'shmem_{T}_get_nbi shmem_{T}_iput shmem_{T}_iget shmem_{T}_put_signal '
+    'shmem_{T}_put_signal_nbi shmem_{T}_broadcast shmem_{T}_fcollect shmem_{T}_alltoall',
+    'host', 'f16', pending='f16')
+fam('f16-host', 'shmem_{T}_{O}_reduce', 'host', 'f16', ops=OPS_MINMAX + OPS_ARITH, pending='f16')
 
 # Host setup.
 fam('setup', 'gshmem_malloc gshmem_calloc gshmem_align gshmem_free gshmemx_init_attr '
@@ -213,7 +225,7 @@ fam('stream', 'gshmemx_putmem_on_stream gshmemx_getmem_on_stream gshmemx_signal_
     'gshmemx_signal_wait_until_on_stream', 'host')
 fam('stream', 'gshmemx_{T}_wait_until_on_stream', 'host', 'wait')
 on_stream('rma', 'stream')
-on_stream('f16', 'f16')
+on_stream('f16', ('f16', 'stream'))
 fam('stream-rma', 'gshmemx_put{S}_on_stream gshmemx_get{S}_on_stream '
     'gshmemx_put{S}_nbi_on_stream gshmemx_get{S}_nbi_on_stream gshmemx_iput{S}_on_stream '
     'gshmemx_iget{S}_on_stream gshmemx_put{S}_signal_on_stream '
@@ -231,13 +243,13 @@ fam('stream-coll', 'gshmemx_{T}_{O}_reduce_on_stream', 'host', 'red_bit', ops=OP
 fam('stream-coll', 'gshmemx_{T}_{O}_reduce_on_stream', 'host', 'red',
     ops=OPS_MINMAX + OPS_ARITH, pending='stream')
 fam('stream-coll', 'gshmemx_{T}_{O}_reduce_on_stream', 'host', 'f16',
-    ops=OPS_MINMAX + OPS_ARITH, pending='f16')
+    ops=OPS_MINMAX + OPS_ARITH, pending=('f16', 'stream'))
 fam('reducescatter', 'gshmemx_{T}_{O}_reducescatter_on_stream', 'host', 'red_bit', ops=OPS_BIT,
     pending='rs')
 fam('reducescatter', 'gshmemx_{T}_{O}_reducescatter_on_stream', 'host', 'red',
     ops=OPS_MINMAX + OPS_ARITH, pending='rs')
 fam('reducescatter', 'gshmemx_{T}_{O}_reducescatter_on_stream', 'host', 'f16',
-    ops=OPS_MINMAX + OPS_ARITH, pending='rs')
+    ops=OPS_MINMAX + OPS_ARITH, pending=('rs', 'f16'))
 
 SCOPE = {'thread': ('gshmem', ''), 'warp': ('gshmemx', '_warp'), 'block': ('gshmemx', '_block')}
 
@@ -251,13 +263,21 @@ def expand(template, rows, scopes, ops):
                 yield template.format(**fields)
 
 
+def pending_tag(tag):
+    """'a+b' for a family that waits for branches a and b (the ones of them
+    still in PENDING), None when nothing it waits for is pending."""
+    tags = (tag,) if isinstance(tag, str) else tuple(tag or ())
+    left = [t for t in tags if t in PENDING]
+    return '+'.join(left) or None
+
+
 def names(sets):
     """{(name, where): (family, pending tag or None)} over every family."""
     out = {}
     for family, template, where, types, scopes, ops, tag in FAMILIES:
         rows = sets[types] if types else [None]
         for name in expand(template, rows, scopes, ops):
-            out.setdefault((name, where), (family, tag if tag in PENDING else None))
+            out.setdefault((name, where), (family, pending_tag(tag)))
     return out
 
 

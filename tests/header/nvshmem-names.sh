@@ -53,7 +53,10 @@ check() {
     label=$1
     decls=$2
     shift 2
-    "$python" "$src/scripts/decl_names.py" "$decls" > "$work/$label.decl" || return 1
+    # gshmem_/gshmemx_ names, and the host API's shmem_ names (bfloat16 and
+    # half from host code).
+    { "$python" "$src/scripts/decl_names.py" "$decls" &&
+        "$python" "$src/scripts/decl_names.py" --prefix shmem "$decls"; } > "$work/$label.decl" || return 1
     missing=0
     checked=0
     seen=0
