@@ -36,12 +36,16 @@
 #                                 line: the rows are indented as a
 #                                 staircase, and differently again on a
 #                                 second run
+#   include/gshmem/compat/nvshmem.h  written by scripts/gen_compat.py, one
+#                                 #define a line (a test compares it with
+#                                 the generator's output)
 EXCLUDE="
 include/gshmem/generic_c11.h
 host/reduce_ops.h
 tests/pe/reduce_test.h
 src/base/env_table.h
 tests/header/spec_types.h
+include/gshmem/compat/nvshmem.h
 "
 
 cf=${CLANG_FORMAT:-clang-format}

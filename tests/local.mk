@@ -8,6 +8,12 @@ EXTRA_DIST += tests/header/names.sh tests/header/openshmem-1.6-symbols.txt \
 	tests/header/legacy-symbols.txt tests/header/generic.c tests/header/overload.cpp \
 	tests/header/stubs.cpp tests/header/spec_types.h tests/header/constants.c
 
+# The NVSHMEM-shaped names (scripts/gen_names.py writes the list from the
+# type table; scripts/decl_names.py reads the preprocessed headers).
+TESTS += tests/header/nvshmem-names.sh
+EXTRA_DIST += tests/header/nvshmem-names.sh tests/header/nvshmem-names.txt \
+	scripts/gen_names.py scripts/decl_names.py
+
 # The profiling interface (a program that wraps shmem_ routines itself).
 check_PROGRAMS += tests/pe/profiling
 tests_pe_profiling_SOURCES = tests/pe/profiling.c tests/pe/pe_test.h

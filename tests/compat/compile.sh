@@ -1,0 +1,34 @@
+#!/bin/sh
+# tests/compat/compile.sh - the NVSHMEM-named programs of tests/compat
+# compile as CUDA (gshmemcc -x cu -c, for compute_90 PTX: the front end
+# runs fully, ptxas does not) with warnings as errors, as an NVSHMEM program
+# built against <gshmem/compat/nvshmem.h> would.  It needs no GPU; 77 (skip)
+# in a build without CUDA.  (make check runs them on host lanes.)
+set -u
+src=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+build=${GSHMEM_TOP_BUILDDIR:-$src}
+cc=$build/tools/gshmemcc
+if [ ! -x "$cc" ] || ! "$cc" --showme:cuda >/dev/null 2>&1; then
+    echo "compat compile: SKIP, not a build with CUDA"
+    exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/gshmem-compat-cu.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+export GSHMEM_CUDA_GENCODE="-gencode arch=compute_90,code=compute_90"
+export GSHMEM_NVCCFLAGS="-Werror all-warnings"
+fails=0
+n=0
+for t in "$src"/tests/compat/nv_*.c; do
+    n=$((n + 1))
+    name=tests/compat/${t##*/}
+    if "$cc" -x cu -c -I"$src/tests/compat" -Wall -Wextra -Werror "$t" \
+        -o "$work/t$n.o" > "$work/t$n.log" 2>&1; then
+        echo "ok   $name"
+    else
+        echo "FAIL $name"
+        grep -E -i 'error|warning' "$work/t$n.log" | head -n 10 | cut -c 1-240 | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+done
+echo "compat compile: $n programs as CUDA with warnings as errors, $fails failed"
+[ "$fails" -eq 0 ] && [ "$n" -gt 0 ]
