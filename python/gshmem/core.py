@@ -22,7 +22,7 @@ def get_unique_id():
     uid = _lib.UniqueId()
     if lib.gshmemx_get_uniqueid(ctypes.byref(uid)) != 0:
         raise _lib.GshmemError("gshmem: gshmemx_get_uniqueid failed")
-    return bytes(uid.internal)
+    return ctypes.string_at(ctypes.addressof(uid), 128)
 
 
 def _init_uid(uid, rank, nranks):
@@ -32,7 +32,7 @@ def _init_uid(uid, rank, nranks):
             not 0 <= rank < nranks:
         raise ValueError("gshmem.init: rank %r is not 0 to nranks-1 (nranks %r)" % (rank, nranks))
     u = _lib.UniqueId()
-    ctypes.memmove(u.internal, bytes(uid), 128)
+    ctypes.memmove(ctypes.addressof(u), bytes(uid), 128)
     attr = _lib.InitAttr()
     if lib.gshmemx_set_attr_uniqueid_args(rank, nranks, ctypes.byref(u), ctypes.byref(attr)) != 0:
         raise _lib.GshmemError("gshmem: gshmemx_set_attr_uniqueid_args failed")
