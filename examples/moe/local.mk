@@ -47,3 +47,6 @@ EXTRA_DIST += perftest/moe_mpi_baseline.c perftest/moe_compare.sh
 
 # The tests of this library (kept beside it, so this one include brings both).
 include $(srcdir)/tests/moe/local.mk
+
+# The Python example and benchmarks (tests/python/local.mk runs the example).
+EXTRA_DIST += examples/python/moe_layer.py perftest/moe_py_bench.py perftest/moe_py_compare.sh

@@ -37,3 +37,14 @@ def job():
     yield mode
     gshmem.barrier_all()
     gshmem.finalize()
+
+
+def pytest_runtest_logreport(report):
+    """Print a failure at once, with the PE: the job may end before pytest's
+    summary (the other PEs wait in the next test's collective)."""
+    if report.failed:
+        import sys
+        pe = gshmem.my_pe() if gshmem.is_initialized() else "?"
+        sys.stderr.write("PE %s: FAILED %s (%s)\n%s\n" % (pe, report.nodeid, report.when,
+                                                          report.longreprtext))
+        sys.stderr.flush()
