@@ -55,7 +55,10 @@ typedef enum gshmem_moe_mode {
     GSHMEM_MOE_NORMAL = 1
 } gshmem_moe_mode_t;
 
-typedef enum gshmem_moe_format { GSHMEM_MOE_FP8 = 0, GSHMEM_MOE_BF16 = 1 } gshmem_moe_format_t;
+typedef enum gshmem_moe_format {
+    GSHMEM_MOE_FP8 = 0,
+    GSHMEM_MOE_BF16 = 1
+} gshmem_moe_format_t;
 
 typedef struct gshmem_moe_config {
     int hidden;            /* multiple of 128 */
@@ -76,7 +79,8 @@ typedef struct gshmem_moe_handle {
 typedef struct gshmem_moe gshmem_moe_t;
 
 /* Collective.  0 and *out, or a negative status (bad config, no heap room). */
-GSHMEM_MOE_API int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out);
+GSHMEM_MOE_API int gshmem_moe_create(const gshmem_moe_config_t *cfg,
+                                     gshmem_moe_t **out);
 /* Collective; NULL is a no-op. */
 GSHMEM_MOE_API void gshmem_moe_destroy(gshmem_moe_t *b);
 
@@ -85,18 +89,24 @@ GSHMEM_MOE_API int gshmem_moe_local_experts(const gshmem_moe_t *b);
 GSHMEM_MOE_API int gshmem_moe_recv_rows(const gshmem_moe_t *b);
 
 /* Collective.  recv_scales may be NULL for bf16 (must not be for fp8). */
-GSHMEM_MOE_API int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_idx,
-                                       int ntokens, void *recv_x, float *recv_scales,
-                                       int32_t *recv_count, gshmem_moe_handle_t *handle);
+GSHMEM_MOE_API int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x,
+                                       const int32_t *topk_idx, int ntokens,
+                                       void *recv_x, float *recv_scales,
+                                       int32_t *recv_count,
+                                       gshmem_moe_handle_t *handle);
 
 /* Collective.  handle: what dispatch filled, the oldest not yet combined;
  * topk_w [handle->num_tokens][topk]. */
-GSHMEM_MOE_API int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *topk_w,
-                                      const gshmem_moe_handle_t *handle, uint16_t *out);
+GSHMEM_MOE_API int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y,
+                                      const float *topk_w,
+                                      const gshmem_moe_handle_t *handle,
+                                      uint16_t *out);
 
 /* After a dispatch: for row r of local expert le, the source PE and token. */
-GSHMEM_MOE_API int gshmem_moe_recv_source(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle,
-                                          int le, int r, int *src_pe, int *src_token);
+GSHMEM_MOE_API int gshmem_moe_recv_source(const gshmem_moe_t *b,
+                                          const gshmem_moe_handle_t *handle,
+                                          int le, int r, int *src_pe,
+                                          int *src_token);
 
 /* The last error's line ("gshmem: PE n: gshmem_moe_dispatch: ..."), or "". */
 GSHMEM_MOE_API const char *gshmem_moe_error(void);

@@ -29,13 +29,13 @@ struct gshmem_moe {
     moe_t m;
     gshmem_moe_config_t cfg;
     int L, P, N, H, K;
-    int32_t *idx[2];       /* symmetric [N][K] per call parity (the LL combine reads its own) */
-    int32_t *idx_host;     /* [N][K] staging, -1 padded */
-    float *w_host;         /* [N][K] staging, zero padded */
-    moe_entry_t *lay[2];   /* [L][P * N] per parity, sorted */
-    int32_t *lay_n[2];     /* [L] */
-    moe_entry_t *scratch;  /* [N]: one (le, src) list while sorting */
-    uint32_t combined;     /* epoch of the last combine */
+    int32_t *idx[2];      /* symmetric [N][K] per call parity (the LL combine reads its own) */
+    int32_t *idx_host;    /* [N][K] staging, -1 padded */
+    float *w_host;        /* [N][K] staging, zero padded */
+    moe_entry_t *lay[2];  /* [L][P * N] per parity, sorted */
+    int32_t *lay_n[2];    /* [L] */
+    moe_entry_t *scratch; /* [N]: one (le, src) list while sorting */
+    uint32_t combined;    /* epoch of the last combine */
 };
 
 static char moe_err[512];
@@ -288,8 +288,8 @@ int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_
     if (b->m.epoch_dispatch - b->combined >= in_flight)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                         "%u dispatches wait for their combine; %s mode allows %u",
-                        b->m.epoch_dispatch - b->combined, in_flight == 2 ? "low-latency" : "normal",
-                        in_flight);
+                        b->m.epoch_dispatch - b->combined,
+                        in_flight == 2 ? "low-latency" : "normal", in_flight);
     if ((rc = check_routing(b, topk_idx, ntokens)) != 0)
         return rc;
 
@@ -350,9 +350,9 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
         const moe_entry_t *e = b->lay[p] + (size_t)le * b->P * b->N;
 
         for (r = 0; r < b->lay_n[p][le]; r++)
-            gshmemx_memcpy_to_device(
-                e[r].row, expert_y + ((size_t)le * b->P * b->N + (size_t)r) * b->H,
-                (size_t)b->H * 2);
+            gshmemx_memcpy_to_device(e[r].row,
+                                     expert_y + ((size_t)le * b->P * b->N + (size_t)r) * b->H,
+                                     (size_t)b->H * 2);
     }
     memset(b->w_host, 0, (size_t)b->N * b->K * 4);
     if (n > 0)
@@ -379,8 +379,8 @@ int gshmem_moe_recv_source(const gshmem_moe_t *b, const gshmem_moe_handle_t *han
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
     p = (int)(handle->epoch & 1u);
     if (le < 0 || le >= b->L || r < 0 || r >= b->lay_n[p][le])
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "row %d of local expert %d is out of range",
-                        r, le);
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "row %d of local expert %d is out of range", r,
+                        le);
     e = b->lay[p] + (size_t)le * b->P * b->N + r;
     *src_pe = e->src, *src_token = e->token;
     return 0;
