@@ -30,9 +30,12 @@
  * Combines must come in the order of their dispatches.
  *
  * Memory: the pointers above are host memory.  The library stages them
- * into its own symmetric buffers (host heap on host lanes, device heap on a
- * GPU, through gshmemx_memcpy_*).  Errors: 0, or GSHMEM_MOE_ERR_INVALID (a
- * bad argument; nothing was sent) or GSHMEM_MOE_ERR_FAILED (no heap room, a
+ * into its own symmetric buffers (gshmem_malloc, through gshmemx_memcpy_*).
+ * It is built for host lanes: its kernels run on host threads, so a
+ * program that uses it must not run the device API on a GPU (a CUDA build
+ * of the library, device-linked inside it, is planned).  Errors: 0, or
+ * GSHMEM_MOE_ERR_INVALID (a bad argument; nothing was sent) or
+ * GSHMEM_MOE_ERR_FAILED (no heap room, a
  * launch failed); gshmem_moe_error() gives the line, also printed on stderr.
  */
 #ifndef GSHMEM_MOE_H
