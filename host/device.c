@@ -85,3 +85,35 @@ gshmem_team_t gshmemx_team_device_id(shmem_team_t team)
     gsi_check_init("gshmemx_team_device_id");
     return gsi_team_check("gshmemx_team_device_id", team)->slot;
 }
+
+/* CUDA modules and libraries the program loaded itself (NVSHMEM's
+ * nvshmemx_cumodule_init / nvshmemx_culibrary_init): their own copy of the
+ * device state is filled now and kept current until _finalize or
+ * shmem_finalize (src/gpu/module.c). */
+int gshmemx_cumodule_init(gshmemx_cumodule_t module)
+{
+    gsi_check_init("gshmemx_cumodule_init");
+    gsi_device_module("gshmemx_cumodule_init", 0, module, 1);
+    return 0;
+}
+
+int gshmemx_cumodule_finalize(gshmemx_cumodule_t module)
+{
+    gsi_check_init("gshmemx_cumodule_finalize");
+    gsi_device_module("gshmemx_cumodule_finalize", 0, module, 0);
+    return 0;
+}
+
+int gshmemx_culibrary_init(gshmemx_culibrary_t library)
+{
+    gsi_check_init("gshmemx_culibrary_init");
+    gsi_device_module("gshmemx_culibrary_init", 1, library, 1);
+    return 0;
+}
+
+int gshmemx_culibrary_finalize(gshmemx_culibrary_t library)
+{
+    gsi_check_init("gshmemx_culibrary_finalize");
+    gsi_device_module("gshmemx_culibrary_finalize", 1, library, 0);
+    return 0;
+}
