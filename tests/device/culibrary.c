@@ -19,14 +19,13 @@
 
 static int fails;
 
-#define CHECK(what, got, want)                                                            \
-    do {                                                                                  \
-        long long g_ = (long long)(got), w_ = (long long)(want);                          \
-        if (g_ != w_) {                                                                   \
-            fprintf(stderr, "culibrary: PE %d: %s: got %lld, want %lld\n", me, what, g_, \
-                    w_);                                                                  \
-            fails++;                                                                      \
-        }                                                                                 \
+#define CHECK(what, got, want)                                                                 \
+    do {                                                                                       \
+        long long g_ = (long long)(got), w_ = (long long)(want);                               \
+        if (g_ != w_) {                                                                        \
+            fprintf(stderr, "culibrary: PE %d: %s: got %lld, want %lld\n", me, what, g_, w_);  \
+            fails++;                                                                           \
+        }                                                                                      \
     } while (0)
 
 int main(void)
