@@ -67,12 +67,12 @@ else
     [ -n "${ITERS:-}" ] && args="$args -n $ITERS"
     [ -n "${WARMUP:-}" ] && args="$args -w $WARMUP"
 fi
-moe_src="$src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c
+moe_src="$src/examples/moe/gshmem_moe.c $src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c
          $src/examples/moe/moe_data.c $src/examples/moe/moe_run.c"
 
 say "building into $bin"
 # shellcheck disable=SC2086
-if ! "$gshmemcc" $cflags -std=gnu11 -I"$src/examples/moe" -I"$src/device" \
+if ! "$gshmemcc" $cflags -std=gnu11 -I"$src/examples/moe" -I"$src/device" -I"$src/include" \
         -o "$bin/moe_bench" "$src/perftest/moe_bench.c" $moe_src >>"$log" 2>&1; then
     say "cannot build moe_bench with $gshmemcc (see $log)"
     exit 1

@@ -32,6 +32,9 @@ trap 'rm -rf "$work"' EXIT
 "$bindir/gshmemcc" -O2 examples/ring.c -o "$work/ring"
 "$bindir/gshmemrun" -np 4 "$work/ring"
 "$bindir/gshmemrun" -np 4 ./examples/moe/moe
+# The installed Python package, from outside the tree (make install wrote a
+# gshmem.pth for python3: python/install-pth.sh).
+(cd / && python3 -c 'import gshmem; print("gshmem: import gshmem works:", gshmem.__file__)')
 
 # What a login shell lacks to find the tools and gshmem.pc.
 on_path() {

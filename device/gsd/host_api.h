@@ -49,6 +49,17 @@
  *       the host handle of a device team id (shmem_team_sync,
  *       shmem_team_destroy, ...): SHMEM_TEAM_INVALID when the id names no
  *       team of this PE.
+ *   gshmemx_cumodule_init / _finalize, gshmemx_culibrary_init / _finalize
+ *       a CUDA module (cuModuleLoad) or library (cuLibraryLoad) that the
+ *       program loaded itself, device-linked with libgshmem_device.a on its
+ *       own, has its own copy of the device state: init fills it (after
+ *       shmem_init) and keeps it current (teams) until _finalize or
+ *       shmem_finalize.  Return 0; a NULL handle, a second init, a finalize
+ *       without init, or a module without gsd_state_d end the job with one
+ *       line.  The handles are CUmodule / CUlibrary (void * here, so host
+ *       code needs no cuda.h).  On host lanes every shared object's kernels
+ *       read libgshmem.so's one state: the calls check and record only.
+ *       GPU path compiled, not run.
  */
 #ifndef GSD_HOST_API_H
 #define GSD_HOST_API_H
@@ -116,6 +127,12 @@ int gshmemx_team_get_uniqueid(gshmemx_team_uniqueid_t *uniqueid);
 int gshmemx_team_init(gshmem_team_t *team, gshmem_team_config_t *config, long config_mask, int npes,
                       int pe_idx_in_team);
 shmem_team_t gshmemx_team_host(gshmem_team_t team);
+typedef void *gshmemx_cumodule_t;  /* a CUmodule */
+typedef void *gshmemx_culibrary_t; /* a CUlibrary */
+int gshmemx_cumodule_init(gshmemx_cumodule_t module);
+int gshmemx_cumodule_finalize(gshmemx_cumodule_t module);
+int gshmemx_culibrary_init(gshmemx_culibrary_t library);
+int gshmemx_culibrary_finalize(gshmemx_culibrary_t library);
 GSD_END_C
 
 #endif /* GSD_HOST_API_H */

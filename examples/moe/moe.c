@@ -19,11 +19,6 @@ int moe_quiet(void);
 
 #define MOE_MAX_WARPS 8192
 
-const char *moe_mode_name(moe_mode_t mode)
-{
-    return mode == MOE_LL ? "low-latency" : "normal";
-}
-
 static long env_long(const char *name, long fallback)
 {
     const char *v = getenv(name);

@@ -52,8 +52,6 @@
 extern "C" {
 #endif
 
-typedef enum moe_mode { MOE_LL = 0, MOE_NORMAL = 1 } moe_mode_t;
-
 /* Everything the kernels touch: device memory (symmetric where a peer
  * writes it).  Sizes: N tokens, K top-k, E experts, L = E / npes local
  * experts, P PEs, C channels, S ring slots. */
@@ -138,7 +136,6 @@ typedef struct moe {
 /* 0, or -1 with a line on stderr (bad shape, no heap room).  Collective. */
 int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode);
 void moe_fini(moe_t *m);
-const char *moe_mode_name(moe_mode_t mode);
 
 /* Collective calls; 0 or -1 (the launch failed). */
 int moe_dispatch(moe_t *m);

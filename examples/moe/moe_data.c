@@ -39,6 +39,11 @@ static int rng_below(rng_t *r, int n)
     return (int)((rng_next(r) >> 33) % (uint64_t)n);
 }
 
+const char *moe_mode_name(moe_mode_t mode)
+{
+    return mode == MOE_LL ? "low-latency" : "normal";
+}
+
 const char *moe_route_name(moe_route_kind_t k)
 {
     switch (k) {

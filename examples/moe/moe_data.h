@@ -36,6 +36,9 @@ typedef uint16_t moe_bf16_t;
 
 typedef enum moe_dtype { MOE_FP8 = 0, MOE_BF16 = 1 } moe_dtype_t;
 
+/* The two modes (moe.h, gshmem_moe.h say what each does). */
+typedef enum moe_mode { MOE_LL = 0, MOE_NORMAL = 1 } moe_mode_t;
+
 /* Routing patterns (moe_route_make). */
 typedef enum moe_route_kind {
     MOE_ROUTE_RANDOM = 0, /* K distinct experts uniformly at random */
@@ -307,6 +310,7 @@ MOE_HD void moe_combine_span(const int32_t *idx, const float *w, int topk,
 /* A readable name for the shape and mode ("128 tokens/PE, H=7168, top-8, 32 experts, fp8"). */
 void moe_shape_str(const moe_shape_t *s, char *buf, size_t len);
 const char *moe_route_name(moe_route_kind_t k);
+const char *moe_mode_name(moe_mode_t mode);
 /* Parses "random", "skewed", "empty", "sparse"; -1 when unknown. */
 int moe_route_parse(const char *name);
 

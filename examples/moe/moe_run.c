@@ -1,6 +1,8 @@
 /*
  * moe_run.c - one measured run of dispatch + expert + combine (the example
- * program and perftest/moe_bench share it).  Each timed phase sits between
+ * program and perftest/moe_bench share it), through the public library
+ * (gshmem_moe.h): the times include its staging and packing copies, as a
+ * user's (and the Python package's) calls do.  Each timed phase sits between
  * barriers (not timed), so it measures the phase itself: not the skew the
  * untimed expert leaves, nor (PEs sharing cores) a PE that could not run
  * because the PE beside it on its core was busy in the expert.  The calls
@@ -24,57 +26,104 @@ static double now_us(void)
 
 const char *moe_path_name(void)
 {
-    int n = shmem_n_pes();
+    int n = shmem_n_pes(), p2p;
+    long *w;
 
-    return n == 1 ? "local" : moe_pe_is_p2p((shmem_my_pe() + 1) % n) ? "load/store" : "proxy";
+    if (n == 1)
+        return "local";
+    w = (long *)shmem_malloc(sizeof *w);
+    p2p = w && shmem_ptr(w, (shmem_my_pe() + 1) % n) != NULL;
+    shmem_free(w);
+    return p2p ? "load/store" : "proxy";
+}
+
+/* The toy expert (moe_data.h: expert e multiplies by e + 1) over what
+ * dispatch packed: rows [L][R][H] of bf16 or fp8 + scales. */
+static void toy_experts(const moe_shape_t *s, int L, int R, const int32_t *count,
+                        const unsigned char *vals, const float *scales, moe_bf16_t *y)
+{
+    const int H = s->hidden, G = H / MOE_SCALE_BLOCK, me = shmem_my_pe();
+    int le, r, i;
+
+    for (le = 0; le < L; le++) {
+        const float f = (float)(me * L + le + 1);
+
+        for (r = 0; r < count[le]; r++) {
+            const size_t row = (size_t)le * R + (size_t)r;
+            moe_bf16_t *o = y + row * H;
+
+            if (s->dtype == MOE_FP8) {
+                const unsigned char *q = vals + row * H;
+                const float *sc = scales + row * G;
+
+                for (i = 0; i < H; i++)
+                    o[i] = moe_f32_to_bf16(moe_fp8_to_f32(q[i]) * sc[i / MOE_SCALE_BLOCK] * f);
+            } else {
+                const moe_bf16_t *v = (const moe_bf16_t *)(const void *)vals + row * H;
+
+                for (i = 0; i < H; i++)
+                    o[i] = moe_f32_to_bf16(moe_bf16_to_f32(v[i]) * f);
+            }
+        }
+    }
 }
 
 int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, uint64_t seed,
                 int warmup, int iters, moe_perf_t *p)
 {
     const int me = shmem_my_pe(), N = s->tokens, H = s->hidden, K = s->topk;
+    const int L = s->experts / s->npes, R = s->npes * N;
+    const size_t vb = s->dtype == MOE_FP8 ? 1 : 2;
+    const gshmem_moe_config_t cfg = {
+        .hidden = H,
+        .num_experts = s->experts,
+        .topk = K,
+        .max_tokens_per_pe = N,
+        .format = s->dtype == MOE_FP8 ? GSHMEM_MOE_FP8 : GSHMEM_MOE_BF16,
+        .mode = mode == MOE_LL ? GSHMEM_MOE_LOW_LATENCY : GSHMEM_MOE_NORMAL,
+    };
     moe_bf16_t *x = (moe_bf16_t *)malloc((size_t)N * H * 2);
     moe_bf16_t *ref = (moe_bf16_t *)malloc((size_t)N * H * 2);
     moe_bf16_t *out = (moe_bf16_t *)malloc((size_t)N * H * 2);
     int32_t *idx = (int32_t *)malloc((size_t)N * K * 4);
     float *w = (float *)malloc((size_t)N * K * 4);
+    unsigned char *rx = (unsigned char *)malloc((size_t)L * R * H * vb);
+    float *rs = (float *)malloc((size_t)L * R * (H / MOE_SCALE_BLOCK) * 4);
+    moe_bf16_t *y = (moe_bf16_t *)malloc((size_t)L * R * H * 2);
+    int32_t *cnt = (int32_t *)malloc((size_t)L * 4);
     double *d = (double *)shmem_calloc((size_t)iters + 1, sizeof(double));
     double *c = (double *)shmem_calloc((size_t)iters + 1, sizeof(double));
     long *stat = (long *)shmem_calloc(2, sizeof(long));
-    moe_t m;
+    gshmem_moe_t *b = NULL;
+    gshmem_moe_handle_t h;
     int i, rc = -1;
 
     memset(p, 0, sizeof *p);
-    if (!x || !ref || !out || !idx || !w || !d || !c || !stat)
+    if (!x || !ref || !out || !idx || !w || !rx || !rs || !y || !cnt || !d || !c || !stat)
         goto out;
-    if (moe_init(&m, s, mode) != 0)
+    if (gshmem_moe_create(&cfg, &b) != 0)
         goto out;
     moe_make_tokens(s, me, seed, x);
     moe_route_make(s, route, me, seed, idx, w);
-    gshmemx_memcpy_to_device(m.x, x, (size_t)N * H * 2);
-    gshmemx_memcpy_to_device(m.idx, idx, (size_t)N * K * 4);
-    gshmemx_memcpy_to_device(m.w, w, (size_t)N * K * 4);
 
     for (i = -warmup; i < iters; i++) {
         double t0, t1, t2, t3;
 
         shmem_barrier_all(); /* not timed: every PE starts the phase together */
         t0 = now_us();
-        if (moe_dispatch(&m))
+        if (gshmem_moe_dispatch(b, x, idx, N, rx, rs, cnt, &h))
             goto fini;
         t1 = now_us();
         shmem_barrier_all();
-        if (moe_expert_toy(&m))
-            goto fini;
+        toy_experts(s, L, R, cnt, rx, rs, y);
         shmem_barrier_all();
         t2 = now_us();
-        if (moe_combine(&m))
+        if (gshmem_moe_combine(b, y, w, &h, out))
             goto fini;
         t3 = now_us();
         if (i >= 0)
             d[i] = t1 - t0, c[i] = t3 - t2;
     }
-    gshmemx_memcpy_from_device(out, m.out, (size_t)N * H * 2);
     moe_reference(s, x, idx, w, ref);
     stat[0] = moe_first_diff(out, ref, (long)N * H) < 0 ? 0 : 1;
     stat[1] = moe_count_selections(s, idx);
@@ -94,11 +143,12 @@ int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, u
     p->selections = (double)stat[1] / s->npes;
     rc = 0;
 fini:
-    moe_fini(&m);
+    gshmem_moe_destroy(b);
 out:
     shmem_free(stat);
     shmem_free(c);
     shmem_free(d);
+    free(cnt), free(y), free(rs), free(rx);
     free(w), free(idx), free(out), free(ref), free(x);
     return rc;
 }

@@ -5,7 +5,10 @@
 #ifndef MOE_RUN_H
 #define MOE_RUN_H
 
-#include "moe.h"
+#include <gshmem.h>
+#include <gshmem_moe.h>
+
+#include "moe_data.h"
 
 #if defined(__cplusplus)
 extern "C" {
@@ -26,7 +29,8 @@ int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, u
 void moe_perf_free(moe_perf_t *p);
 
 /* How this PE reaches the next one: "load/store", "proxy" or "local"
- * (collective: it allocates a probe word). */
+ * (collective: it allocates a probe word of the host heap, which is mapped
+ * exactly where the device heap is on host lanes). */
 const char *moe_path_name(void);
 
 #if defined(__cplusplus)

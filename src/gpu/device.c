@@ -313,7 +313,8 @@ void gsi_device_fini(const char *fn)
         clear_team(slot);
     team_table = dev.state.team;
     memset(&dev.state, 0, sizeof(dev.state));
-    dev.mem->publish(&dev.state);
+    dev.mem->publish(&dev.state); /* loaded modules too: they see "not initialized" */
+    gsi_device_modules_forget();
     gsi_watch_stop(); /* before the context goes */
     dev.mem->free_device(team_table);
     dev.mem->fini();

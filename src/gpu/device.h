@@ -28,6 +28,13 @@ void gsi_device_team_update(int slot, const struct gshmem_team *team);
 /* The backend chosen at init (NULL before). */
 const gsi_devmem_ops_t *gsi_device_mem(void);
 
+/* module.c: attach (1) or detach (0) a CUDA module (library 0) or library
+ * (library 1) the program loaded, so its own gsd_state_d gets the state.
+ * Bad input (NULL, twice, never attached) ends the job with a line. */
+void gsi_device_module(const char *fn, int library, void *handle, int attach);
+/* At finalize: every attachment ends with the state. */
+void gsi_device_modules_forget(void);
+
 /* The device heap: local halves of gshmem_malloc / gshmem_free
  * (host/device.c makes them collective). */
 void *gsi_device_heap_alloc(const char *fn, size_t size, size_t align);

@@ -46,6 +46,12 @@ typedef struct gsi_devmem_ops {
      * reach the GPU's memory after their completion reached the CPU, unless
      * the GPU says they are ordered.  NULL: nothing to do (host memory). */
     void (*flush_remote_writes)(void);
+    /* A CUDA module (library = 0) or library (library = 1) that a program
+     * loaded itself (cuModuleLoad, cuLibraryLoad, a cubin with its own
+     * device link) gets the state too, now and at every publish, until
+     * detached (attach = 0).  Host lanes have one state, libgshmem.so's,
+     * that every shared object's lanes read, so nothing is copied there. */
+    gsi_status_t (*module)(const char *fn, int library, void *handle, int attach);
 } gsi_devmem_ops_t;
 extern const gsi_devmem_ops_t gsi_devmem_host;
 #ifdef GSHMEM_HAVE_CUDA

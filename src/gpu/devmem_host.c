@@ -88,6 +88,14 @@ static gsi_status_t host_heap_free(void *ptr)
 
 /* Lanes of a running kernel may be reading the state (a team created from
  * the host meanwhile): only the words that change are written, each whole. */
+/* Host-lane code of every shared object reads gshmemi_state, exported by
+ * libgshmem.so: one copy, so a module has nothing of its own to fill. */
+static gsi_status_t host_module(const char *fn, int library, void *handle, int attach)
+{
+    (void)fn, (void)library, (void)handle, (void)attach;
+    return GSI_OK;
+}
+
 static gsi_status_t host_publish(const gsd_state_t *s)
 {
     const uint64_t *from = (const uint64_t *)(const void *)s;
@@ -144,4 +152,5 @@ const gsi_devmem_ops_t gsi_devmem_host = {
     .heap_info = host_heap_info,
     .sync_area = host_sync_area,
     .flush_remote_writes = NULL, /* the transport's writes to host memory are visible once done */
+    .module = host_module,
 };

@@ -2,7 +2,7 @@
 # memory backends (host memory here, the GPU's in cuda/), the host-lane
 # launcher, the proxy threads.
 libgshmem_core_la_SOURCES += src/gpu/device.h src/gpu/device.c src/gpu/caps.h src/gpu/caps.c \
-	src/gpu/devmem.h src/gpu/devmem_host.c \
+	src/gpu/devmem.h src/gpu/devmem_host.c src/gpu/module.c \
 	src/gpu/lanes.h src/gpu/lanes.c src/gpu/proxy.h src/gpu/proxy.c src/gpu/watch.h
 
 # cuda/: the GPU half of libgshmem.so (configure found CUDA), built with

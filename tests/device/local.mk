@@ -20,6 +20,8 @@ check_PROGRAMS += \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap tests/device/setup tests/device/buffer \
 	tests/device/team_init
+	tests/device/bad_lane_trap tests/device/culibrary tests/device/bad_culib_twice \
+	tests/device/bad_cumodule_fini
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -93,6 +95,18 @@ tests_device_bad_timeout_LDADD = libgshmem.la
 # Its own main (two lanes per PE), so not bad_test.h.
 tests_device_bad_lane_trap_SOURCES = tests/device/bad_lane_trap.c
 tests_device_bad_lane_trap_LDADD = libgshmem.la
+# A kernel in a shared library of its own (libculib), initialized with
+# gshmemx_culibrary_init; -rpath makes libtool build it shared.
+check_LTLIBRARIES += tests/device/libculib.la
+tests_device_libculib_la_SOURCES = tests/device/culib_kernel.c tests/device/culib.h
+tests_device_libculib_la_LIBADD = libgshmem.la
+tests_device_libculib_la_LDFLAGS = -rpath /nowhere -avoid-version
+tests_device_culibrary_SOURCES = tests/device/culibrary.c tests/device/culib.h
+tests_device_culibrary_LDADD = tests/device/libculib.la libgshmem.la -ldl
+tests_device_bad_culib_twice_SOURCES = tests/device/bad_culib_twice.c
+tests_device_bad_culib_twice_LDADD = libgshmem.la
+tests_device_bad_cumodule_fini_SOURCES = tests/device/bad_cumodule_fini.c
+tests_device_bad_cumodule_fini_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs each; tests/pe/net.mk adds the proxy-mode twin of every one.
 TESTS += \
@@ -122,7 +136,9 @@ TESTS += \
 	tests/device/bad_chan-np1.pe tests/device/bad_chan-np2.pe \
 	tests/device/bad_cmp-np1.pe tests/device/bad_cmp-np2.pe \
 	tests/device/bad_timeout-np1.pe tests/device/bad_timeout-np2.pe \
-	tests/device/bad_lane_trap-np1.pe tests/device/bad_lane_trap-np2.pe
+	tests/device/bad_lane_trap-np1.pe tests/device/bad_lane_trap-np2.pe \
+	tests/device/culibrary-np1.pe tests/device/culibrary-np2.pe \
+	tests/device/bad_culib_twice-np1.pe tests/device/bad_cumodule_fini-np2.pe
 
 # The tiny ring matters only where there is a proxy: the network mode alone.
 # (Listed by hand: gen-net-mk.sh makes twins of .pe entries only.)

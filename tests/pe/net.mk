@@ -15,6 +15,8 @@ TESTS += \
 	tests/device/bad_chan-np2-net.net \
 	tests/device/bad_cmp-np1-net.net \
 	tests/device/bad_cmp-np2-net.net \
+	tests/device/bad_culib_twice-np1-net.net \
+	tests/device/bad_cumodule_fini-np2-net.net \
 	tests/device/bad_hostrma_past-np1-net.net \
 	tests/device/bad_hostrma_past-np2-net.net \
 	tests/device/bad_lane_trap-np1-net.net \
@@ -35,6 +37,8 @@ TESTS += \
 	tests/device/coll-np4-net.net \
 	tests/device/copy_align-np1-net.net \
 	tests/device/copy_align-np2-net.net \
+	tests/device/culibrary-np1-net.net \
+	tests/device/culibrary-np2-net.net \
 	tests/device/float16-np1-net.net \
 	tests/device/float16-np2-net.net \
 	tests/device/float16-np4-net.net \

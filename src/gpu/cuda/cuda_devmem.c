@@ -42,6 +42,14 @@ static struct {
     const gsd_cuda_hooks_t *mismatch; /* a module built against another gshmem */
     int live;                         /* the state below is published */
     gsd_state_t state;
+    /* Modules the program loaded itself (gshmemx_cumodule_init,
+     * gshmemx_culibrary_init): their gsd_state_d, written by the driver. */
+    struct {
+        void *handle;
+        int library;
+        CUdeviceptr state;
+    } mods[MAX_MODULES];
+    int n_mods;
 } reg = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The private stream of the library's copies: a non-blocking stream never
@@ -496,6 +504,71 @@ gsi_status_t gsi_cuda_zero(void *dev, size_t size)
     return GSI_OK;
 }
 
+/* ---- modules the program loaded (cuModuleLoad, cuLibraryLoad) ----------------- */
+
+/* Copy s into one module's gsd_state_d and wait (the private stream). */
+static CUresult write_module_state(CUdeviceptr d, const gsd_state_t *s)
+{
+    CUresult r = GSI_CU(cuMemcpyHtoDAsync)(d, s, sizeof *s, copy_stream);
+
+    return r == CUDA_SUCCESS ? GSI_CU(cuStreamSynchronize)(copy_stream) : r;
+}
+
+static gsi_status_t cuda_module(const char *fn, int library, void *handle, int attach)
+{
+    gsi_status_t status = GSI_OK;
+    CUdeviceptr d = 0;
+    size_t size = 0;
+    CUresult r;
+    int i;
+
+    if (!attach) {
+        pthread_mutex_lock(&reg.lock);
+        for (i = 0; i < reg.n_mods; i++)
+            if (reg.mods[i].handle == handle && reg.mods[i].library == library) {
+                reg.mods[i] = reg.mods[--reg.n_mods];
+                break;
+            }
+        pthread_mutex_unlock(&reg.lock);
+        return GSI_OK;
+    }
+    if ((library ? (void *)GSI_CU(cuLibraryGetGlobal) : (void *)GSI_CU(cuModuleGetGlobal)) ==
+        NULL) {
+        GSI_WARN("%s: this CUDA driver has no %s", fn,
+                 library ? "cuLibraryGetGlobal (CUDA 12.0)" : "cuModuleGetGlobal");
+        return GSI_ERR_UNSUPPORTED;
+    }
+    gsi_cuda_bind_thread();
+    r = library ? GSI_CU(cuLibraryGetGlobal)(&d, &size, (CUlibrary)handle, "gsd_state_d")
+                : GSI_CU(cuModuleGetGlobal)(&d, &size, (CUmodule)handle, "gsd_state_d");
+    if (r != CUDA_SUCCESS) {
+        GSI_WARN("%s: the %s has no gsd_state_d (%s): build it with nvcc -rdc=true and "
+                 "device-link it with libgshmem_device.a",
+                 fn, library ? "library" : "module", gsi_cu_error(r));
+        return GSI_ERR_INVALID;
+    }
+    if (size != sizeof(gsd_state_t)) {
+        GSI_WARN("%s: its gsd_state_d has %zu bytes, this libgshmem.so's %zu: another gshmem "
+                 "built it",
+                 fn, size, sizeof(gsd_state_t));
+        return GSI_ERR_MISMATCH;
+    }
+    pthread_mutex_lock(&reg.lock);
+    if (reg.n_mods == MAX_MODULES) {
+        status = GSI_ERR_NOMEM;
+    } else {
+        reg.mods[reg.n_mods].handle = handle, reg.mods[reg.n_mods].library = library;
+        reg.mods[reg.n_mods++].state = d;
+        if (reg.live && (r = write_module_state(d, &reg.state)) != CUDA_SUCCESS) {
+            GSI_WARN("%s: cannot write the module's device state: %s", fn, gsi_cu_error(r));
+            reg.n_mods--;
+            status = GSI_ERR_SYSTEM;
+        }
+    }
+    pthread_mutex_unlock(&reg.lock);
+    return status;
+}
+
 /* ---- the state --------------------------------------------------------------- */
 
 static gsi_status_t cuda_publish(const gsd_state_t *s)
@@ -509,6 +582,14 @@ static gsi_status_t cuda_publish(const gsd_state_t *s)
     for (int i = 0; i < reg.n; i++)
         if (publish_one(reg.hooks[i], s) != 0)
             status = GSI_ERR_SYSTEM;
+    for (int i = 0; i < reg.n_mods; i++) {
+        CUresult r = write_module_state(reg.mods[i].state, s);
+
+        if (r != CUDA_SUCCESS) {
+            GSI_WARN("cannot write the device state of a loaded CUDA module: %s", gsi_cu_error(r));
+            status = GSI_ERR_SYSTEM;
+        }
+    }
     pthread_mutex_unlock(&reg.lock);
     return status;
 }
@@ -542,4 +623,5 @@ const gsi_devmem_ops_t gsi_devmem_cuda = {
     .heap_info = gsi_cuda_heap_info,
     .sync_area = cuda_sync_area,
     .flush_remote_writes = gsi_cuda_flush_remote_writes,
+    .module = cuda_module,
 };

@@ -57,7 +57,10 @@
 
 /* Functions a driver may lack (newer than what the rest needs): their
  * pointer is NULL then, and each caller says what it does without. */
-#define GSI_CU_OPTIONAL_FUNCS(X) X(cuFlushGPUDirectRDMAWrites) /* CUDA 11.3 */
+#define GSI_CU_OPTIONAL_FUNCS(X)                  \
+    X(cuFlushGPUDirectRDMAWrites) /* CUDA 11.3 */ \
+    X(cuModuleGetGlobal)                          \
+    X(cuLibraryGetGlobal) /* CUDA 12.0 */
 
 typedef struct gsi_cu {
     void *lib; /* dlopen handle; NULL: not loaded */

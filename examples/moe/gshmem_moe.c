@@ -1,0 +1,387 @@
+/*
+ * gshmem_moe.c - the public MoE API (include/gshmem_moe.h) over the kernels
+ * of moe.h: it checks the arguments, stages the caller's arrays into the
+ * library's symmetric buffers, and after a dispatch packs what each local
+ * expert received into the caller's recv_x in a fixed order (source PE, then
+ * source token), which the kernels do not give (LL slots are taken by
+ * atomics, normal records come per stream).  The layout it found is kept
+ * per call parity, so combine puts each expert row where the combine kernel
+ * reads it.
+ */
+#include "gshmem_moe.h"
+
+#include "moe.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One received (token, local expert): where it came from, its message
+ * (header + payload) and the row its expert output goes to. */
+typedef struct moe_entry {
+    int32_t src, token;
+    const unsigned char *msg;
+    moe_bf16_t *row;
+} moe_entry_t;
+
+struct gshmem_moe {
+    moe_t m;
+    gshmem_moe_config_t cfg;
+    int L, P, N, H, K;
+    int32_t *idx[2];      /* symmetric [N][K] per call parity (the LL combine reads its own) */
+    int32_t *idx_host;    /* [N][K] staging, -1 padded */
+    float *w_host;        /* [N][K] staging, zero padded */
+    moe_entry_t *lay[2];  /* [L][P * N] per parity, sorted */
+    int32_t *lay_n[2];    /* [L] */
+    moe_entry_t *scratch; /* [N]: one (le, src) list while sorting */
+    uint32_t combined;    /* epoch of the last combine */
+};
+
+static char moe_err[512];
+
+const char *gshmem_moe_error(void)
+{
+    return moe_err;
+}
+
+/* Report: one line on stderr, kept for gshmem_moe_error (Python raises it). */
+static int moe_fail(int status, const char *fn, const char *fmt, ...)
+{
+    int n, pe = 0, init = 0;
+    va_list ap;
+
+    shmem_query_initialized(&init);
+    if (init)
+        pe = shmem_my_pe();
+    n = snprintf(moe_err, sizeof moe_err, "gshmem: PE %d: %s: ", pe, fn);
+    va_start(ap, fmt);
+    vsnprintf(moe_err + n, sizeof moe_err - (size_t)n, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s\n", moe_err);
+    return status;
+}
+
+static int check_config(const gshmem_moe_config_t *c, int npes)
+{
+    const char *fn = "gshmem_moe_create";
+
+    if (c == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "config is NULL");
+    if (c->hidden < MOE_SCALE_BLOCK || c->hidden % MOE_SCALE_BLOCK)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "hidden %d is not a positive multiple of 128",
+                        c->hidden);
+    if (c->num_experts < npes || c->num_experts % npes)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                        "num_experts %d is not a positive multiple of the %d PEs", c->num_experts,
+                        npes);
+    if (c->topk < 1 || c->topk > 32 || c->topk > c->num_experts)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "topk %d is not 1 to min(32, num_experts %d)",
+                        c->topk, c->num_experts);
+    if (c->max_tokens_per_pe < 1)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "max_tokens_per_pe %d is not at least 1",
+                        c->max_tokens_per_pe);
+    if (c->format != GSHMEM_MOE_FP8 && c->format != GSHMEM_MOE_BF16)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "format %d is neither fp8 (0) nor bf16 (1)",
+                        (int)c->format);
+    if (c->mode != GSHMEM_MOE_LOW_LATENCY && c->mode != GSHMEM_MOE_NORMAL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                        "mode %d is neither low latency (0) nor normal (1)", (int)c->mode);
+    return 0;
+}
+
+int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
+{
+    const char *fn = "gshmem_moe_create";
+    gshmem_moe_t *b;
+    moe_shape_t s;
+    size_t NK, LPN;
+    int init = 0, rc;
+
+    shmem_query_initialized(&init);
+    if (!init)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "called before shmem_init");
+    if (out == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "out is NULL");
+    if ((rc = check_config(cfg, shmem_n_pes())) != 0)
+        return rc;
+    b = (gshmem_moe_t *)calloc(1, sizeof *b);
+    if (b == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory");
+    b->cfg = *cfg;
+    b->P = shmem_n_pes(), b->N = cfg->max_tokens_per_pe, b->H = cfg->hidden, b->K = cfg->topk;
+    b->L = cfg->num_experts / b->P;
+    s.tokens = b->N, s.hidden = b->H, s.topk = b->K, s.experts = cfg->num_experts;
+    s.npes = b->P, s.dtype = cfg->format == GSHMEM_MOE_FP8 ? MOE_FP8 : MOE_BF16;
+    if (moe_init(&b->m, &s, cfg->mode == GSHMEM_MOE_LOW_LATENCY ? MOE_LL : MOE_NORMAL) != 0) {
+        free(b);
+        return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "could not make the buffers (see above)");
+    }
+    NK = (size_t)b->N * (size_t)b->K, LPN = (size_t)b->L * (size_t)b->P * (size_t)b->N;
+    b->idx[0] = b->m.a.b.idx;
+    b->idx[1] = (int32_t *)gshmem_malloc(NK * 4); /* collective, like moe_init's */
+    b->idx_host = (int32_t *)malloc(NK * 4);
+    b->w_host = (float *)calloc(NK, 4);
+    b->scratch = (moe_entry_t *)malloc((size_t)b->N * sizeof(moe_entry_t));
+    for (rc = 0; rc < 2; rc++) {
+        b->lay[rc] = (moe_entry_t *)calloc(LPN, sizeof(moe_entry_t));
+        b->lay_n[rc] = (int32_t *)calloc((size_t)b->L, 4);
+    }
+    if (!b->idx[1] || !b->idx_host || !b->w_host || !b->scratch || !b->lay[0] || !b->lay[1] ||
+        !b->lay_n[0] || !b->lay_n[1]) {
+        gshmem_moe_destroy(b);
+        return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory (symmetric or private)");
+    }
+    *out = b;
+    return 0;
+}
+
+void gshmem_moe_destroy(gshmem_moe_t *b)
+{
+    if (b == NULL)
+        return;
+    b->m.a.b.idx = b->idx[0]; /* moe_fini frees the one moe_init made */
+    moe_fini(&b->m);
+    gshmem_free(b->idx[1]);
+    free(b->idx_host), free(b->w_host), free(b->scratch);
+    free(b->lay[0]), free(b->lay[1]), free(b->lay_n[0]), free(b->lay_n[1]);
+    free(b);
+}
+
+int gshmem_moe_local_experts(const gshmem_moe_t *b)
+{
+    return b ? b->L : 0;
+}
+
+int gshmem_moe_recv_rows(const gshmem_moe_t *b)
+{
+    return b ? b->P * b->N : 0;
+}
+
+static int32_t dev_i32(const int32_t *p)
+{
+    int32_t v;
+
+    gshmemx_memcpy_from_device(&v, p, sizeof v);
+    return v;
+}
+
+static int by_token(const void *a, const void *b)
+{
+    const moe_entry_t *x = (const moe_entry_t *)a, *y = (const moe_entry_t *)b;
+
+    return (x->token > y->token) - (x->token < y->token);
+}
+
+/* Append one (le, src) list, sorted by token, to parity p's layout. */
+static void lay_append(gshmem_moe_t *b, int p, int le, moe_entry_t *e, int n)
+{
+    qsort(e, (size_t)n, sizeof *e, by_token);
+    memcpy(b->lay[p] + (size_t)le * b->P * b->N + b->lay_n[p][le], e, (size_t)n * sizeof *e);
+    b->lay_n[p][le] += n;
+}
+
+/* LL: recv[parity][le][src][slot], n = recv_n. */
+static void layout_ll(gshmem_moe_t *b, int p)
+{
+    moe_t *m = &b->m;
+    int le, src, i;
+
+    for (le = 0; le < b->L; le++)
+        for (src = 0; src < b->P; src++) {
+            int n = moe_recv_count(m, le, src);
+
+            for (i = 0; i < n; i++) {
+                moe_entry_t *e = &b->scratch[i];
+                moe_hdr_t h;
+
+                e->src = src, e->msg = moe_recv_msg(m, le, src, i);
+                e->row = moe_expert_row(m, le, src, i);
+                gshmemx_memcpy_from_device(&h, e->msg, sizeof h);
+                e->token = h.token;
+            }
+            lay_append(b, p, le, b->scratch, n);
+        }
+}
+
+/* Normal: every record from src lists the local experts it is for (low 16
+ * bits of each selection word); its rows are expert_out[src][token][j]. */
+static void layout_normal(gshmem_moe_t *b, int p)
+{
+    const moe_args_t *a = &b->m.a;
+    const int C = a->streams, per = (b->N + C - 1) / C;
+    const size_t pay = moe_payload_bytes(b->H, a->s.dtype);
+    int le, src, c, r, j;
+
+    for (le = 0; le < b->L; le++)
+        for (src = 0; src < b->P; src++) {
+            int n = 0;
+
+            for (c = 0; c < C; c++) {
+                int nr = dev_i32(&a->b.rec_n[src * C + c]);
+
+                for (r = 0; r < nr; r++) {
+                    int t = dev_i32(&a->b.rec_list[((size_t)src * C + c) * per + r]);
+                    const unsigned char *rec = a->b.rec + ((size_t)src * b->N + t) * a->drec;
+                    const int32_t *sel = (const int32_t *)(rec + MOE_HDR_BYTES + pay);
+                    moe_hdr_t h;
+
+                    gshmemx_memcpy_from_device(&h, rec, sizeof h);
+                    for (j = 0; j < h.reserved[0]; j++)
+                        if ((dev_i32(&sel[j]) & 0xffff) == le) {
+                            moe_entry_t *e = &b->scratch[n++];
+
+                            e->src = src, e->token = h.token, e->msg = rec;
+                            e->row = a->b.expert_out +
+                                     (((size_t)src * b->N + (size_t)h.token) * a->sel_max +
+                                      (size_t)j) *
+                                         b->H;
+                        }
+                }
+            }
+            lay_append(b, p, le, b->scratch, n);
+        }
+}
+
+static int check_routing(const gshmem_moe_t *b, const int32_t *idx, int ntokens)
+{
+    const char *fn = "gshmem_moe_dispatch";
+    int t, k, j;
+
+    for (t = 0; t < ntokens; t++)
+        for (k = 0; k < b->K; k++) {
+            int32_t e = idx[(size_t)t * b->K + k];
+
+            if (e < -1 || e >= b->cfg.num_experts)
+                return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                                "topk_idx[%d][%d] = %d is not -1 or an expert 0 to %d", t, k, e,
+                                b->cfg.num_experts - 1);
+            for (j = 0; j < k && e >= 0; j++)
+                if (idx[(size_t)t * b->K + j] == e)
+                    return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                                    "token %d selects expert %d twice (topk_idx[%d][%d] and [%d])",
+                                    t, e, t, j, k);
+        }
+    return 0;
+}
+
+int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_idx, int ntokens,
+                        void *recv_x, float *recv_scales, int32_t *recv_count,
+                        gshmem_moe_handle_t *handle)
+{
+    const char *fn = "gshmem_moe_dispatch";
+    const int fp8 = b && b->cfg.format == GSHMEM_MOE_FP8;
+    const uint32_t in_flight = b && b->cfg.mode == GSHMEM_MOE_LOW_LATENCY ? 2 : 1;
+    size_t rowb, vb;
+    int p, le, r, rc;
+
+    if (b == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "buffer is NULL");
+    if (ntokens < 0 || ntokens > b->N)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "ntokens %d is not 0 to max_tokens_per_pe %d",
+                        ntokens, b->N);
+    if ((ntokens > 0 && (!x || !topk_idx)) || !recv_x || !recv_count || !handle ||
+        (fp8 && !recv_scales))
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                        "a NULL array (x, topk_idx, recv_x, recv_count, handle, or recv_scales "
+                        "for fp8)");
+    if (b->m.epoch_dispatch - b->combined >= in_flight)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                        "%u dispatches wait for their combine; %s mode allows %u",
+                        b->m.epoch_dispatch - b->combined,
+                        in_flight == 2 ? "low-latency" : "normal", in_flight);
+    if ((rc = check_routing(b, topk_idx, ntokens)) != 0)
+        return rc;
+
+    p = (int)((b->m.epoch_dispatch + 1) & 1u);
+    for (r = 0; r < b->N * b->K; r++)
+        b->idx_host[r] = r < ntokens * b->K ? topk_idx[r] : -1;
+    b->m.a.b.idx = b->m.idx = b->idx[p];
+    gshmemx_memcpy_to_device(b->idx[p], b->idx_host, (size_t)b->N * b->K * 4);
+    if (ntokens > 0)
+        gshmemx_memcpy_to_device(b->m.a.b.x, x, (size_t)ntokens * b->H * 2);
+    if (moe_dispatch(&b->m) != 0)
+        return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "the dispatch kernel did not run");
+
+    memset(b->lay_n[p], 0, (size_t)b->L * 4);
+    if (b->cfg.mode == GSHMEM_MOE_LOW_LATENCY)
+        layout_ll(b, p);
+    else
+        layout_normal(b, p);
+
+    vb = fp8 ? 1 : 2, rowb = (size_t)b->H * vb;
+    for (le = 0; le < b->L; le++) {
+        const moe_entry_t *e = b->lay[p] + (size_t)le * b->P * b->N;
+
+        recv_count[le] = b->lay_n[p][le];
+        for (r = 0; r < b->lay_n[p][le]; r++) {
+            size_t row = (size_t)le * b->P * b->N + (size_t)r;
+            const unsigned char *pay = e[r].msg + MOE_HDR_BYTES;
+
+            gshmemx_memcpy_from_device((unsigned char *)recv_x + row * rowb, pay, rowb);
+            if (fp8)
+                gshmemx_memcpy_from_device(recv_scales + row * (b->H / MOE_SCALE_BLOCK), pay + rowb,
+                                           (size_t)(b->H / MOE_SCALE_BLOCK) * 4);
+        }
+    }
+    handle->epoch = b->m.epoch_dispatch;
+    handle->num_tokens = ntokens;
+    return 0;
+}
+
+int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *topk_w,
+                       const gshmem_moe_handle_t *handle, uint16_t *out)
+{
+    const char *fn = "gshmem_moe_combine";
+    int p, le, r, n;
+
+    if (b == NULL || handle == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "buffer or handle is NULL");
+    if (handle->epoch != b->combined + 1 || handle->epoch > b->m.epoch_dispatch)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                        "handle of dispatch %u, but the next to combine is dispatch %u (of %u)",
+                        handle->epoch, b->combined + 1, b->m.epoch_dispatch);
+    n = handle->num_tokens;
+    if ((n > 0 && (!topk_w || !out)) || (!expert_y && b->L > 0))
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "a NULL array (expert_y, topk_w or out)");
+
+    p = (int)(handle->epoch & 1u);
+    for (le = 0; le < b->L; le++) {
+        const moe_entry_t *e = b->lay[p] + (size_t)le * b->P * b->N;
+
+        for (r = 0; r < b->lay_n[p][le]; r++)
+            gshmemx_memcpy_to_device(e[r].row,
+                                     expert_y + ((size_t)le * b->P * b->N + (size_t)r) * b->H,
+                                     (size_t)b->H * 2);
+    }
+    memset(b->w_host, 0, (size_t)b->N * b->K * 4);
+    if (n > 0)
+        memcpy(b->w_host, topk_w, (size_t)n * b->K * 4);
+    gshmemx_memcpy_to_device(b->m.a.b.w, b->w_host, (size_t)b->N * b->K * 4);
+    b->m.a.b.idx = b->m.idx = b->idx[p];
+    if (moe_combine(&b->m) != 0)
+        return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "the combine kernel did not run");
+    b->combined = handle->epoch;
+    if (n > 0)
+        gshmemx_memcpy_from_device(out, b->m.a.b.out, (size_t)n * b->H * 2);
+    return 0;
+}
+
+int gshmem_moe_recv_source(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, int le, int r,
+                           int *src_pe, int *src_token)
+{
+    const char *fn = "gshmem_moe_recv_source";
+    const moe_entry_t *e;
+    int p;
+
+    if (b == NULL || handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
+        handle->epoch > b->m.epoch_dispatch)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
+    p = (int)(handle->epoch & 1u);
+    if (le < 0 || le >= b->L || r < 0 || r >= b->lay_n[p][le])
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "row %d of local expert %d is out of range", r,
+                        le);
+    e = b->lay[p] + (size_t)le * b->P * b->N + r;
+    *src_pe = e->src, *src_token = e->token;
+    return 0;
+}

@@ -1,0 +1,210 @@
+"""MoE dispatch + combine from Python: gshmem.moe.Buffer against what a user
+would write otherwise, torch.distributed all_to_all_single on gloo, in the
+same run on the same data, checked against each other bit for bit.
+
+    python3 perftest/moe_py_bench.py [--np 4] [--iters 20] [--warmup 3]
+        [--tokens 128 --hidden 2048 --topk 8 --experts-per-pe 8] [--bf16] [--normal]
+
+The default shape is moe_bench's "cpu" preset (perftest/moe_bench.c): 128
+tokens per PE, H=2048, top-8, 8 experts per PE, fp8 dispatch.  The
+processes start with torch.multiprocessing, form a gloo group, and start
+gshmem from it (gshmem.init(group=...)).  Each round: a barrier, dispatch
+(timed), the toy expert (untimed), a barrier, combine (timed), for both
+implementations, alternating which goes first.  A round's time is the
+slowest process's.  Prints one JSON line per implementation and phase, as
+moe_bench does ("impl": "gshmem-python" or "gloo"), with the median.
+perftest/moe_py_compare.sh adds the C benchmark and the ratios."""
+import argparse
+import json
+import os
+import socket
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))  # ref.py: quantize, combine
+
+import gshmem  # noqa: E402  (first: it makes Debian's torch importable)
+import torch  # noqa: E402
+import torch.distributed as dist  # noqa: E402
+import torch.multiprocessing as mp  # noqa: E402
+
+import ref  # noqa: E402
+
+
+def now_us():
+    import time
+    return time.perf_counter() * 1e6
+
+
+def slowest(us):
+    t = torch.tensor([us], dtype=torch.float64)
+    dist.all_reduce(t, op=dist.ReduceOp.MAX)
+    return float(t[0])
+
+
+class Gloo:
+    """dispatch/combine with two all_to_all_single each (counts, then rows)."""
+
+    def __init__(self, n, L, H, fp8):
+        self.n, self.L, self.H, self.fp8 = n, L, H, fp8
+
+    def dispatch(self, x, idx):
+        n, L, H = self.n, self.L, self.H
+        tok, kk = (idx >= 0).nonzero(as_tuple=True)
+        dest = idx[tok, kk] // L
+        order = torch.argsort(dest * (idx.shape[0] * idx.shape[1]) + tok * idx.shape[1] + kk)
+        tok, kk, dest = tok[order], kk[order], dest[order]
+        if self.fp8:
+            q, s = ref.quantize(x)
+            payload = torch.cat([q, s.view(torch.uint8).reshape(x.shape[0], -1)], dim=1)
+        else:
+            payload = x.view(torch.uint8).reshape(x.shape[0], -1)
+        rowb = payload.shape[1] + 8  # + (expert, token) as two int32
+        send = torch.empty((len(tok), rowb), dtype=torch.uint8)
+        send[:, :payload.shape[1]] = payload[tok]
+        meta = torch.stack([idx[tok, kk].to(torch.int32), tok.to(torch.int32)], dim=1)
+        send[:, payload.shape[1]:] = meta.view(torch.uint8).reshape(len(tok), 8)
+        counts = torch.bincount(dest, minlength=n).to(torch.int64)
+        rcounts = torch.empty(n, dtype=torch.int64)
+        dist.all_to_all_single(rcounts, counts)
+        recv = torch.empty((int(rcounts.sum()), rowb), dtype=torch.uint8)
+        dist.all_to_all_single(recv, send, rcounts.tolist(), counts.tolist())
+        return recv, (tok, kk, counts, rcounts, payload.shape[1])
+
+    def expert(self, recv, state):
+        pb = state[4]
+        meta = recv[:, pb:].contiguous().view(torch.int32)
+        if self.fp8:
+            q = recv[:, :self.H]
+            s = recv[:, self.H:pb].contiguous().view(torch.float32)
+        else:
+            q, s = recv[:, :pb].contiguous().view(torch.bfloat16), None
+        y = torch.empty((recv.shape[0], self.H), dtype=torch.bfloat16)
+        for e in meta[:, 0].unique().tolist():
+            rows = (meta[:, 0] == e).nonzero(as_tuple=True)[0]
+            y[rows] = ref.expert(q[rows], s[rows] if s is not None else None, e)
+        return y
+
+    def combine(self, y, state, idx, w):
+        tok, kk, counts, rcounts, _ = state
+        back = torch.empty((int(counts.sum()), self.H), dtype=torch.bfloat16)
+        dist.all_to_all_single(back.view(torch.uint8), y.view(torch.uint8), counts.tolist(),
+                               rcounts.tolist())
+        rows = [torch.zeros((idx.shape[0], self.H), dtype=torch.bfloat16) for _ in
+                range(idx.shape[1])]
+        for k in range(idx.shape[1]):
+            sel = (kk == k).nonzero(as_tuple=True)[0]
+            rows[k][tok[sel]] = back[sel]
+        return ref.combine(rows, idx, w)
+
+
+def gshmem_round(buf, x, idx, w, me, fp8):
+    dist.barrier()
+    t0 = now_us()
+    recv_x, count, handle = buf.dispatch(x, idx, w)
+    t1 = now_us()
+    L = buf.num_local_experts
+    y = torch.zeros((L, buf.num_recv_rows, x.shape[1]), dtype=torch.bfloat16)
+    for le in range(L):
+        c = int(count[le])
+        if fp8:
+            y[le, :c] = ref.expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
+        else:
+            y[le, :c] = ref.expert(recv_x[le, :c], None, me * L + le)
+    dist.barrier()
+    t2 = now_us()
+    out = buf.combine(y, handle)
+    t3 = now_us()
+    return out, t1 - t0, t3 - t2
+
+
+def gloo_round(g, x, idx, w):
+    dist.barrier()
+    t0 = now_us()
+    recv, st = g.dispatch(x, idx)
+    t1 = now_us()
+    y = g.expert(recv, st)
+    dist.barrier()
+    t2 = now_us()
+    out = g.combine(y, st, idx, w)
+    t3 = now_us()
+    return out, t1 - t0, t3 - t2
+
+
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+
+def worker(rank, a, port):
+    dist.init_process_group("gloo", init_method="tcp://127.0.0.1:%d" % port, rank=rank,
+                            world_size=a.np)
+    gshmem.init(group=dist.group.WORLD)
+    me, n = gshmem.my_pe(), gshmem.n_pes()
+    L, H, N, K, fp8 = a.experts_per_pe, a.hidden, a.tokens, a.topk, not a.bf16
+    E = L * n
+    x, idx, w = ref.inputs(me, 1, N, H, E, K, "random")
+    buf = gshmem.moe.Buffer(H, E, K, N, low_latency_mode=not a.normal, use_fp8=fp8)
+    g = Gloo(n, L, H, fp8)
+    times = {"gshmem-python": ([], []), "gloo": ([], [])}
+    verified = True
+    for i in range(-a.warmup, a.iters):
+        order = ["gshmem-python", "gloo"] if i % 2 == 0 else ["gloo", "gshmem-python"]
+        outs = {}
+        for impl in order:
+            if impl == "gloo":
+                out, d, c = gloo_round(g, x, idx, w)
+            else:
+                out, d, c = gshmem_round(buf, x, idx, w, me, fp8)
+            outs[impl] = out
+            d, c = slowest(d), slowest(c)
+            if i >= 0:
+                times[impl][0].append(d)
+                times[impl][1].append(c)
+        verified &= torch.equal(outs["gloo"].view(torch.int16),
+                                outs["gshmem-python"].view(torch.int16))
+    ok = torch.tensor([int(verified)])
+    dist.all_reduce(ok, op=dist.ReduceOp.MIN)
+    if me == 0:
+        for impl, (d, c) in times.items():
+            tot = [p + q for p, q in zip(d, c)]
+            for what, v in (("dispatch", d), ("combine", c), ("total", tot)):
+                print(json.dumps({"bench": "moe_%s" % what, "impl": impl,
+                                  "mode": "normal" if a.normal else "ll", "npes": n,
+                                  "tokens": N, "hidden": H, "topk": K, "experts": E,
+                                  "dtype": "bf16" if a.bf16 else "fp8", "iters": a.iters,
+                                  "median_us": round(median(v), 1),
+                                  "verified": bool(ok[0])}), flush=True)
+    buf.destroy()
+    gshmem.finalize()
+    dist.destroy_process_group()
+    if not ok[0]:
+        sys.exit(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--np", type=int, default=4)
+    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--tokens", type=int, default=128)
+    ap.add_argument("--hidden", type=int, default=2048)
+    ap.add_argument("--topk", type=int, default=8)
+    ap.add_argument("--experts-per-pe", type=int, default=8)
+    ap.add_argument("--bf16", action="store_true")
+    ap.add_argument("--normal", action="store_true")
+    a = ap.parse_args()
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    try:
+        mp.start_processes(worker, args=(a, port), nprocs=a.np, join=True, start_method="spawn")
+    except Exception as e:
+        print("moe_py_bench: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Start and stop: a launcher (PMIx) or one PE, a torch.distributed group,
+or a unique id; the PE numbers; the world barrier.  nvshmem4py's
+nvshmem.core.init(uid=..., rank=..., nranks=..., initializer_method="uid")
+is the model, with the group form DeepEP's Buffer uses."""
+import atexit
+import ctypes
+
+from . import _lib
+from ._lib import lib
+
+_state = {"init": False, "mode": None}
+
+
+def is_initialized():
+    flag = ctypes.c_int(0)
+    lib.shmem_query_initialized(ctypes.byref(flag))
+    return bool(flag.value)
+
+
+def get_unique_id():
+    """A fresh unique id (bytes, 128): what rank 0 makes and hands to the others."""
+    uid = _lib.UniqueId()
+    if lib.gshmemx_get_uniqueid(ctypes.byref(uid)) != 0:
+        raise _lib.GshmemError("gshmem: gshmemx_get_uniqueid failed")
+    return ctypes.string_at(ctypes.addressof(uid), 128)
+
+
+def _init_uid(uid, rank, nranks):
+    if not isinstance(uid, (bytes, bytearray)) or len(uid) != 128:
+        raise ValueError("gshmem.init: uid must be the 128 bytes of get_unique_id()")
+    if not isinstance(rank, int) or not isinstance(nranks, int) or nranks < 1 or \
+            not 0 <= rank < nranks:
+        raise ValueError("gshmem.init: rank %r is not 0 to nranks-1 (nranks %r)" % (rank, nranks))
+    u = _lib.UniqueId()
+    ctypes.memmove(ctypes.addressof(u), bytes(uid), 128)
+    attr = _lib.InitAttr()
+    if lib.gshmemx_set_attr_uniqueid_args(rank, nranks, ctypes.byref(u), ctypes.byref(attr)) != 0:
+        raise _lib.GshmemError("gshmem: gshmemx_set_attr_uniqueid_args failed")
+    if lib.gshmemx_init_attr(_lib.GSHMEMX_INIT_WITH_UNIQUEID, ctypes.byref(attr)) != 0:
+        raise _lib.GshmemError("gshmem: gshmemx_init_attr failed")
+
+
+def _uid_from_group(group):
+    import torch
+    import torch.distributed as dist
+
+    rank, nranks = dist.get_rank(group), dist.get_world_size(group)
+    buf = torch.zeros(128, dtype=torch.uint8)
+    if rank == 0:
+        buf.copy_(torch.frombuffer(bytearray(get_unique_id()), dtype=torch.uint8))
+    # The group's rank 0 in the global numbering (broadcast takes global ranks).
+    src = dist.get_global_rank(group, 0) if hasattr(dist, "get_global_rank") else \
+        dist.distributed_c10d._get_global_rank(group, 0)
+    dist.broadcast(buf, src=src, group=group)
+    return bytes(buf.numpy().tobytes()), rank, nranks
+
+
+def init(group=None, uid=None, rank=None, nranks=None):
+    """Collective.  No argument: from the launcher's environment (gshmemrun,
+    mpirun, srun: PMIx; one PE without one).  group=: a torch.distributed
+    process group (its rank 0 makes the unique id and the group broadcasts
+    it).  uid=, rank=, nranks=: from a unique id handed around by the caller."""
+    if _state["init"] or is_initialized():
+        raise _lib.GshmemError("gshmem.init: already initialized (call gshmem.finalize first)")
+    if group is not None and uid is not None:
+        raise ValueError("gshmem.init: give group= or uid=, not both")
+    if uid is None and (rank is not None or nranks is not None) and group is None:
+        raise ValueError("gshmem.init: rank= and nranks= go with uid=")
+    if group is not None:
+        uid, rank, nranks = _uid_from_group(group)
+        _init_uid(uid, rank, nranks)
+        _state["mode"] = "group"
+    elif uid is not None:
+        _init_uid(uid, rank, nranks)
+        _state["mode"] = "uid"
+    else:
+        lib.shmem_init()
+        _state["mode"] = "launcher"
+    _state["init"] = True
+
+
+def finalize():
+    """Collective.  Frees nothing the caller still holds; also runs at exit."""
+    if not _state["init"]:
+        raise _lib.GshmemError("gshmem.finalize: not initialized by gshmem.init")
+    from . import memory
+    memory._forget_all()
+    lib.shmem_finalize()
+    _state["init"] = False
+
+
+@atexit.register
+def _finalize_at_exit():
+    if _state["init"]:
+        finalize()
+
+
+def _need_init(fn):
+    if not _state["init"]:
+        raise _lib.GshmemError("gshmem.%s: called before gshmem.init" % fn)
+
+
+def my_pe():
+    _need_init("my_pe")
+    return lib.shmem_my_pe()
+
+
+def n_pes():
+    _need_init("n_pes")
+    return lib.shmem_n_pes()
+
+
+def barrier_all(stream=None):
+    """Quiet, then wait for every PE."""
+    _need_init("barrier_all")
+    from .memory import _no_stream
+    _no_stream("barrier_all", stream)
+    lib.shmem_barrier_all()

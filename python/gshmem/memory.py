@@ -1,0 +1,178 @@
+"""Tensors and arrays whose storage is the symmetric heap.
+
+gshmem_malloc gives the memory; a NumPy array is laid over it (ctypes), and
+the torch tensor shares that array's storage (torch.from_numpy), viewed as
+the asked dtype.  The allocation is recorded by its address, so free() and
+every RMA or collective call can check that a tensor lies on the heap
+before anything is sent (the C library would end the job instead).
+
+Host lanes only today: a Python process is not device-linked, so the heap
+it sees is the host heap (device/README.md); see README.md, "Python".
+"""
+import ctypes
+
+from . import _deps
+
+_deps.ensure()
+
+import numpy as np  # noqa: E402
+
+from . import core  # noqa: E402
+from ._lib import lib, GshmemError  # noqa: E402
+
+# base address -> (nbytes, the numpy array owning the view)
+_allocs = {}
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def _no_stream(fn, stream):
+    if stream is not None:
+        raise ValueError("gshmem.%s: stream= needs CUDA tensors; this process uses host lanes "
+                         "(no device-linked library), where every call is already in order" % fn)
+
+
+def _dtype_bytes(dtype):
+    torch = _torch()
+    if isinstance(dtype, torch.dtype):
+        return torch.empty((), dtype=dtype).element_size()
+    return np.dtype(dtype).itemsize
+
+
+def _alloc(nbytes, fn, zero=False):
+    core._need_init(fn)
+    if nbytes < 0:
+        raise ValueError("gshmem.%s: negative size" % fn)
+    # Every PE must make the same call (collective); a zero-byte request
+    # still takes one block so the tensor has an address to free.
+    # zeros() uses gshmem_calloc: zeroed before the call's closing barrier,
+    # so no peer's put can land before the zeroing.
+    ptr = lib.gshmem_calloc(max(int(nbytes), 1), 1) if zero else lib.gshmem_malloc(
+        max(int(nbytes), 1))
+    if not ptr:
+        raise GshmemError("gshmem.%s: the symmetric heap has no room for %d bytes "
+                          "(GSHMEM_DEVICE_HEAP_SIZE / SHMEM_SYMMETRIC_SIZE)" % (fn, nbytes))
+    buf = (ctypes.c_uint8 * max(int(nbytes), 1)).from_address(ptr)
+    arr = np.ctypeslib.as_array(buf)
+    _allocs[ptr] = (int(nbytes), arr)
+    return ptr, arr[:nbytes]
+
+
+def _shape(shape):
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(int(s) for s in shape)
+    if any(s < 0 for s in shape):
+        raise ValueError("gshmem: negative dimension in shape %r" % (shape,))
+    n = 1
+    for s in shape:
+        n *= s
+    return shape, n
+
+
+def empty(shape, dtype=None, _zero=False):
+    """Collective: a torch tensor of shape and dtype on the symmetric heap."""
+    torch = _torch()
+    dtype = torch.float32 if dtype is None else dtype
+    if not isinstance(dtype, torch.dtype):
+        raise ValueError("gshmem.empty: dtype must be a torch.dtype, not %r" % (dtype,))
+    shape, n = _shape(shape)
+    es = _dtype_bytes(dtype)
+    ptr, u8 = _alloc(n * es, "zeros" if _zero else "empty", _zero)
+    t = torch.from_numpy(u8)
+    t = t.view(dtype).view(shape) if n else t.view(dtype).reshape(shape)
+    t._gshmem_base = ptr  # a zero-size tensor's data_ptr() is 0: free() finds it here
+    return t
+
+
+def zeros(shape, dtype=None):
+    """Collective: empty(), zeroed on every PE before any PE returns."""
+    return empty(shape, dtype, _zero=True)
+
+
+def array(shape, dtype=np.float32):
+    """Collective: a NumPy array on the symmetric heap."""
+    shape, n = _shape(shape)
+    dt = np.dtype(dtype)
+    _, u8 = _alloc(n * dt.itemsize, "array")
+    return u8.view(dt).reshape(shape)
+
+
+def _base_of(obj):
+    if getattr(obj, "_gshmem_base", None) is not None and nbytes_of(obj) == 0:
+        return obj._gshmem_base
+    ptr = obj.data_ptr() if hasattr(obj, "data_ptr") else obj.__array_interface__["data"][0]
+    return ptr
+
+
+def free(obj):
+    """Collective: give back the memory of a tensor or array from empty/zeros/array."""
+    core._need_init("free")
+    ptr = _base_of(obj)
+    if ptr not in _allocs:
+        raise ValueError("gshmem.free: 0x%x is not the start of a symmetric allocation" % ptr)
+    del _allocs[ptr]
+    lib.gshmem_free(ptr)
+
+
+def _forget_all():
+    _allocs.clear()
+
+
+def nbytes_of(obj):
+    if hasattr(obj, "element_size"):
+        return obj.numel() * obj.element_size()
+    return obj.nbytes
+
+
+def check_symmetric(fn, name, obj):
+    """The address and size of a contiguous tensor/array wholly inside one allocation."""
+    contiguous = obj.is_contiguous() if hasattr(obj, "is_contiguous") else \
+        obj.flags["C_CONTIGUOUS"]
+    if not contiguous:
+        raise ValueError("gshmem.%s: %s must be contiguous" % (fn, name))
+    if hasattr(obj, "device") and obj.device.type != "cpu":
+        raise ValueError("gshmem.%s: %s is on %s; this process's heap is host memory" %
+                         (fn, name, obj.device))
+    ptr, n = _base_of(obj), nbytes_of(obj)
+    for base, (size, _) in _allocs.items():
+        if base <= ptr and ptr + n <= base + max(size, 1):
+            return ptr, n
+    raise ValueError("gshmem.%s: %s (0x%x, %d bytes) is not on the symmetric heap "
+                     "(make it with gshmem.empty/zeros/array)" % (fn, name, ptr, n))
+
+
+def check_local(fn, name, obj):
+    """A contiguous CPU tensor/array anywhere: its address and size."""
+    contiguous = obj.is_contiguous() if hasattr(obj, "is_contiguous") else \
+        obj.flags["C_CONTIGUOUS"]
+    if not contiguous:
+        raise ValueError("gshmem.%s: %s must be contiguous" % (fn, name))
+    if hasattr(obj, "device") and obj.device.type != "cpu":
+        raise ValueError("gshmem.%s: %s is on %s, not the CPU" % (fn, name, obj.device))
+    return _base_of(obj), nbytes_of(obj)
+
+
+def check_pe(fn, pe):
+    n = core.n_pes()
+    if not isinstance(pe, int) or not 0 <= pe < n:
+        raise ValueError("gshmem.%s: PE %r is out of range: the job has PEs 0 to %d" % (fn, pe, n - 1))
+
+
+def peer_tensor(t, pe):
+    """The tensor t as PE pe holds it, mapped into this process (load/store),
+    or a GshmemError when that peer is not mapped (over the network)."""
+    fn = "peer_tensor"
+    ptr, n = check_symmetric(fn, "t", t)
+    check_pe(fn, pe)
+    p = lib.shmem_ptr(ptr, pe)
+    if not p:
+        raise GshmemError("gshmem.peer_tensor: PE %d is not mapped here (reached over the "
+                          "network, e.g. GSHMEM_DISABLE_P2P=1)" % pe)
+    torch = _torch()
+    buf = (ctypes.c_uint8 * max(n, 1)).from_address(p)
+    u8 = np.ctypeslib.as_array(buf)[:n]
+    return torch.from_numpy(u8).view(t.dtype).view(t.shape)

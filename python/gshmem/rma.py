@@ -1,0 +1,115 @@
+"""Host RMA, signals and ordering on symmetric tensors (OpenSHMEM's host
+routines; nvshmem4py's put/get/signal_op/signal_wait).  Every argument is
+checked here first, so bad input raises ValueError and nothing is sent."""
+from . import core
+from ._lib import lib
+from .memory import check_symmetric, check_local, check_pe, _no_stream
+
+SIGNAL_SET, SIGNAL_ADD = 0, 1
+CMP_EQ, CMP_NE, CMP_GT, CMP_LE, CMP_LT, CMP_GE = 1, 2, 3, 4, 5, 6
+_CMPS = {"eq": CMP_EQ, "ne": CMP_NE, "gt": CMP_GT, "le": CMP_LE, "lt": CMP_LT, "ge": CMP_GE}
+_SIG_OPS = {"set": SIGNAL_SET, "add": SIGNAL_ADD}
+
+
+def _same(fn, dst, src):
+    if dst.dtype != src.dtype:
+        raise ValueError("gshmem.%s: dst is %s but src is %s" % (fn, dst.dtype, src.dtype))
+    if _numel(dst) != _numel(src):
+        raise ValueError("gshmem.%s: dst has %d elements but src %d" %
+                         (fn, _numel(dst), _numel(src)))
+
+
+def _numel(t):
+    return t.numel() if hasattr(t, "numel") else t.size
+
+
+def _signal(fn, sig):
+    ptr, n = check_symmetric(fn, "signal", sig)
+    if n != 8:
+        raise ValueError("gshmem.%s: the signal must be one 8-byte word (int64 or uint64 of one "
+                         "element), not %d bytes" % (fn, n))
+    return ptr
+
+
+def put(dst, src, pe, stream=None):
+    """Copy local src into symmetric dst on PE pe (returns when src may be reused)."""
+    fn = "put"
+    core._need_init(fn)
+    _no_stream(fn, stream)
+    _same(fn, dst, src)
+    d, n = check_symmetric(fn, "dst", dst)
+    s, _ = check_local(fn, "src", src)
+    check_pe(fn, pe)
+    lib.shmem_putmem(d, s, n, pe)
+
+
+def get(dst, src, pe, stream=None):
+    """Copy symmetric src of PE pe into local dst."""
+    fn = "get"
+    core._need_init(fn)
+    _no_stream(fn, stream)
+    _same(fn, dst, src)
+    d, n = check_local(fn, "dst", dst)
+    s, _ = check_symmetric(fn, "src", src)
+    check_pe(fn, pe)
+    lib.shmem_getmem(d, s, n, pe)
+
+
+def _op(fn, sig_op):
+    op = _SIG_OPS.get(sig_op, sig_op)
+    if op not in (SIGNAL_SET, SIGNAL_ADD):
+        raise ValueError("gshmem.%s: sig_op %r is not 'set' or 'add'" % (fn, sig_op))
+    return op
+
+
+def put_signal(dst, src, signal, value, sig_op, pe, stream=None):
+    """put, then update the signal word on PE pe (after the data is there)."""
+    fn = "put_signal"
+    core._need_init(fn)
+    _no_stream(fn, stream)
+    _same(fn, dst, src)
+    d, n = check_symmetric(fn, "dst", dst)
+    s, _ = check_local(fn, "src", src)
+    sg = _signal(fn, signal)
+    op = _op(fn, sig_op)
+    check_pe(fn, pe)
+    lib.shmem_putmem_signal(d, s, n, sg, int(value) & (2**64 - 1), op, pe)
+
+
+def signal_op(signal, value, sig_op, pe, stream=None):
+    fn = "signal_op"
+    core._need_init(fn)
+    _no_stream(fn, stream)
+    sg = _signal(fn, signal)
+    op = _op(fn, sig_op)
+    check_pe(fn, pe)
+    (lib.shmem_signal_set if op == SIGNAL_SET else lib.shmem_signal_add)(
+        sg, int(value) & (2**64 - 1), pe)
+
+
+def signal_fetch(signal):
+    core._need_init("signal_fetch")
+    return lib.shmem_signal_fetch(_signal("signal_fetch", signal))
+
+
+def signal_wait_until(signal, cmp, value, stream=None):
+    """Wait until this PE's signal word compares true with value; returns it."""
+    fn = "signal_wait_until"
+    core._need_init(fn)
+    _no_stream(fn, stream)
+    sg = _signal(fn, signal)
+    c = _CMPS.get(cmp, cmp)
+    if c not in _CMPS.values():
+        raise ValueError("gshmem.%s: cmp %r is not one of %s" % (fn, cmp, sorted(_CMPS)))
+    return lib.shmem_signal_wait_until(sg, c, int(value) & (2**64 - 1))
+
+
+def quiet(stream=None):
+    core._need_init("quiet")
+    _no_stream("quiet", stream)
+    lib.shmem_quiet()
+
+
+def fence():
+    core._need_init("fence")
+    lib.shmem_fence()

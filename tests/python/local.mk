@@ -1,0 +1,15 @@
+# tests/python: the Python package (python/gshmem) under pytest, as one job
+# per mode: the launcher at 2 and 4 PEs, the same with GSHMEM_DISABLE_P2P=1
+# (UCX and the proxy channels), and launcher-free from a torch gloo group
+# (gshmem.init(group=...)) and from a unique id (gshmem.init(uid=...)).
+# run.sh skips (77) when python3 lacks torch, numpy or pytest.
+PY_TESTS = tests/python/py-launcher-np2.sh tests/python/py-launcher-np4.sh \
+	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh
+if HAVE_UCX
+PY_TESTS += tests/python/py-net-np2.sh
+endif
+TESTS += $(PY_TESTS)
+EXTRA_DIST += tests/python/run.sh tests/python/gloo_run.py tests/python/conftest.py \
+	tests/python/ref.py tests/python/test_api.py tests/python/test_moe.py \
+	tests/python/py-launcher-np2.sh tests/python/py-launcher-np4.sh tests/python/py-net-np2.sh \
+	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh

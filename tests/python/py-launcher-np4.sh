@@ -1,0 +1,3 @@
+#!/bin/sh
+# The Python tests, launcher mode on 4 PEs (run.sh says what that is).
+exec sh "$(dirname "$0")/run.sh" launcher 4

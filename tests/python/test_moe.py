@@ -1,0 +1,160 @@
+"""gshmem.moe.Buffer against the plain torch reference (ref.py), bit for bit:
+what each local expert receives (bf16 rows, or fp8 bytes and scales) and in
+which order, the per-expert counts, and the combined output, for random,
+skewed, empty and sparse routing, fewer tokens than the maximum, a PE with
+no tokens, both modes, and two low-latency dispatches in flight."""
+import pytest
+import torch
+
+import gshmem
+import ref
+
+H, N, K, PER_PE = 256, 12, 3, 4  # hidden, max tokens per PE, top-k, experts per PE
+
+
+def ntokens(pe, case):
+    if case == "full":
+        return N
+    if case == "fewer":
+        return N - 1 - 4 * (pe % 2)
+    return 0 if pe == 0 else N - 2  # "none": PE 0 sends nothing
+
+
+def expected_recv(me, n, E, routing, seed, case, fp8):
+    """For each local expert of this PE: the rows it must get, in order."""
+    L = E // n
+    rows = [[] for _ in range(L)]
+    for src in range(n):
+        x, idx, _ = ref.inputs(src, seed, ntokens(src, case), H, E, K, routing)
+        q = ref.quantize(x) if fp8 else None
+        for t in range(x.shape[0]):
+            for le in range(L):
+                if me * L + le in idx[t].tolist():
+                    rows[le].append((src, t, x[t] if not fp8 else (q[0][t], q[1][t])))
+    return rows
+
+
+def run_experts(me, recv_x, count, L, fp8):
+    y = torch.zeros((L, recv_x[0].shape[1] if fp8 else recv_x.shape[1], H), dtype=torch.bfloat16)
+    for le in range(L):
+        c = int(count[le])
+        if fp8:
+            y[le, :c] = ref.expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
+        else:
+            y[le, :c] = ref.expert(recv_x[le, :c], None, me * L + le)
+    return y
+
+
+def expected_out(me, E, routing, seed, case, fp8):
+    x, idx, w = ref.inputs(me, seed, ntokens(me, case), H, E, K, routing)
+    if fp8:
+        q, s = ref.quantize(x)
+    rows = []
+    for k in range(K):
+        e = idx[:, k].clamp(min=0)
+        if fp8:
+            r = torch.stack([ref.expert(q[t], s[t], int(e[t])) for t in range(x.shape[0])]) \
+                if x.shape[0] else torch.zeros((0, H), dtype=torch.bfloat16)
+        else:
+            r = torch.stack([ref.expert(x[t], None, int(e[t])) for t in range(x.shape[0])]) \
+                if x.shape[0] else torch.zeros((0, H), dtype=torch.bfloat16)
+        rows.append(r)
+    return ref.combine(rows, idx, w)
+
+
+def check_recv(buf, handle, me, n, E, routing, seed, case, fp8, recv_x, count):
+    want = expected_recv(me, n, E, routing, seed, case, fp8)
+    for le, rows in enumerate(want):
+        assert int(count[le]) == len(rows), ("expert", me * buf.num_local_experts + le,
+                                             int(count[le]), len(rows))
+        for r, (src, t, payload) in enumerate(rows):
+            assert buf.recv_source(handle, le, r) == (src, t)
+            if fp8:
+                assert torch.equal(recv_x[0][le, r], payload[0]), (le, r, src, t, "fp8 bytes")
+                assert torch.equal(recv_x[1][le, r], payload[1]), (le, r, src, t, "scales")
+            else:
+                got = recv_x[le, r].view(torch.int16)
+                assert torch.equal(got, payload.view(torch.int16)), (le, r, src, t)
+
+
+@pytest.mark.parametrize("low_latency", [True, False], ids=["ll", "normal"])
+@pytest.mark.parametrize("fp8", [True, False], ids=["fp8", "bf16"])
+@pytest.mark.parametrize("routing,case", [("random", "full"), ("skewed", "fewer"),
+                                          ("empty", "full"), ("sparse", "none")])
+def test_dispatch_combine_match_reference(low_latency, fp8, routing, case):
+    me, n = gshmem.my_pe(), gshmem.n_pes()
+    E = PER_PE * n
+    seed = 7 + len(routing)
+    buf = gshmem.moe.Buffer(hidden=H, num_experts=E, num_topk=K,
+                            num_max_dispatch_tokens_per_rank=N, low_latency_mode=low_latency,
+                            use_fp8=fp8)
+    x, idx, w = ref.inputs(me, seed, ntokens(me, case), H, E, K, routing)
+    for _ in range(2):  # the second round reuses the buffer
+        recv_x, count, handle = buf.dispatch(x, idx, w)
+        check_recv(buf, handle, me, n, E, routing, seed, case, fp8, recv_x, count)
+        y = run_experts(me, recv_x, count, buf.num_local_experts, fp8)
+        out = buf.combine(y, handle)
+        exp = expected_out(me, E, routing, seed, case, fp8)
+        assert out.shape == exp.shape
+        assert torch.equal(out.view(torch.int16), exp.view(torch.int16)), \
+            (out.float() - exp.float()).abs().max()
+    gshmem.barrier()
+    buf.destroy()
+
+
+def test_two_low_latency_dispatches_in_flight():
+    me, n = gshmem.my_pe(), gshmem.n_pes()
+    E = PER_PE * n
+    buf = gshmem.moe.Buffer(H, E, K, N, low_latency_mode=True, use_fp8=False)
+    xa, ia, wa = ref.inputs(me, 1, N, H, E, K, "random")
+    xb, ib, wb = ref.inputs(me, 2, N - 3, H, E, K, "skewed")
+    ra, ca, ha = buf.dispatch(xa, ia, wa)
+    rb, cb, hb = buf.dispatch(xb, ib)
+    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_dispatch: 2 dispatches" % me):
+        buf.dispatch(xa, ia, wa)
+    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_combine: handle of dispatch 2"
+                       % me):
+        buf.combine(run_experts(me, rb, cb, buf.num_local_experts, False), hb, wb)
+    out_a = buf.combine(run_experts(me, ra, ca, buf.num_local_experts, False), ha)
+    out_b = buf.combine(run_experts(me, rb, cb, buf.num_local_experts, False), hb, wb)
+    assert torch.equal(out_a.view(torch.int16),
+                       expected_out(me, E, "random", 1, "full", False).view(torch.int16))
+    exp_b = ref.inputs(me, 2, N - 3, H, E, K, "skewed")
+    assert out_b.shape == (N - 3, H) and exp_b[0].shape[0] == N - 3
+    gshmem.barrier()
+    buf.destroy()
+
+
+def test_bad_arguments_raise_before_sending():
+    me, n = gshmem.my_pe(), gshmem.n_pes()
+    E = PER_PE * n
+    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_create: hidden 100" % me):
+        gshmem.moe.Buffer(100, E, K, N)
+    with pytest.raises(ValueError, match="num_experts"):
+        gshmem.moe.Buffer(H, E + 1, K, N) if n > 1 else gshmem.moe.Buffer(H, 0, K, N)
+    buf = gshmem.moe.Buffer(H, E, K, N, low_latency_mode=False, use_fp8=True)
+    x, idx, w = ref.inputs(me, 3, N, H, E, K, "random")
+    with pytest.raises(ValueError, match="is torch.float32, not torch.bfloat16"):
+        buf.dispatch(x.float(), idx, w)
+    with pytest.raises(ValueError, match="more than the buffer's"):
+        buf.dispatch(torch.zeros((N + 1, H), dtype=torch.bfloat16), idx, w)
+    with pytest.raises(ValueError, match="shape"):
+        buf.dispatch(x, idx[:, :2], w)
+    bad = idx.clone()
+    bad[0, 0] = E
+    with pytest.raises(ValueError, match="outside -1"):
+        buf.dispatch(x, bad, w)
+    dup = idx.clone()
+    dup[1, 1] = dup[1, 0]
+    with pytest.raises(ValueError, match="token 1 selects an expert twice"):
+        buf.dispatch(x, dup, w)
+    recv_x, count, handle = buf.dispatch(x, idx)
+    with pytest.raises(ValueError, match="no topk_weights"):
+        buf.combine(run_experts(me, recv_x, count, buf.num_local_experts, True), handle)
+    with pytest.raises(ValueError, match="shape"):
+        buf.combine(torch.zeros((1, 1, H), dtype=torch.bfloat16), handle, w)
+    out = buf.combine(run_experts(me, recv_x, count, buf.num_local_experts, True), handle, w)
+    assert torch.equal(out.view(torch.int16),
+                       expected_out(me, E, "random", 3, "full", True).view(torch.int16))
+    gshmem.barrier()
+    buf.destroy()
