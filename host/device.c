@@ -101,43 +101,78 @@ int gshmemx_init_status(void)
 /* A device team id as host code passes it: the team in that slot, or NULL
  * (GSHMEM_TEAM_INVALID, a free slot, a team this PE is not in). */
 static const struct gshmem_team *slot_team(const char *fn, gshmem_team_t team)
+{
     gsi_check_init(fn);
     return team < 0 || team >= GSD_MAX_TEAMS ? NULL : gsi_team_of_slot(team);
+}
+
 int gshmemi_team_my_pe(gshmem_team_t team)
+{
     const struct gshmem_team *t = slot_team("gshmem_team_my_pe", team);
+
     return t ? t->my_pe : -1;
+}
+
 int gshmemi_team_n_pes(gshmem_team_t team)
+{
     const struct gshmem_team *t = slot_team("gshmem_team_n_pes", team);
+
     return t ? t->n_pes : -1;
+}
+
 int gshmemi_team_translate_pe(gshmem_team_t src_team, int src_pe, gshmem_team_t dest_team)
+{
     const char *fn = "gshmem_team_translate_pe";
     const struct gshmem_team *src = slot_team(fn, src_team), *dest = slot_team(fn, dest_team);
+
     if (!src || !dest || src_pe < 0 || src_pe >= src->n_pes)
         return -1;
     return gsi_team_index(dest, gsi_team_world_pe(src, src_pe));
+}
+
 void gshmemi_global_exit(int status)
+{
     gsi_global_exit(status);
+}
+
 void *gshmemi_mc_ptr(gshmem_team_t team, const void *ptr)
+{
     const char *fn = "gshmemx_mc_ptr";
+
     (void)ptr;
     if (team != GSHMEM_TEAM_INVALID && !slot_team(fn, team))
         gsi_fatal(fn, "team %d is not a valid team on this PE", (int)team);
     return NULL; /* no multicast object exists (gsd/setup.h) */
+}
+
 /* CUDA modules and libraries the program loaded itself (NVSHMEM's
  * nvshmemx_cumodule_init / nvshmemx_culibrary_init): their own copy of the
  * device state is filled now and kept current until _finalize or
  * shmem_finalize (src/gpu/module.c). */
 int gshmemx_cumodule_init(gshmemx_cumodule_t module)
+{
     gsi_check_init("gshmemx_cumodule_init");
     gsi_device_module("gshmemx_cumodule_init", 0, module, 1);
     return 0;
+}
+
 int gshmemx_cumodule_finalize(gshmemx_cumodule_t module)
+{
     gsi_check_init("gshmemx_cumodule_finalize");
     gsi_device_module("gshmemx_cumodule_finalize", 0, module, 0);
+    return 0;
+}
+
 int gshmemx_culibrary_init(gshmemx_culibrary_t library)
+{
     gsi_check_init("gshmemx_culibrary_init");
     gsi_device_module("gshmemx_culibrary_init", 1, library, 1);
+    return 0;
+}
+
 int gshmemx_culibrary_finalize(gshmemx_culibrary_t library)
+{
     gsi_check_init("gshmemx_culibrary_finalize");
     gsi_device_module("gshmemx_culibrary_finalize", 1, library, 0);
+    return 0;
 }

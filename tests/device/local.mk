@@ -19,8 +19,7 @@ check_PROGRAMS += \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap tests/device/setup tests/device/buffer \
-	tests/device/team_init
-	tests/device/bad_lane_trap tests/device/culibrary tests/device/bad_culib_twice \
+	tests/device/team_init tests/device/culibrary tests/device/bad_culib_twice \
 	tests/device/bad_cumodule_fini
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
