@@ -39,6 +39,10 @@ TESTS += \
 	tests/device/order-np4-net.net \
 	tests/device/proxy_strided-np1-net.net \
 	tests/device/proxy_strided-np2-net.net \
+	tests/device/reducescatter-np1-net.net \
+	tests/device/reducescatter-np2-net.net \
+	tests/device/reducescatter-np3-net.net \
+	tests/device/reducescatter-np4-net.net \
 	tests/device/ring-np1-net.net \
 	tests/device/ring-np2-net.net \
 	tests/device/ring-np4-net.net \
@@ -210,6 +214,14 @@ TESTS += \
 	tests/pe/reduce_toall_net-np2-net.net \
 	tests/pe/reduce_toall_net-np3-net.net \
 	tests/pe/reduce_toall_net-np4-net.net \
+	tests/pe/reducescatter-np1-net.net \
+	tests/pe/reducescatter-np2-net.net \
+	tests/pe/reducescatter-np3-net.net \
+	tests/pe/reducescatter-np4-net.net \
+	tests/pe/reducescatter_net-np1-net.net \
+	tests/pe/reducescatter_net-np2-net.net \
+	tests/pe/reducescatter_net-np3-net.net \
+	tests/pe/reducescatter_net-np4-net.net \
 	tests/pe/rma-np1-net.net \
 	tests/pe/rma-np2-net.net \
 	tests/pe/rma-np4-net.net \
