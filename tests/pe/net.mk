@@ -118,6 +118,8 @@ TESTS += \
 	tests/pe/bad_reduce_aset-np2-net.net \
 	tests/pe/bad_reduce_overlap-np1-net.net \
 	tests/pe/bad_reduce_overlap-np2-net.net \
+	tests/pe/bad_reducescatter_overlap-np1-net.net \
+	tests/pe/bad_reducescatter_overlap-np2-net.net \
 	tests/pe/bad_relro-np1-net.net \
 	tests/pe/bad_relro-np2-net.net \
 	tests/pe/bad_sig_op-np1-net.net \
