@@ -15,7 +15,7 @@ check_PROGRAMS += \
 	tests/device/ring tests/device/ring_tiny tests/device/proxy_strided \
 	tests/device/teams_live tests/device/hostrma tests/device/thread_launch \
 	tests/device/bad_hostrma_past \
-	tests/device/barrier3_order tests/device/copy_align tests/device/reducescatter \
+	tests/device/barrier3_order tests/device/copy_align tests/device/reducescatter tests/device/stream \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap
@@ -34,6 +34,9 @@ tests_device_wait_SOURCES = tests/device/wait.c $(dev_test_deps)
 tests_device_wait_LDADD = libgshmem.la
 tests_device_coll_SOURCES = tests/device/coll.c $(dev_test_deps)
 tests_device_coll_LDADD = libgshmem.la
+# Every *_on_stream family, called from the host (gsd/stream.h).
+tests_device_stream_SOURCES = tests/device/stream.c $(dev_test_deps)
+tests_device_stream_LDADD = libgshmem.la
 # Reduce-scatter: every operator on every type, each form, against a reference.
 tests_device_reducescatter_SOURCES = tests/device/reducescatter.c $(dev_test_deps)
 tests_device_reducescatter_LDADD = libgshmem.la
@@ -103,6 +106,7 @@ TESTS += \
 	tests/device/copy_align-np1.pe tests/device/copy_align-np2.pe \
 	tests/device/reducescatter-np1.pe tests/device/reducescatter-np2.pe \
 	tests/device/reducescatter-np3.pe tests/device/reducescatter-np4.pe \
+	tests/device/stream-np1.pe tests/device/stream-np2.pe tests/device/stream-np4.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

@@ -52,6 +52,9 @@ TESTS += \
 	tests/device/signal-np1-net.net \
 	tests/device/signal-np2-net.net \
 	tests/device/signal-np4-net.net \
+	tests/device/stream-np1-net.net \
+	tests/device/stream-np2-net.net \
+	tests/device/stream-np4-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
 	tests/device/thread_launch-np1-net.net \
