@@ -67,8 +67,8 @@ DT_HD unsigned long long rs_hash(int pe, size_t i)
 
 /* One out-of-line function per (type, operator): every form and length,
  * checked by every lane (k of nk). */
-#define RS_CASE(T, N, OP, VAL)                                                                 \
-    DT_NOINL void rs_##N##_##OP(const rs_args_t *a, unsigned k, unsigned nk)                   \
+#define RS_CASE(T, N, OP, VAL, FN, CALL)                                                       \
+    DT_NOINL void FN(const rs_args_t *a, unsigned k, unsigned nk)                              \
     {                                                                                          \
         const char *fn = "gshmem_" #N "_" #OP "_reducescatter";                                \
         size_t lens[3] = {1, 37, BIG_BYTES / sizeof(T) + 5}, n, i, b;                          \
@@ -87,7 +87,7 @@ DT_HD unsigned long long rs_hash(int pe, size_t i)
                     d[i] = (T)7;                                                               \
                 gshmemx_syncthreads();                                                         \
                 if (in)                                                                        \
-                    rc = BY_FORM(form, N##_##OP##_reducescatter, (a->team, d, s, n));          \
+                    rc = CALL(form, N##_##OP##_reducescatter, (a->team, d, s, n));             \
                 gshmemx_syncthreads();                                                         \
                 if (in)                                                                        \
                     DT_CHECK(a->fails, fn, "return value (form)", form, 0, rc);                \
@@ -107,12 +107,26 @@ DT_HD unsigned long long rs_hash(int pe, size_t i)
             }                                                                                  \
     }
 
-#define RS_BIT(T, N) RS_CASE(T, N, and, bits) RS_CASE(T, N, or, bits) RS_CASE(T, N, xor, bits)
+/* The sweep's functions call the thread form only (form is always
+ * F_THREAD there): one inlined reduction each keeps nvcc's time on this
+ * file down.  The forms kernel's functions have all three. */
+#define THREAD_ONLY(form, name, args) gshmem_##name args
+#define RS_SWEEP(T, N, OP, VAL) RS_CASE(T, N, OP, VAL, rs_##N##_##OP, THREAD_ONLY)
+#define RS_BIT(T, N)                                                                           \
+    RS_SWEEP(T, N, and, bits) RS_SWEEP(T, N, or, bits) RS_SWEEP(T, N, xor, bits)
 #define RS_ARITH(T, N)                                                                         \
-    RS_CASE(T, N, min, spread)                                                                 \
-    RS_CASE(T, N, max, spread) RS_CASE(T, N, sum, arith) RS_CASE(T, N, prod, arith)
+    RS_SWEEP(T, N, min, spread)                                                                \
+    RS_SWEEP(T, N, max, spread) RS_SWEEP(T, N, sum, arith) RS_SWEEP(T, N, prod, arith)
 GSHMEM_REDUCE_BIT_TYPES(RS_BIT)
 GSD_REDUCE_MINMAX_TYPES(RS_ARITH)
+RS_CASE(uint8_t, uint8, xor, bits, rs_forms_uint8_xor, BY_FORM)
+RS_CASE(uint64_t, uint64, and, bits, rs_forms_uint64_and, BY_FORM)
+RS_CASE(int, int, sum, arith, rs_forms_int_sum, BY_FORM)
+RS_CASE(short, short, min, spread, rs_forms_short_min, BY_FORM)
+RS_CASE(double, double, prod, arith, rs_forms_double_prod, BY_FORM)
+RS_CASE(float, float, max, spread, rs_forms_float_max, BY_FORM)
+#undef RS_SWEEP
+#undef THREAD_ONLY
 
 /* Every operator on every type, in the thread form: one lane, so the
  * sweep costs no lane barriers (host lanes are threads of a busy CPU). */
@@ -141,12 +155,12 @@ GSHMEM_KERNEL(rs_forms, rs_args_t, a)
 {
     unsigned k = gshmemx_thread_id(), nk = gshmemx_block_threads();
 
-    rs_uint8_xor(&a, k, nk);
-    rs_uint64_and(&a, k, nk);
-    rs_int_sum(&a, k, nk);
-    rs_short_min(&a, k, nk);
-    rs_double_prod(&a, k, nk);
-    rs_float_max(&a, k, nk);
+    rs_forms_uint8_xor(&a, k, nk);
+    rs_forms_uint64_and(&a, k, nk);
+    rs_forms_int_sum(&a, k, nk);
+    rs_forms_short_min(&a, k, nk);
+    rs_forms_double_prod(&a, k, nk);
+    rs_forms_float_max(&a, k, nk);
 }
 
 static void run(gshmem_team_t team, int tn, int tme, int start, int stride, rs_args_t *a)
