@@ -5,16 +5,20 @@
 #                       sm_90 plus compute_90 PTX: the __constant__ device
 #                       state and its registration with libgshmem.so
 #                       (state.cu), gshmemx_collective_launch (launch.cu),
-#                       the *_on_stream host API (stream.cu).  Programs link
-#                       it (gshmemcc does) and do the device link.
+#                       the *_on_stream host API (stream.cu, point to
+#                       point; stream_coll.cu and stream_reduce.cu, the
+#                       collectives).  Programs link it (gshmemcc does)
+#                       and do the device link.
 #   (the GPU half of libgshmem.so is src/gpu/cuda/, src/gpu/local.mk)
 EXTRA_DIST += device/README.md device/cuda_hooks.h device/cuda_archive.h \
-	device/state.cu device/launch.cu device/stream.cu
+	device/state.cu device/launch.cu device/stream.cu device/stream_coll.cu \
+	device/stream_reduce.cu
 
 if HAVE_CUDA
 lib_LIBRARIES = libgshmem_device.a
 libgshmem_device_a_SOURCES =
-GSD_CU_OBJECTS = device/state.$(OBJEXT) device/launch.$(OBJEXT) device/stream.$(OBJEXT)
+GSD_CU_OBJECTS = device/state.$(OBJEXT) device/launch.$(OBJEXT) device/stream.$(OBJEXT) \
+	device/stream_coll.$(OBJEXT) device/stream_reduce.$(OBJEXT)
 libgshmem_device_a_LIBADD = $(GSD_CU_OBJECTS)
 libgshmem_device_a_DEPENDENCIES = $(GSD_CU_OBJECTS)
 libgshmem_device_a_AR = $(AR) cr

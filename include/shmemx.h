@@ -81,6 +81,43 @@ int pgshmemx_set_attr_uniqueid_args(int rank, int nranks,
 int gshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 int pgshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 
+/*
+ * Team reduce-scatter (NVSHMEM's nvshmem_TYPENAME_OP_reducescatter; not in
+ * OpenSHMEM 1.6): source holds one block of nreduce elements per member of
+ * team, and member i's dest receives the reduction over all members of
+ * block i of their source (nreduce elements).  dest is disjoint from source
+ * or this PE's own block of it.  The operators and types are those of
+ * shmem_TYPENAME_OP_reduce: and/or/xor for GSHMEM_REDUCE_BIT_TYPES, max/min
+ * for GSHMEM_REDUCE_MINMAX_TYPES, sum/prod for GSHMEM_REDUCE_ARITH_TYPES.
+ * Returns 0, nonzero for a team this PE is not in (it then does nothing).
+ */
+#define GSHMEMX_REDUCESCATTER_DECL(T, N, OP)                                   \
+    GSHMEM_EXTENSION int shmemx_##N##_##OP##_reducescatter(shmem_team_t team,  \
+                                                           T *dest,            \
+                                                           const T *source,    \
+                                                           size_t nreduce);    \
+    GSHMEM_EXTENSION int pshmemx_##N##_##OP##_reducescatter(shmem_team_t team, \
+                                                            T *dest,           \
+                                                            const T *source,   \
+                                                            size_t nreduce);
+#define GSHMEMX_REDUCESCATTER_BIT(T, N)                                        \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, and)                                      \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, or)                                       \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, xor)
+#define GSHMEMX_REDUCESCATTER_MINMAX(T, N)                                     \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, max)                                      \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, min)
+#define GSHMEMX_REDUCESCATTER_ARITH(T, N)                                      \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, sum)                                      \
+    GSHMEMX_REDUCESCATTER_DECL(T, N, prod)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_REDUCESCATTER_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES(GSHMEMX_REDUCESCATTER_MINMAX)
+GSHMEM_REDUCE_ARITH_TYPES(GSHMEMX_REDUCESCATTER_ARITH)
+#undef GSHMEMX_REDUCESCATTER_ARITH
+#undef GSHMEMX_REDUCESCATTER_MINMAX
+#undef GSHMEMX_REDUCESCATTER_BIT
+#undef GSHMEMX_REDUCESCATTER_DECL
+
 #ifdef __cplusplus
 }
 #endif

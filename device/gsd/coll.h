@@ -18,12 +18,15 @@
  *              member's chunk in member order and combine (the same order
  *              on every PE, so floating-point results agree), sync, store;
  *              bfloat16 and half combine in float, rounded at each step
+ *   reducescatter  the same loop on block `my team index` of every
+ *              member's source (nreduce elements a block)
  *
  * Public families: gshmem_TYPENAME_{broadcast,fcollect,alltoall} (+
  * gshmemx_..._warp, _block) for GSD_RMA_TYPES, the mem forms;
- * gshmem_TYPENAME_{and,or,xor}_reduce for GSHMEM_REDUCE_BIT_TYPES;
- * gshmem_TYPENAME_{min,max,sum,prod}_reduce (+ _warp, _block) for
- * GSD_REDUCE_MINMAX_TYPES and GSD_REDUCE_FLOAT16_TYPES (rows.h).
+ * gshmem_TYPENAME_{and,or,xor}_{reduce,reducescatter} for
+ * GSHMEM_REDUCE_BIT_TYPES; gshmem_TYPENAME_{min,max,sum,prod}_{reduce,
+ * reducescatter} (+ _warp, _block) for GSD_REDUCE_MINMAX_TYPES and
+ * GSD_REDUCE_FLOAT16_TYPES (rows.h).
  */
 #ifndef GSD_COLL_H
 #define GSD_COLL_H
@@ -260,33 +263,38 @@ GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_bl
 
 #define GSD_RED_HALF (GSD_SCRATCH_BYTES / 2)
 
-/* The chunk loop every reduction shares; COMBINE(acc, x) folds one value. */
-#define GSD_REDUCE_BODY(T, COMBINE)                                                           \
-    const gsd_team_t *tm = gsd_team(fn, team);                                                \
-    unsigned char *scratch = GSD_STATE.sync->team[team].scratch;                              \
-    T *acc = (T *)scratch, *tmp = (T *)(scratch + GSD_RED_HALF);                              \
-    size_t per = GSD_RED_HALF / sizeof(T);                                                    \
-    unsigned rank = gsd_group_rank(group), size = gsd_group_size(group);                      \
-                                                                                              \
-    gsd_coll_sync(fn, group, team, 0);                                                        \
-    for (size_t off = 0; off < n; off += per) {                                               \
-        size_t cnt = n - off < per ? n - off : per;                                           \
-                                                                                              \
-        gsd_get(fn, group, acc, src + off, cnt * sizeof(T), gsd_team_pe(tm, 0), 0, NULL);     \
-        for (int j = 1; j < tm->n_pes; j++) {                                                 \
-            gsd_get(fn, group, tmp, src + off, cnt * sizeof(T), gsd_team_pe(tm, j), 0, NULL); \
-            for (size_t i = rank; i < cnt; i += size) {                                       \
-                T x = tmp[i];                                                                 \
-                COMBINE(acc[i], x);                                                           \
-            }                                                                                 \
-            gsd_group_sync(group);                                                            \
-        }                                                                                     \
-        /* every member has read this chunk of every source: dest may alias it */             \
-        gsd_coll_sync(fn, group, team, 0);                                                    \
-        for (size_t i = rank; i < cnt; i += size)                                             \
-            dest[off + i] = acc[i];                                                           \
-        gsd_group_sync(group);                                                                \
-    }                                                                                         \
+/* The chunk loop every reduction shares; COMBINE(acc, x) folds one value.
+ * BLOCK: which block of n elements of every member's source is reduced:
+ * 0 for a reduction, the caller's team index for a reduce-scatter (member
+ * i reduces block i).  dest may be the reduced block itself (in place),
+ * else disjoint from every block. */
+#define GSD_REDUCE_BODY(T, COMBINE, BLOCK)                                                     \
+    const gsd_team_t *tm = gsd_team(fn, team);                                                 \
+    const T *from = src + (size_t)(BLOCK)*n;                                                   \
+    unsigned char *scratch = GSD_STATE.sync->team[team].scratch;                               \
+    T *acc = (T *)scratch, *tmp = (T *)(scratch + GSD_RED_HALF);                               \
+    size_t per = GSD_RED_HALF / sizeof(T);                                                     \
+    unsigned rank = gsd_group_rank(group), size = gsd_group_size(group);                       \
+                                                                                               \
+    gsd_coll_sync(fn, group, team, 0);                                                         \
+    for (size_t off = 0; off < n; off += per) {                                                \
+        size_t cnt = n - off < per ? n - off : per;                                            \
+                                                                                               \
+        gsd_get(fn, group, acc, from + off, cnt * sizeof(T), gsd_team_pe(tm, 0), 0, NULL);     \
+        for (int j = 1; j < tm->n_pes; j++) {                                                  \
+            gsd_get(fn, group, tmp, from + off, cnt * sizeof(T), gsd_team_pe(tm, j), 0, NULL); \
+            for (size_t i = rank; i < cnt; i += size) {                                        \
+                T x = tmp[i];                                                                  \
+                COMBINE(acc[i], x);                                                            \
+            }                                                                                  \
+            gsd_group_sync(group);                                                             \
+        }                                                                                      \
+        /* every member has read this chunk of every source: dest may alias it */              \
+        gsd_coll_sync(fn, group, team, 0);                                                     \
+        for (size_t i = rank; i < cnt; i += size)                                              \
+            dest[off + i] = acc[i];                                                            \
+        gsd_group_sync(group);                                                                 \
+    }                                                                                          \
     return 0;
 
 #define GSD_COMBINE_AND(a, x) ((a) &= (x))
@@ -297,30 +305,38 @@ GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_bl
 #define GSD_COMBINE_SUM(a, x) ((a) += (x))
 #define GSD_COMBINE_PROD(a, x) ((a) *= (x))
 
-/* One generic function per (type, op); the three group forms call it. */
-#define GSD_REDUCE_OP(T, N, OP, COMBINE)                                                           \
-    GSD_FN int gsd_##N##_##OP##_reduce(const char *fn, int group, gshmem_team_t team, T *dest,     \
-                                       const T *src, size_t n)                                     \
-    {                                                                                              \
-        GSD_REDUCE_BODY(T, COMBINE)                                                                \
-    }                                                                                              \
-    GSD_FN int gshmem_##N##_##OP##_reduce(gshmem_team_t team, T *dest, const T *src, size_t n)     \
-    {                                                                                              \
-        return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_reduce", GSD_THREAD, team, dest,     \
-                                       src, n);                                                    \
-    }                                                                                              \
-    GSD_FN int gshmemx_##N##_##OP##_reduce_warp(gshmem_team_t team, T *dest, const T *src,         \
-                                                size_t n)                                          \
-    {                                                                                              \
-        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_warp", GSD_WARP, team, dest, \
-                                       src, n);                                                    \
-    }                                                                                              \
-    GSD_FN int gshmemx_##N##_##OP##_reduce_block(gshmem_team_t team, T *dest, const T *src,        \
-                                                 size_t n)                                         \
-    {                                                                                              \
-        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_reduce_block", GSD_BLOCK, team,     \
-                                       dest, src, n);                                              \
+/* One generic function per (type, op): scatter 0 reduces block 0 of every
+ * source (reduce), 1 block `my team index` (reducescatter: NVSHMEM's
+ * nvshmem_TYPENAME_OP_reducescatter(team, dest, source, nreduce), where
+ * source holds one block of nreduce per member and member i's dest gets
+ * the reduction of block i of every member's source).  The three group
+ * forms of each call it. */
+#define GSD_REDUCE_FORMS(T, N, OP, KIND, SCATTER)                                                 \
+    GSD_FN int gshmem_##N##_##OP##_##KIND(gshmem_team_t team, T *dest, const T *src, size_t n)    \
+    {                                                                                             \
+        return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_" #KIND, GSD_THREAD, team, dest,    \
+                                       src, n, SCATTER);                                          \
+    }                                                                                             \
+    GSD_FN int gshmemx_##N##_##OP##_##KIND##_warp(gshmem_team_t team, T *dest, const T *src,      \
+                                                  size_t n)                                       \
+    {                                                                                             \
+        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_" #KIND "_warp", GSD_WARP, team,   \
+                                       dest, src, n, SCATTER);                                    \
+    }                                                                                             \
+    GSD_FN int gshmemx_##N##_##OP##_##KIND##_block(gshmem_team_t team, T *dest, const T *src,     \
+                                                   size_t n)                                      \
+    {                                                                                             \
+        return gsd_##N##_##OP##_reduce("gshmemx_" #N "_" #OP "_" #KIND "_block", GSD_BLOCK, team, \
+                                       dest, src, n, SCATTER);                                    \
     }
+#define GSD_REDUCE_OP(T, N, OP, COMBINE)                                                       \
+    GSD_FN int gsd_##N##_##OP##_reduce(const char *fn, int group, gshmem_team_t team, T *dest, \
+                                       const T *src, size_t n, int scatter)                    \
+    {                                                                                          \
+        GSD_REDUCE_BODY(T, COMBINE, scatter ? tm->my_pe : 0)                                   \
+    }                                                                                          \
+    GSD_REDUCE_FORMS(T, N, OP, reduce, 0)                                                      \
+    GSD_REDUCE_FORMS(T, N, OP, reducescatter, 1)
 
 #define GSD_REDUCE_BIT(T, N)                  \
     GSD_REDUCE_OP(T, N, and, GSD_COMBINE_AND) \
@@ -395,6 +411,7 @@ GSD_FN void gsd_f16_set(void *p, float f, int is_half)
 GSD_REDUCE_FLOAT16_TYPES(GSD_REDUCE_F16)
 #undef GSD_REDUCE_F16
 #undef GSD_REDUCE_OP
+#undef GSD_REDUCE_FORMS
 
 /* MAXLOC over (value x, index y) pairs, NVSHMEM's
  * nvshmemx_double2_maxloc_reduce_block: dest[i] is the pair of largest x
@@ -412,7 +429,7 @@ typedef struct gsd_double2 {
 GSD_FN int gsd_double2_maxloc_reduce(const char *fn, int group, gshmem_team_t team, double2 *dest,
                                      const double2 *src, size_t n)
 {
-    GSD_REDUCE_BODY(double2, GSD_COMBINE_MAXLOC)
+    GSD_REDUCE_BODY(double2, GSD_COMBINE_MAXLOC, 0)
 }
 GSD_FN int gshmemx_double2_maxloc_reduce_block(gshmem_team_t team, double2 *dest,
                                                const double2 *src, size_t n)

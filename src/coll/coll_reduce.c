@@ -34,6 +34,12 @@
  *   and it reads a slice of a member's source before it writes that slice
  *   of the member's dest, so in place needs nothing more.  Two barriers.
  *
+ * Reduce-scatter (gsi_reduce_scatter) is `whole` on one block: member m
+ * reads block m of every member's source and combines into its own dest,
+ * between a barrier that makes every source ready and one after which no
+ * member reads this member's source any more.  Each member reads about
+ * nreduce x N elements and writes nreduce.
+ *
  * Members' memory is read and written through its mapping when the whole
  * group is P2P and GSHMEM_COLL_P2P allows it, through gsi_lib_get/gsi_lib_put
  * otherwise: the same algorithms then move (N-1)/N of the array into and
@@ -300,4 +306,53 @@ void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *de
         whole(&r, bytes);
     else
         sliced(&r, nelems);
+}
+
+void gsi_reduce_scatter(const char *fn, gsi_group_t *g, void *dest, const void *source,
+                        size_t nreduce, size_t elem_size, gsi_combine_fn_t combine)
+{
+    _Alignas(64) unsigned char acc[CHUNK], buf[CHUNK];
+    reduce_t r = {.fn = fn,
+                  .g = g,
+                  .kind = GSI_REDUCE_ALL,
+                  .dest = dest,
+                  .source = source,
+                  .size = elem_size,
+                  .combine = combine};
+    size_t bytes, chunk = CHUNK / elem_size * elem_size;
+    const char *mine;
+
+    if (nreduce == 0)
+        return;
+    if (nreduce > SIZE_MAX / elem_size / (size_t)g->n)
+        gsi_fatal(fn, "%zu elements of %zu bytes per PE of %d do not fit in memory", nreduce,
+                  elem_size, g->n);
+    bytes = nreduce * elem_size;
+    gsi_check_symmetric(fn, "dest", dest, bytes);
+    gsi_check_symmetric(fn, "source", source, bytes * (size_t)g->n);
+    mine = r.source + (size_t)g->me * bytes;
+    /* In place on this member's own block is safe: only this member reads
+     * it, chunk by chunk before writing that chunk.  Any other overlap
+     * would overwrite a block another member has yet to read. */
+    if (r.dest != mine && r.dest < r.source + bytes * (size_t)g->n && r.source < r.dest + bytes)
+        gsi_fatal(fn,
+                  "dest %p and source %p overlap: dest must be disjoint from source or be this "
+                  "PE's own block of it",
+                  dest, source);
+    if (g->n == 1) {
+        if (r.dest != mine)
+            memcpy(dest, source, bytes);
+        return;
+    }
+    r.p2p = g->all_p2p && gsi_pe.env.coll_p2p;
+    r.from = mine;
+    gsi_group_barrier(fn, g, 0);
+    for (size_t off = 0, len; off < bytes; off += len) {
+        len = bytes - off < chunk ? bytes - off : chunk;
+        /* Combined aside, then stored: in place, dest is this member's
+         * block, which combine_upto still reads. */
+        combine_upto(&r, acc, g->n - 1, off, len, buf);
+        memcpy(r.dest + off, acc, len);
+    }
+    gsi_group_barrier(fn, g, 0);
 }

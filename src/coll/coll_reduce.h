@@ -1,6 +1,6 @@
 /* src/coll/coll_reduce.h - reductions and prefix sums over a group: the engine
- * behind shmem_TYPENAME_OP_reduce, shmem_TYPENAME_sum_inscan/_exscan and
- * the deprecated shmem_TYPENAME_OP_to_all.  The caller (host/) supplies the
+ * behind shmem_TYPENAME_OP_reduce, shmem_TYPENAME_sum_inscan/_exscan,
+ * shmemx_TYPENAME_OP_reducescatter and the deprecated shmem_TYPENAME_OP_to_all.  The caller (host/) supplies the
  * element size and the function that combines two arrays of its type. */
 #ifndef GSI_COLL_REDUCE_H
 #define GSI_COLL_REDUCE_H
@@ -26,5 +26,12 @@ typedef enum {
  * SHMEM_SYNC_VALUE on return. */
 void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *dest,
                 const void *source, size_t nelems, size_t elem_size, gsi_combine_fn_t combine);
+
+/* Reduce-scatter over the group (shmemx_TYPENAME_OP_reducescatter): source
+ * holds one block of nreduce elements per member, and member i's dest gets
+ * block i of every member's source combined, in member order.  dest is
+ * disjoint from source, or the caller's own block of it (in place). */
+void gsi_reduce_scatter(const char *fn, gsi_group_t *g, void *dest, const void *source,
+                        size_t nreduce, size_t elem_size, gsi_combine_fn_t combine);
 
 #endif

@@ -16,6 +16,7 @@ check_PROGRAMS += \
 	tests/device/teams_live tests/device/hostrma tests/device/thread_launch \
 	tests/device/bad_hostrma_past \
 	tests/device/barrier3_order tests/device/copy_align tests/device/float16 \
+	tests/device/reducescatter tests/device/stream \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap tests/device/setup tests/device/buffer \
@@ -36,6 +37,12 @@ tests_device_wait_SOURCES = tests/device/wait.c $(dev_test_deps)
 tests_device_wait_LDADD = libgshmem.la
 tests_device_coll_SOURCES = tests/device/coll.c $(dev_test_deps)
 tests_device_coll_LDADD = libgshmem.la
+# Every *_on_stream family, called from the host (gsd/stream.h).
+tests_device_stream_SOURCES = tests/device/stream.c $(dev_test_deps)
+tests_device_stream_LDADD = libgshmem.la
+# Reduce-scatter: every operator on every type, each form, against a reference.
+tests_device_reducescatter_SOURCES = tests/device/reducescatter.c $(dev_test_deps)
+tests_device_reducescatter_LDADD = libgshmem.la
 tests_device_mem_SOURCES = tests/device/mem.c $(dev_test_deps)
 tests_device_mem_LDADD = libgshmem.la
 # Teams split and destroyed by a second host thread while a kernel runs
@@ -129,6 +136,9 @@ TESTS += \
 	tests/device/setup-np1.pe tests/device/setup-np2.pe tests/device/setup-np4.pe \
 	tests/device/buffer-np1.pe tests/device/buffer-np2.pe tests/device/buffer-np4.pe \
 	tests/device/team_init-np1.pe tests/device/team_init-np2.pe tests/device/team_init-np4.pe \
+	tests/device/reducescatter-np1.pe tests/device/reducescatter-np2.pe \
+	tests/device/reducescatter-np3.pe tests/device/reducescatter-np4.pe \
+	tests/device/stream-np1.pe tests/device/stream-np2.pe tests/device/stream-np4.pe \
 	tests/device/bad_pe-np1.pe tests/device/bad_pe-np2.pe \
 	tests/device/bad_addr-np1.pe tests/device/bad_addr-np2.pe \
 	tests/device/bad_sig_op-np1.pe tests/device/bad_sig_op-np2.pe \

@@ -55,6 +55,10 @@ TESTS += \
 	tests/device/order-np4-net.net \
 	tests/device/proxy_strided-np1-net.net \
 	tests/device/proxy_strided-np2-net.net \
+	tests/device/reducescatter-np1-net.net \
+	tests/device/reducescatter-np2-net.net \
+	tests/device/reducescatter-np3-net.net \
+	tests/device/reducescatter-np4-net.net \
 	tests/device/ring-np1-net.net \
 	tests/device/ring-np2-net.net \
 	tests/device/ring-np4-net.net \
@@ -67,6 +71,9 @@ TESTS += \
 	tests/device/signal-np1-net.net \
 	tests/device/signal-np2-net.net \
 	tests/device/signal-np4-net.net \
+	tests/device/stream-np1-net.net \
+	tests/device/stream-np2-net.net \
+	tests/device/stream-np4-net.net \
 	tests/device/team_init-np1-net.net \
 	tests/device/team_init-np2-net.net \
 	tests/device/team_init-np4-net.net \
@@ -142,6 +149,8 @@ TESTS += \
 	tests/pe/bad_reduce_aset-np2-net.net \
 	tests/pe/bad_reduce_overlap-np1-net.net \
 	tests/pe/bad_reduce_overlap-np2-net.net \
+	tests/pe/bad_reducescatter_overlap-np1-net.net \
+	tests/pe/bad_reducescatter_overlap-np2-net.net \
 	tests/pe/bad_relro-np1-net.net \
 	tests/pe/bad_relro-np2-net.net \
 	tests/pe/bad_sig_op-np1-net.net \
@@ -240,6 +249,14 @@ TESTS += \
 	tests/pe/reduce_toall_net-np2-net.net \
 	tests/pe/reduce_toall_net-np3-net.net \
 	tests/pe/reduce_toall_net-np4-net.net \
+	tests/pe/reducescatter-np1-net.net \
+	tests/pe/reducescatter-np2-net.net \
+	tests/pe/reducescatter-np3-net.net \
+	tests/pe/reducescatter-np4-net.net \
+	tests/pe/reducescatter_net-np1-net.net \
+	tests/pe/reducescatter_net-np2-net.net \
+	tests/pe/reducescatter_net-np3-net.net \
+	tests/pe/reducescatter_net-np4-net.net \
 	tests/pe/rma-np1-net.net \
 	tests/pe/rma-np2-net.net \
 	tests/pe/rma-np4-net.net \

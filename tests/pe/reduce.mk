@@ -45,3 +45,23 @@ TESTS += \
 	tests/pe/reduce_toall_net-np3.pe tests/pe/reduce_toall_net-np4.pe \
 	tests/pe/bad_reduce_aset-np1.pe tests/pe/bad_reduce_aset-np2.pe \
 	tests/pe/bad_reduce_overlap-np1.pe tests/pe/bad_reduce_overlap-np2.pe
+
+# The reduce-scatter extension (shmemx_TYPENAME_OP_reducescatter), the same
+# way: P2P and GSHMEM_COLL_P2P=0.
+check_PROGRAMS += tests/pe/reducescatter tests/pe/reducescatter_net \
+	tests/pe/bad_reducescatter_overlap
+tests_pe_reducescatter_SOURCES = tests/pe/reducescatter.c tests/pe/reduce_test.h \
+	tests/pe/pe_test.h
+tests_pe_reducescatter_LDADD = libgshmem.la
+tests_pe_reducescatter_net_SOURCES = tests/pe/reducescatter.c tests/pe/reduce_test.h \
+	tests/pe/pe_test.h
+tests_pe_reducescatter_net_CFLAGS = $(AM_CFLAGS) -DRT_NETWORK
+tests_pe_reducescatter_net_LDADD = libgshmem.la
+tests_pe_bad_reducescatter_overlap_SOURCES = tests/pe/bad_reducescatter_overlap.c
+tests_pe_bad_reducescatter_overlap_LDADD = libgshmem.la
+TESTS += \
+	tests/pe/reducescatter-np1.pe tests/pe/reducescatter-np2.pe \
+	tests/pe/reducescatter-np3.pe tests/pe/reducescatter-np4.pe \
+	tests/pe/reducescatter_net-np1.pe tests/pe/reducescatter_net-np2.pe \
+	tests/pe/reducescatter_net-np3.pe tests/pe/reducescatter_net-np4.pe \
+	tests/pe/bad_reducescatter_overlap-np1.pe tests/pe/bad_reducescatter_overlap-np2.pe
