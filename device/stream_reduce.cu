@@ -4,7 +4,7 @@
  *   int gshmemx_TYPENAME_OP_reduce_on_stream(team, dest, source, nreduce, stream)
  *   int gshmemx_TYPENAME_OP_reducescatter_on_stream(team, dest, source, nreduce, stream)
  * for and/or/xor on GSHMEM_REDUCE_BIT_TYPES and min/max/sum/prod on
- * GSD_REDUCE_MINMAX_TYPES.  Each queues one kernel of one block on the
+ * GSD_REDUCE_MINMAX_TYPES and GSD_REDUCE_FLOAT16_TYPES.  Each queues one kernel of one block on the
  * caller's stream that runs the device reduction (gsd/coll.h) as a block,
  * so it can be captured into a CUDA graph and nothing synchronizes the
  * host; 0 is returned once it is queued (the device routine's checks end
@@ -56,6 +56,7 @@
     OS_REDUCE(T, N, min) OS_REDUCE(T, N, max) OS_REDUCE(T, N, sum) OS_REDUCE(T, N, prod)
 GSHMEM_REDUCE_BIT_TYPES(OS_REDUCE_BIT)
 GSD_REDUCE_MINMAX_TYPES(OS_REDUCE_ARITH)
+GSD_REDUCE_FLOAT16_TYPES(OS_REDUCE_ARITH)
 #undef OS_REDUCE_ARITH
 #undef OS_REDUCE_BIT
 #undef OS_REDUCE

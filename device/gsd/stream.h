@@ -27,7 +27,7 @@
  * GSHMEM_RMA_TYPES rows, less long double under nvcc); WTYPE: the
  * point-to-point synchronization types (GSHMEM_P2P_TYPES); BITS: 8, 16, 32,
  * 64, 128; reductions: and/or/xor on GSHMEM_REDUCE_BIT_TYPES, min/max/sum/
- * prod on GSD_REDUCE_MINMAX_TYPES (gsd/coll.h).
+ * prod on GSD_REDUCE_MINMAX_TYPES and GSD_REDUCE_FLOAT16_TYPES (gsd/coll.h).
  *   gshmemx_{TYPENAME_,}{put,get}{,BITS,mem}[_nbi]_on_stream(dest, source, nelems, pe, stream)
  *       (gshmemx_int_put_on_stream, gshmemx_get32_nbi_on_stream, gshmemx_putmem_on_stream, ...)
  *   gshmemx_TYPENAME_p_on_stream(dest, value, pe, stream)
@@ -196,6 +196,7 @@ GSD_OS_COPY(alltoallmem, void)
     GSD_OS_REDUCE(T, N, max) GSD_OS_REDUCE(T, N, sum) GSD_OS_REDUCE(T, N, prod)
 GSHMEM_REDUCE_BIT_TYPES(GSD_OS_REDUCE_BIT)
 GSD_REDUCE_MINMAX_TYPES(GSD_OS_REDUCE_ARITH)
+GSD_REDUCE_FLOAT16_TYPES(GSD_OS_REDUCE_ARITH)
 
 #undef GSD_OS_REDUCE_ARITH
 #undef GSD_OS_REDUCE_BIT

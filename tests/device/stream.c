@@ -137,6 +137,27 @@ static void check_strided(const char *fn, size_t n, size_t size, int pe)
         shmem_barrier_all(); /* every g is done before the next case rewrites dest */          \
     } while (0)
 
+/* bfloat16 and half: the values go through the float conversions and are
+ * compared by their bits (the host-lane types are structs, without == or
+ * casts from int). */
+#define PG_CASE_F16(T, N)                                                                      \
+    do {                                                                                       \
+        T v, got;                                                                              \
+        reset();                                                                               \
+        gshmemx_##N##_p_on_stream((T *)(void *)dst, gshmemx_float_to_##N((float)(me + 1)),     \
+                                  right, 0);                                                   \
+        gshmemx_barrier_all_on_stream(0);                                                      \
+        dt_from_dev(&v, dst, sizeof v);                                                        \
+        PT_CHECK_EQ_F("gshmemx_" #N "_p_on_stream",                                            \
+                      gshmemx_##N##_bits(gshmemx_float_to_##N((float)(left + 1))),             \
+                      gshmemx_##N##_bits(v), "dest from PE %d (bits)", left);                  \
+        got = gshmemx_##N##_g_on_stream((const T *)(void *)dst, right, 0);                     \
+        PT_CHECK_EQ_F("gshmemx_" #N "_g_on_stream",                                            \
+                      gshmemx_##N##_bits(gshmemx_float_to_##N((float)(me + 1))),               \
+                      gshmemx_##N##_bits(got), "PE %d's dest (bits)", right);                  \
+        shmem_barrier_all();                                                                   \
+    } while (0)
+
 /* ---- wait_until_all, _vector ----------------------------------------------- */
 
 #define WAIT_CASE(T, N)                                                                        \
@@ -265,12 +286,20 @@ static void coll_check(const char *fn, size_t nb, int alltoall)
 
 /* ---- the cases, stamped from the type table -------------------------------- */
 
+/* The RMA rows less bfloat16 and half (those have PG_CASE_F16). */
+#if defined(GSD_CUDA)
+#define ST_PG_TYPES(X) GSD_RMA_NOLD_TYPES(X)
+#else
+#define ST_PG_TYPES(X) GSHMEM_RMA_TYPES(X)
+#endif
+
 #define RMA_TYPED(T, N)                                                                        \
     XFERS(N##_put, N##_get, T, sizeof(T), NEL);                                                \
     STRIDED_CASE(N##_iput, T, sizeof(T), 0);                                                   \
     STRIDED_CASE(N##_iget, T, sizeof(T), 1);                                                   \
-    PS_CASES(N##_put_signal, T, sizeof(T));                                                    \
-    PG_CASE(T, N);
+    PS_CASES(N##_put_signal, T, sizeof(T));
+#define PG_TYPED(T, N) PG_CASE(T, N);
+#define PG_F16_TYPED(T, N) PG_CASE_F16(T, N);
 #define RMA_SIZED(BITS, BYTES)                                                                 \
     XFERS(put##BITS, get##BITS, void, BYTES, NEL);                                             \
     STRIDED_CASE(iput##BITS, void, BYTES, 0);                                                  \
@@ -287,6 +316,8 @@ static void coll_check(const char *fn, size_t nb, int alltoall)
 static void point_to_point(void)
 {
     GSD_RMA_TYPES(RMA_TYPED)
+    ST_PG_TYPES(PG_TYPED)
+    GSHMEM_FLOAT16_TYPES(PG_F16_TYPED)
     GSHMEM_SIZES(RMA_SIZED)
     XFERS(putmem, getmem, void, 1, NEL);
     XFERS(putmem, getmem, void, 1, BIG);
@@ -315,12 +346,56 @@ static void team_sync_cases(void)
     gshmemx_sync_all_on_stream(0);
 }
 
+/* bfloat16 and half on the stream: member pe's element i is (pe + i % 5) / 4
+ * (or its negative), combined in member order and rounded to the 16-bit type
+ * after every step (as the device reduction does, gsd/coll.h); compared by
+ * bits. */
+#define ST_F16_V(pe, i) ((float)((pe) + (int)((i) % 5)) / 4.0f * (((i) % 3) ? 1.0f : -1.0f))
+#define ST_F16_STEP_min(a, x) ((x) < (a) ? (x) : (a))
+#define ST_F16_STEP_max(a, x) ((x) > (a) ? (x) : (a))
+#define ST_F16_STEP_sum(a, x) ((a) + (x))
+#define ST_F16_STEP_prod(a, x) ((a) * (x))
+#define RED_F16_CASE(T, N, OP, KIND, SCATTER)                                                  \
+    do {                                                                                       \
+        const char *fn = "gshmemx_" #N "_" #OP "_" #KIND "_on_stream";                         \
+        size_t n = 13, ns = (SCATTER) ? n * (size_t)npes : n, i;                               \
+        T *h = (T *)malloc(ns * sizeof(T));                                                    \
+        int k, rc;                                                                             \
+        reset();                                                                               \
+        for (i = 0; i < ns; i++)                                                               \
+            h[i] = gshmemx_float_to_##N(ST_F16_V(me, i));                                      \
+        dt_to_dev(src, h, ns * sizeof(T));                                                     \
+        shmem_barrier_all();                                                                   \
+        rc = gshmemx_##N##_##OP##_##KIND##_on_stream(GSHMEM_TEAM_WORLD, (T *)(void *)dst,      \
+                                                     (const T *)(void *)src, n, 0);            \
+        PT_CHECK_EQ(fn, 0, rc);                                                                \
+        dt_from_dev(h, dst, n * sizeof(T));                                                    \
+        for (i = 0; i < n; i++) {                                                              \
+            size_t at = ((SCATTER) ? (size_t)me * n : 0) + i;                                  \
+            float e = gshmemx_##N##_to_float(gshmemx_float_to_##N(ST_F16_V(0, at)));           \
+            for (k = 1; k < npes; k++) {                                                       \
+                float x = gshmemx_##N##_to_float(gshmemx_float_to_##N(ST_F16_V(k, at)));       \
+                e = gshmemx_##N##_to_float(gshmemx_float_to_##N(ST_F16_STEP_##OP(e, x)));      \
+            }                                                                                  \
+            PT_CHECK_EQ_F(fn, gshmemx_##N##_bits(gshmemx_float_to_##N(e)),                     \
+                          gshmemx_##N##_bits(h[i]), "dest[%zu] (bits)", i);                    \
+        }                                                                                      \
+        free(h);                                                                               \
+        shmem_barrier_all();                                                                   \
+    } while (0);
+#define RED_F16_CASES(T, N, OP)                                                                \
+    RED_F16_CASE(T, N, OP, reduce, 0) RED_F16_CASE(T, N, OP, reducescatter, 1)
+#define RED_F16(T, N)                                                                          \
+    RED_F16_CASES(T, N, min)                                                                   \
+    RED_F16_CASES(T, N, max) RED_F16_CASES(T, N, sum) RED_F16_CASES(T, N, prod)
+
 static void collectives(void)
 {
     GSD_RMA_TYPES(COLL_TYPED)
     COLL_CASES(broadcastmem, fcollectmem, alltoallmem, void, 1);
     GSHMEM_REDUCE_BIT_TYPES(RED_BIT)
     GSD_REDUCE_MINMAX_TYPES(RED_ARITH)
+    GSD_REDUCE_FLOAT16_TYPES(RED_F16)
 }
 
 int main(void)
