@@ -4,8 +4,8 @@
 # but no Open MPI, PMIx, UCX or package registry.
 #
 #   kit.sh prepare   (here) builds _kit/bundle, self-contained, and packs
-#                    it as _kit/bundle.tar.gz (< 60 MiB; the bundle itself
-#                    is larger, the device code compresses 4-5x with gzip):
+#                    it as _kit/bundle.tar.xz (< 60 MiB; the bundle itself
+#                    is larger, its device code compresses 10-30x with xz):
 #                    every tests/device program, the device perftests and
 #                    the MoE test as CUDA for sm_90, libgshmem.so and every
 #                    shared library they need that a bare CUDA image may
@@ -14,7 +14,7 @@
 #                    touched.  UCX is left out (a pkg-config that hides it);
 #                    PMIx cannot be (configure requires it), so libpmix and
 #                    its libraries are carried: the uid bootstrap never
-#                    initializes it.  Carry `_kit/bundle.tar.gz` to the GPU
+#                    initializes it.  Carry `_kit/bundle.tar.xz` to the GPU
 #                    machine; run unpacks it there when _kit/bundle is absent.
 #   kit.sh run       (there) in one go, under --budget seconds (480): the
 #                    missing-library check, the driver and the device
@@ -153,12 +153,12 @@ EOT
     echo "${glibc#GLIBC_}" > "$bundle/glibc/needs"
     # Debug sections of the library are for this machine's debugger.
     strip --strip-debug "$bundle"/lib/libgshmem.so.0.* || return 1
-    (cd "$kit" && tar -cf - bundle | gzip -6 > bundle.tar.gz) || return 1
-    size=$(du -sm "$kit/bundle.tar.gz" | cut -f 1)
+    (cd "$kit" && tar -cf - bundle | xz -T 2 -6 > bundle.tar.xz) || return 1
+    size=$(du -sm "$kit/bundle.tar.xz" | cut -f 1)
     unpacked=$(du -sm "$bundle" | cut -f 1)
-    echo "kit: bundle $bundle: $unpacked MiB, packed $kit/bundle.tar.gz: $size MiB ($nbin programs; libraries: $(cd "$bundle/lib" && ls | tr '\n' ' '))"
+    echo "kit: bundle $bundle: $unpacked MiB, packed $kit/bundle.tar.xz: $size MiB ($nbin programs; libraries: $(cd "$bundle/lib" && ls | tr '\n' ' '))"
     echo "kit: the programs need glibc >= ${glibc#GLIBC_} (built on $(. /etc/os-release && echo "$PRETTY_NAME"))"
-    echo "kit: prepared in $(($(date +%s) - t0)) s; carry _kit/bundle.tar.gz"
+    echo "kit: prepared in $(($(date +%s) - t0)) s; carry _kit/bundle.tar.xz"
     if [ "$size" -gt 60 ]; then
         echo "kit: FAIL the packed bundle is $size MiB, over 60 MiB"
         return 1
@@ -190,12 +190,17 @@ nvshmem_build() { # OUTDIR: perftest/nvshmem's benchmark against the package
 }
 
 run() {
-    if [ ! -d "$bundle/bin" ] && [ -f "$kit/bundle.tar.gz" ]; then
-        echo "kit: unpacking $kit/bundle.tar.gz"
-        (cd "$kit" && gzip -dc bundle.tar.gz | tar -xf -) || return 2
+    if [ ! -d "$bundle/bin" ] && [ -f "$kit/bundle.tar.xz" ]; then
+        echo "kit: unpacking $kit/bundle.tar.xz"
+        # xz where the image has it, else Python's lzma (the GPU image has Python).
+        if command -v xz > /dev/null 2>&1; then
+            (cd "$kit" && xz -dc bundle.tar.xz | tar -xf -) || return 2
+        else
+            (cd "$kit" && python3 -c 'import tarfile; tarfile.open("bundle.tar.xz").extractall()') || return 2
+        fi
     fi
     if [ ! -d "$bundle/bin" ]; then
-        echo "kit: no bundle at $bundle: run 'tests/gpu/kit.sh prepare' where the sources build, and carry _kit/bundle.tar.gz"
+        echo "kit: no bundle at $bundle: run 'tests/gpu/kit.sh prepare' where the sources build, and carry _kit/bundle.tar.xz"
         return 2
     fi
     if ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
