@@ -6,7 +6,8 @@
 set -e
 pkgs="build-essential autoconf automake libtool pkg-config libpmix-dev libucx-dev
       libhwloc-dev libcriterion-dev openmpi-bin libopenmpi-dev rdma-core libibverbs-dev
-      python3 python3-torch python3-numpy python3-pytest ucx-utils iproute2 cmake clang-format"
+      python3 python3-torch python3-numpy python3-pytest ucx-utils iproute2 cmake clang-format
+      slurmd slurmctld munge slurm-client slurm-wlm-basic-plugins"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
