@@ -33,10 +33,11 @@ typedef struct gsb_ops {
 } gsb_ops_t;
 
 extern const gsb_ops_t gsb_pmix_ops;
+extern const gsb_ops_t gsb_pmi2_ops;
 extern const gsb_ops_t gsb_single_ops;
 extern const gsb_ops_t gsb_uid_ops; /* uid.h: its args and ids */
 
-/* Bootstraps compiled in, NULL-terminated ("auto" picks pmix or single). */
+/* Bootstraps compiled in, NULL-terminated ("auto" picks pmix, pmi2 or single). */
 extern const gsb_ops_t *const gsb_all[];
 
 /* The bootstrap `name` selects ("auto": the first whose launcher is present). */

@@ -19,7 +19,7 @@
     X(version, BOOL, "SHMEM_VERSION", "SMA_VERSION", "0", 0, 1,                    \
       "PE 0 prints the library version at shmem_init")                            \
     X(bootstrap, STR, "GSHMEM_BOOTSTRAP", NULL, "auto", 0, 0,                      \
-      "how PEs find each other: auto, pmix, uid or single")                       \
+      "how PEs find each other: auto, pmix, pmi2, uid or single")                 \
     X(uid, SECRET, "GSHMEM_UID", NULL, "none", 0, 0,                               \
       "GSHMEM_BOOTSTRAP=uid: <ip>:<port>:<secret>: where rank 0 listens (it binds it itself), and 32 hex digits only the job's processes know") \
     X(uid_rank, INT, "GSHMEM_UID_RANK", NULL, "-1", -1, 1 << 30,                   \
