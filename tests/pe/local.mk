@@ -11,7 +11,7 @@ check_PROGRAMS += \
 	tests/pe/signal tests/pe/p2psync tests/pe/order tests/pe/lock tests/pe/ctx \
 	tests/pe/threads tests/pe/barrier tests/pe/generic \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
-	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_free tests/pe/bad_wait_cmp \
+	tests/pe/bad_finalize tests/pe/bad_env tests/pe/bad_boot_pmi2 tests/pe/bad_free tests/pe/bad_wait_cmp \
 	tests/pe/bad_sig_op tests/pe/bad_global_exit tests/pe/bad_relro tests/pe/bad_sync_area \
 	tests/pe/test_any \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
@@ -63,6 +63,8 @@ tests_pe_bad_finalize_SOURCES = tests/pe/bad_finalize.c
 tests_pe_bad_finalize_LDADD = libgshmem.la
 tests_pe_bad_env_SOURCES = tests/pe/bad_env.c
 tests_pe_bad_env_LDADD = libgshmem.la
+tests_pe_bad_boot_pmi2_SOURCES = tests/pe/bad_boot_pmi2.c
+tests_pe_bad_boot_pmi2_LDADD = libgshmem.la
 tests_pe_bad_free_SOURCES = tests/pe/bad_free.c
 tests_pe_bad_free_LDADD = libgshmem.la
 tests_pe_bad_wait_cmp_SOURCES = tests/pe/bad_wait_cmp.c
@@ -131,6 +133,7 @@ TESTS += \
 	tests/pe/bad_before_init-np1.pe tests/pe/bad_before_init-np2.pe \
 	tests/pe/bad_finalize-np1.pe tests/pe/bad_finalize-np2.pe \
 	tests/pe/bad_env-np1.pe tests/pe/bad_env-np2.pe \
+	tests/pe/bad_boot_pmi2-np2.pe \
 	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \

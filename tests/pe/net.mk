@@ -92,6 +92,7 @@ TESTS += \
 	tests/pe/bad_amo_unaligned-np2-net.net \
 	tests/pe/bad_before_init-np1-net.net \
 	tests/pe/bad_before_init-np2-net.net \
+	tests/pe/bad_boot_pmi2-np2-net.net \
 	tests/pe/bad_buf_overlap-np1-net.net \
 	tests/pe/bad_buf_overlap-np2-net.net \
 	tests/pe/bad_buf_unknown-np1-net.net \

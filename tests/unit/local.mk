@@ -1,10 +1,10 @@
 # tests/unit/: Criterion unit tests of the core, one process each (sha256:
 # the bootstrap's SHA-256, HMAC and handshake MACs, against the standard
-# test vectors).
+# test vectors; pmi2: the PMI-2 bootstrap against a fake server).
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16
+	tests/unit/float16 tests/unit/pmi2
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -44,6 +44,10 @@ tests_unit_sha256_SOURCES = tests/unit/sha256.c
 tests_unit_sha256_CPPFLAGS = $(unit_cppflags)
 tests_unit_sha256_CFLAGS = $(unit_cflags)
 tests_unit_sha256_LDADD = $(unit_ldadd)
+tests_unit_pmi2_SOURCES = tests/unit/pmi2.c
+tests_unit_pmi2_CPPFLAGS = $(unit_cppflags)
+tests_unit_pmi2_CFLAGS = $(unit_cflags)
+tests_unit_pmi2_LDADD = $(unit_ldadd) -lpthread
 tests_unit_caps_proxy_SOURCES = tests/unit/caps_proxy.c
 tests_unit_caps_proxy_CPPFLAGS = $(unit_cppflags)
 tests_unit_caps_proxy_CFLAGS = $(unit_cflags)
