@@ -20,6 +20,7 @@ sh scripts/sanitize.sh >>check.out 2>&1
 # harness's own "SKIP NAME (exit status: 77)" line does not count).
 skip_reason() {
     case $1 in
+    *.tap\ *"# SKIP "*) echo "${1#*# SKIP }"; return ;; # a TAP line carries its reason
     *.sh | *.pe | *.net) log=${1%.*}.log ;;
     *) log=$1.log ;;
     esac

@@ -121,6 +121,11 @@ KillWait=5
 NodeName=$host CPUs=$cpus State=UNKNOWN
 PartitionName=gshmem Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
+    # A test run inside a real Slurm job must not hand that job's variables
+    # (SLURM_JOB_ID, ...) to this rig's srun and salloc.
+    for var in $(env | sed -n 's/^\(SLURM_[A-Za-z0-9_]*\)=.*/\1/p'); do
+        unset "$var"
+    done
     SLURM_CONF=$rig_dir/slurm.conf
     export SLURM_CONF
     # -c: a clean state, -i: ignore errors in state files left by an old rig.
