@@ -19,7 +19,8 @@ int pgshmemx_info_print(void)
     printf("bootstraps:");
     for (int i = 0; gsb_all[i]; i++)
         printf(" %s", gsb_all[i]->name);
-    printf(" (GSHMEM_BOOTSTRAP=auto picks pmix under mpirun/srun, else single)\n");
+    printf(" (GSHMEM_BOOTSTRAP=auto picks pmix under mpirun or srun --mpi=pmix,\n"
+           "  pmi2 under srun --mpi=pmi2, else single)\n");
 #ifdef GSHMEM_HAVE_UCX
     printf("transports: p2p (same host: load/store on memfd mappings), %s (other hosts, "
            "or all peers with GSHMEM_DISABLE_P2P=1)\n",
