@@ -4,6 +4,12 @@
 # allocation, one TAP result each, and stops the daemons; it skips (one
 # "ok 1 # SKIP" line) when not root or Slurm is not installed.
 TESTS += tests/slurm/srun.tap
+# boot_allgather: the bootstrap alone (linked to the core library), so srun.tap
+# can check allgathers larger than the PMI-2 bootstrap's 480-byte chunks.
+check_PROGRAMS += tests/slurm/boot_allgather
+tests_slurm_boot_allgather_SOURCES = tests/slurm/boot_allgather.c
+tests_slurm_boot_allgather_CPPFLAGS = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
+tests_slurm_boot_allgather_LDADD = libgshmem_core.la
 EXTRA_DIST += tests/slurm/srun.tap tests/slurm/rig.sh
 TAP_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 TAP_LOG_COMPILER = $(SHELL)
