@@ -35,7 +35,7 @@ static void list_devices(hwloc_topology_t t)
         hwloc_obj_t pci = gsi_topo_gpu(t, i, NULL);
 
         hwloc_bitmap_list_asprintf(&cpus, hwloc_get_non_io_ancestor_obj(t, pci)->cpuset);
-        printf("  GPU %d: %04x:%02x:%02x.%01x, local cores %s\n", i, pci->attr->pcidev.domain,
+        printf("  GPU %d: %04x:%02x:%02x.%01x, local CPUs %s\n", i, pci->attr->pcidev.domain,
                pci->attr->pcidev.bus, pci->attr->pcidev.dev, pci->attr->pcidev.func, cpus);
         free(cpus);
     }
@@ -44,7 +44,7 @@ static void list_devices(hwloc_topology_t t)
         if (os->attr->osdev.type != HWLOC_OBJ_OSDEV_OPENFABRICS)
             continue;
         hwloc_bitmap_list_asprintf(&cpus, hwloc_get_non_io_ancestor_obj(t, os)->cpuset);
-        printf("\n  %s, local cores %s", os->name, cpus);
+        printf("\n  %s, local CPUs %s", os->name, cpus);
         n_nic++;
         free(cpus);
     }

@@ -99,8 +99,7 @@ static int overlap(hwloc_const_bitmap_t a, hwloc_const_bitmap_t b)
 
 /* Entry `rank` of a '/'-separated override list: one entry applies to every
  * PE.  NULL (and a sentence in err) when the list is too short. */
-static char *entry(const char *name, const char *list, int rank, int n_local, char *err,
-                   size_t len)
+static char *entry(const char *name, const char *list, int rank, int n_local, char *err, size_t len)
 {
     int count = 1;
     const char *p = list;
@@ -124,8 +123,7 @@ static int least_used(const int *score, const int *used, int n)
     int best = -1;
 
     for (int i = 0; i < n; i++)
-        if (best < 0 || score[i] > score[best] ||
-            (score[i] == score[best] && used[i] < used[best]))
+        if (best < 0 || score[i] > score[best] || (score[i] == score[best] && used[i] < used[best]))
             best = i;
     return best;
 }
@@ -159,8 +157,9 @@ static gsi_status_t choose_gpu(hwloc_topology_t topo, hwloc_const_bitmap_t bind,
                 p->gpu = -2;
         }
         if (p->gpu == -2) {
-            snprintf(err, len, "GSHMEM_GPU=%s: no such GPU (this node has %d; give auto, none, "
-                               "an index from gshmem-info --topology or a PCI bus id)",
+            snprintf(err, len,
+                     "GSHMEM_GPU=%s: no such GPU (the node has %d GPUs; give auto, none, "
+                     "an index from gshmem-info --topology or a PCI bus id)",
                      want, n);
             return GSI_ERR_ENV;
         }
@@ -232,8 +231,7 @@ static gsi_status_t choose_nic(hwloc_topology_t topo, hwloc_const_bitmap_t bind,
             long port = strtol(want + name + 1, &end, 10);
 
             if (!want[name + 1] || *end || port < 1 || port > 255) {
-                snprintf(err, len, "GSHMEM_HCA=%s: the port must be a number from 1 to 255",
-                         want);
+                snprintf(err, len, "GSHMEM_HCA=%s: the port must be a number from 1 to 255", want);
                 return GSI_ERR_ENV;
             }
             p->nic_port = (int)port;
@@ -322,8 +320,9 @@ static gsi_status_t choose_numa(hwloc_topology_t topo, hwloc_const_bitmap_t bind
 
         if (!*want || *end || node < 0 || node > 1 << 20 ||
             !hwloc_get_numanode_obj_by_os_index(topo, (unsigned)node)) {
-            snprintf(err, len, "GSHMEM_HEAP_NUMA=%s: no such NUMA node (give auto, none or one "
-                               "of the %d of this node)",
+            snprintf(err, len,
+                     "GSHMEM_HEAP_NUMA=%s: no such NUMA node (give auto, none or one "
+                     "of the %d of this node)",
                      want, n);
             return GSI_ERR_ENV;
         }
@@ -377,8 +376,9 @@ static gsi_status_t choose_proxy(hwloc_topology_t topo, hwloc_const_bitmap_t bin
         if (hwloc_bitmap_list_sscanf(p->proxy_cpus, want) != 0 ||
             hwloc_bitmap_iszero(p->proxy_cpus) ||
             !hwloc_bitmap_isincluded(p->proxy_cpus, hwloc_topology_get_complete_cpuset(topo))) {
-            snprintf(err, len, "GSHMEM_PROXY_CPUS=%s: give auto or a list of this node's cores "
-                               "(0-3,8)",
+            snprintf(err, len,
+                     "GSHMEM_PROXY_CPUS=%s: give auto or a list of this node's cores "
+                     "(0-3,8)",
                      want);
             return GSI_ERR_ENV;
         }
@@ -399,8 +399,7 @@ static gsi_status_t choose_proxy(hwloc_topology_t topo, hwloc_const_bitmap_t bin
 }
 
 gsi_status_t gsi_topo_place(hwloc_topology_t topo, int n_local, hwloc_const_bitmap_t *binding,
-                            const gsi_place_env_t *env, gsi_place_t *out, char *err,
-                            size_t err_len)
+                            const gsi_place_env_t *env, gsi_place_t *out, char *err, size_t err_len)
 {
     int n_gpu = 0, n_nic = 0, *gpu_used, *nic_used, *node = NULL;
     hwloc_bitmap_t taken = hwloc_bitmap_alloc();

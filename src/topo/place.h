@@ -29,15 +29,15 @@ typedef struct gsi_place_env {
 } gsi_place_env_t;
 
 typedef struct gsi_place {
-    int gpu;           /* index in gsi_topo_gpus' order (PCI order), -1: none */
-    char gpu_bus[16];  /* its PCI bus id, "0000:07:00.0"; "" without one */
+    int gpu;          /* index in gsi_topo_gpus' order (PCI order), -1: none */
+    char gpu_bus[16]; /* its PCI bus id, "0000:07:00.0"; "" without one */
     char gpu_why[GSI_TOPO_WHY];
-    char nic[64];      /* OpenFabrics device, "mlx5_0"; "" none */
-    int nic_port;      /* its port, 1-based; 0 without a NIC */
+    char nic[64]; /* OpenFabrics device, "mlx5_0"; "" none */
+    int nic_port; /* its port, 1-based; 0 without a NIC */
     char nic_why[GSI_TOPO_WHY];
     hwloc_bitmap_t proxy_cpus; /* never NULL after gsi_topo_place; empty: not bound */
     char proxy_why[GSI_TOPO_WHY];
-    int numa;          /* NUMA node (OS index) the heap's pages go to, -1: not bound */
+    int numa; /* NUMA node (OS index) the heap's pages go to, -1: not bound */
     char numa_why[GSI_TOPO_WHY];
 } gsi_place_t;
 

@@ -24,6 +24,7 @@
 
 static struct {
     int decided;
+    int bind; /* the topology is this machine's: its CPUs and nodes exist */
     gsi_place_t mine;
     char why[GSI_TOPO_WHY]; /* why nothing was decided */
 } topo;
@@ -43,10 +44,9 @@ void gsi_topo_my_cpus(gsi_topo_cpus_t *out)
 static void to_bitmap(const gsi_topo_cpus_t *cpus, hwloc_bitmap_t out)
 {
     hwloc_bitmap_zero(out);
-    for (int w = 0; w < GSI_TOPO_CPU_WORDS; w++)
-        hwloc_bitmap_set_ith_ulong(out, (unsigned)(2 * w), (unsigned long)(cpus->word[w] & 0xffffffffu));
-    for (int w = 0; w < GSI_TOPO_CPU_WORDS; w++)
-        hwloc_bitmap_set_ith_ulong(out, (unsigned)(2 * w + 1), (unsigned long)(cpus->word[w] >> 32));
+    for (int i = 0; i < 64 * GSI_TOPO_CPU_WORDS; i++)
+        if (cpus->word[i / 64] >> (i % 64) & 1)
+            hwloc_bitmap_set(out, (unsigned)i);
 }
 
 /* The bindings as place.c takes them: unbound PEs on their slice. */
@@ -68,7 +68,9 @@ static gsi_status_t bindings(hwloc_topology_t t, const gsi_topo_args_t *a, hwloc
 
 gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
 {
-    gsi_place_env_t env = {.gpu = a->gpu, .hca = a->hca, .proxy_cpus = a->proxy_cpus,
+    gsi_place_env_t env = {.gpu = a->gpu,
+                           .hca = a->hca,
+                           .proxy_cpus = a->proxy_cpus,
                            .heap_numa = a->heap_numa};
     hwloc_topology_t t;
     hwloc_bitmap_t *bind;
@@ -102,6 +104,9 @@ gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
         all[a->node_rank].proxy_cpus = NULL; /* kept in topo.mine */
         gsi_topo_place_free(all, a->n_node);
         topo.decided = 1;
+        /* A topology from HWLOC_XMLFILE names CPUs this machine may lack:
+         * report its placement, bind nothing. */
+        topo.bind = hwloc_topology_is_thissystem(t);
         /* UCX reads it when the transport starts, right after this. */
         if (topo.mine.nic[0] && !getenv("UCX_NET_DEVICES")) {
             char dev[80];
@@ -148,7 +153,7 @@ void gsi_topo_bind_proxy_thread(void)
     cpu_set_t set;
     int rc;
 
-    if (!topo.decided || hwloc_bitmap_iszero(topo.mine.proxy_cpus))
+    if (!topo.decided || !topo.bind || hwloc_bitmap_iszero(topo.mine.proxy_cpus))
         return;
     CPU_ZERO(&set);
     for (int i = hwloc_bitmap_first(topo.mine.proxy_cpus); i >= 0 && i < CPU_SETSIZE;
@@ -164,7 +169,7 @@ void gsi_topo_bind_heap(void *addr, size_t len)
     unsigned long mask[GSI_TOPO_CPU_WORDS] = {0};
     const unsigned bits = 8 * sizeof(unsigned long);
 
-    if (!topo.decided || topo.mine.numa < 0)
+    if (!topo.decided || !topo.bind || topo.mine.numa < 0)
         return;
     if (topo.mine.numa >= (int)(bits * GSI_TOPO_CPU_WORDS)) {
         GSI_WARN("NUMA node %d is past the %u this build binds to; the heap stays unbound",
@@ -181,8 +186,12 @@ void gsi_topo_bind_heap(void *addr, size_t len)
 
 void gsi_topo_print(FILE *out, const char *prefix)
 {
-    if (topo.decided)
-        gsi_topo_place_print(out, prefix, &topo.mine);
-    else
-        fprintf(out, "%splacement %s\n", prefix, topo.why);
+    if (!topo.decided) {
+        fprintf(out, "%s%s\n", prefix, topo.why);
+        return;
+    }
+    gsi_topo_place_print(out, prefix, &topo.mine);
+    if (!topo.bind)
+        fprintf(out, "%snothing bound: the topology is not this machine's (HWLOC_XMLFILE)\n",
+                prefix);
 }

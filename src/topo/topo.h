@@ -20,9 +20,9 @@ typedef struct gsi_topo_cpus {
 } gsi_topo_cpus_t;
 
 typedef struct gsi_topo_args {
-    int enabled;                   /* GSHMEM_TOPO */
-    int node_rank, n_node;         /* this PE among the PEs of its host */
-    const gsi_topo_cpus_t *cpus;   /* [n_node]: each one's binding */
+    int enabled;                                    /* GSHMEM_TOPO */
+    int node_rank, n_node;                          /* this PE among the PEs of its host */
+    const gsi_topo_cpus_t *cpus;                    /* [n_node]: each one's binding */
     const char *gpu, *hca, *proxy_cpus, *heap_numa; /* the override rows */
 } gsi_topo_args_t;
 
