@@ -68,7 +68,7 @@ has "$out" "PE 0: GPU 2 (0000:03:00.0): GSHMEM_GPU=2" "PE 1: GPU 3 (0000:04:00.0
 out=$(GSHMEM_GPU=9 "$info" --topology --xml "$pcie" 2>&1)
 status=$?
 [ $status -eq 1 ] || { echo "FAIL: GSHMEM_GPU=9: status $status, not 1"; fail=1; }
-has "$out" "gshmem: GSHMEM_GPU=9: no such GPU (this node has 4; give auto, none, an index from gshmem-info --topology or a PCI bus id)"
+has "$out" "gshmem: GSHMEM_GPU=9: no such GPU (the node has 4 GPUs; give auto, none, an index from gshmem-info --topology or a PCI bus id)"
 out=$(GSHMEM_TOPO=0 "$info" --topology --xml "$pcie")
 has "$out" "placement off (GSHMEM_TOPO=0)"
 "$info" --topology --local-pes 0 2>/dev/null

@@ -27,8 +27,8 @@ static hwloc_topology_t load(const char *name)
 }
 
 /* n PEs, PE r bound to the first core of slice r of n. */
-static gsi_status_t place(hwloc_topology_t t, int n, const gsi_place_env_t *env, gsi_place_t *out,
-                          char *err, size_t len)
+static gsi_status_t place(hwloc_topology_t t, int n, const gsi_place_env_t *env,
+                          gsi_place_t *out, char *err, size_t len)
 {
     hwloc_bitmap_t bind[8];
     gsi_status_t s;
@@ -66,16 +66,19 @@ static void check(const char *xml, int n, const expect_t *want)
         char *cpus = NULL;
 
         hwloc_bitmap_list_asprintf(&cpus, p[r].proxy_cpus);
-        cr_expect_eq(p[r].gpu, want[r].gpu, "%s, %d PEs: PE %d's GPU is %d, not %d (%s)", xml, n,
-                     r, p[r].gpu, want[r].gpu, p[r].gpu_why);
-        cr_expect_str_eq(p[r].nic, want[r].nic, "%s, %d PEs: PE %d's NIC is '%s', not '%s' (%s)",
-                         xml, n, r, p[r].nic, want[r].nic, p[r].nic_why);
+        cr_expect_eq(p[r].gpu, want[r].gpu, "%s, %d PEs: PE %d's GPU is %d, not %d (%s)", xml,
+                     n, r, p[r].gpu, want[r].gpu, p[r].gpu_why);
+        cr_expect_str_eq(p[r].nic, want[r].nic,
+                         "%s, %d PEs: PE %d's NIC is '%s', not '%s' (%s)", xml, n, r, p[r].nic,
+                         want[r].nic, p[r].nic_why);
         cr_expect_eq(p[r].nic_port, want[r].port, "%s, %d PEs: PE %d's NIC port is %d, not %d",
                      xml, n, r, p[r].nic_port, want[r].port);
-        cr_expect_str_eq(cpus, want[r].proxy, "%s, %d PEs: PE %d's proxy CPUs are %s, not %s (%s)",
-                         xml, n, r, cpus, want[r].proxy, p[r].proxy_why);
-        cr_expect_eq(p[r].numa, want[r].numa, "%s, %d PEs: PE %d's heap NUMA node is %d, not %d (%s)",
-                     xml, n, r, p[r].numa, want[r].numa, p[r].numa_why);
+        cr_expect_str_eq(cpus, want[r].proxy,
+                         "%s, %d PEs: PE %d's proxy CPUs are %s, not %s (%s)", xml, n, r, cpus,
+                         want[r].proxy, p[r].proxy_why);
+        cr_expect_eq(p[r].numa, want[r].numa,
+                     "%s, %d PEs: PE %d's heap NUMA node is %d, not %d (%s)", xml, n, r,
+                     p[r].numa, want[r].numa, p[r].numa_why);
         free(cpus);
     }
     gsi_topo_place_free(p, n);
@@ -110,10 +113,10 @@ Test(topo_dgx8, four_pes_spread_over_their_sockets_gpus)
 
 Test(topo_dgx8, eight_pes_take_a_gpu_and_its_switchs_nic_each)
 {
-    const expect_t want[] = {{0, "mlx5_0", 1, "1-3", 0},    {1, "mlx5_1", 1, "5-7", 0},
-                             {2, "mlx5_2", 1, "9-11", 0},   {3, "mlx5_3", 1, "13-15", 0},
-                             {4, "mlx5_4", 1, "17-19", 1},  {5, "mlx5_5", 1, "21-23", 1},
-                             {6, "mlx5_6", 1, "25-27", 1},  {7, "mlx5_7", 1, "29-31", 1}};
+    const expect_t want[] = {{0, "mlx5_0", 1, "1-3", 0},   {1, "mlx5_1", 1, "5-7", 0},
+                             {2, "mlx5_2", 1, "9-11", 0},  {3, "mlx5_3", 1, "13-15", 0},
+                             {4, "mlx5_4", 1, "17-19", 1}, {5, "mlx5_5", 1, "21-23", 1},
+                             {6, "mlx5_6", 1, "25-27", 1}, {7, "mlx5_7", 1, "29-31", 1}};
 
     check("dgx8.xml", 8, want);
 }
@@ -130,7 +133,8 @@ Test(topo_pcie4, one_pe_takes_gpu0_the_active_port_and_every_other_core)
 
 Test(topo_pcie4, two_pes_split_the_free_cores)
 {
-    const expect_t want[] = {{0, "mlx5_0", 2, "1-3,9-11", -1}, {1, "mlx5_0", 2, "5-7,13-15", -1}};
+    const expect_t want[] = {{0, "mlx5_0", 2, "1-3,9-11", -1},
+                             {1, "mlx5_0", 2, "5-7,13-15", -1}};
 
     check("pcie4.xml", 2, want);
 }
