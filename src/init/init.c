@@ -116,7 +116,8 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     gsi_pe.thread_level = requested_thread_level;
     gsi_peers_connect(fn);
     /* Nothing has touched the heap's pages yet: they go where it was placed. */
-    gsi_topo_bind_heap((void *)gsi_pe.region[GSI_REGION_HEAP].base, gsi_pe.region[GSI_REGION_HEAP].size);
+    gsi_topo_bind_heap((void *)gsi_pe.region[GSI_REGION_HEAP].base,
+                       gsi_pe.region[GSI_REGION_HEAP].size);
     gsi_pe.n_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (gsi_pe.n_cores < 1)
         gsi_pe.n_cores = 1;

@@ -275,7 +275,9 @@ static gsi_status_t choose_device(const char *fn)
         return GSI_ERR_UNSUPPORTED;
     }
     GSI_DEBUG("GPU %d (node rank %d of the PEs, %s), %s context", gsi_cuda.ordinal, rank,
-              !own_primary ? "the program set it" : placed ? "placement" : "rank modulo count",
+              !own_primary ? "the program set it"
+              : placed     ? "placement"
+                           : "rank modulo count",
               own_primary ? "primary" : "the program's");
     return GSI_OK;
 
