@@ -30,6 +30,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYERS = [
     ("bootstrap", ["bootstrap"]),
     ("base", ["src/base"]),
+    ("topo", ["src/topo"]),
     ("net", ["src/net"]),
     ("core", ["src/core"]),
     ("coll", ["src/coll"]),

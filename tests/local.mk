@@ -25,3 +25,8 @@ check_PROGRAMS += tests/pe/progress
 tests_pe_progress_SOURCES = tests/pe/progress.c tests/pe/pe_test.h
 tests_pe_progress_LDADD = libgshmem.la
 TESTS += tests/pe/progress-np2.pe
+
+# Placement (src/topo): gshmem-info --topology on this node and on the
+# synthetic nodes of tests/topo/ (tests/unit/topo checks the rules).
+TESTS += tests/topo/info.sh
+EXTRA_DIST += tests/topo/info.sh tests/topo/gen-xml.py tests/topo/dgx8.xml tests/topo/pcie4.xml

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: gshmem-info [-h | --help]"
+#define USAGE \
+    "usage: gshmem-info [-h | --help | --topology [--xml FILE] [--local-pes N] [--bind slice|core]]"
 #define WIDTH 80 /* help lines end before this column */
 
 /* TEXT as a paragraph indented by INDENT, words wrapped before WIDTH. */
@@ -155,7 +156,8 @@ static int help(void)
     printf("GSHMEM-INFO(1)\n\nNAME\n");
     para(7, "gshmem-info - show how gshmem was built and the environment variables it reads");
     printf("\nSYNOPSIS\n");
-    para(7, "gshmem-info [-h | --help]");
+    para(7,
+         "gshmem-info [-h | --help | --topology [--xml FILE] [--local-pes N] [--bind slice|core]]");
     printf("\nDESCRIPTION\n");
     para(7, "gshmem-info prints the gshmem version and the OpenSHMEM version it implements; "
             "the build configuration (whether PMIx, UCX, hwloc, Criterion and CUDA were found); "
@@ -168,6 +170,14 @@ static int help(void)
             "one run with SHMEM_VERSION=1 prints the version.");
     printf("\nOPTIONS\n       -h, --help\n");
     para(14, "Print this help and exit.");
+    printf("       --topology [--xml FILE] [--local-pes N] [--bind slice|core]\n");
+    para(
+        14,
+        "Print the GPUs and NICs hwloc finds on this node (or in the XML topology "
+        "FILE) and where N local PEs (default 1), PE r bound to the r-th of N slices of "
+        "the cores (--bind core: to the first core of it), would place their GPU, NIC, proxy threads and heap pages, each with "
+        "why; GSHMEM_GPU, GSHMEM_HCA, GSHMEM_PROXY_CPUS and GSHMEM_HEAP_NUMA apply as at "
+        "shmem_init.");
     printf("\nENVIRONMENT\n");
     para(7, "gshmem reads these at shmem_init; a value it does not accept stops shmem_init "
             "with one line naming the variable and what it accepts. Sizes take the suffixes "
@@ -191,8 +201,12 @@ static int help(void)
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
+int gshmem_info_topology(int argc, char **argv); /* gshmem-info-topo.c */
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--topology") == 0)
+        return gshmem_info_topology(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") != 0 && strcmp(argv[i], "--help") != 0) {
             fprintf(stderr, "gshmem-info: %s '%s'; " USAGE "\n",

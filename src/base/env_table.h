@@ -62,6 +62,16 @@
       "device API: descriptors per proxy channel, a power of two")                \
     X(device_wait_timeout, INT, "GSHMEM_DEVICE_WAIT_TIMEOUT", NULL, "300", 0, 1 << 30, \
       "seconds a device-side wait may block before it reports what it waits for and ends the job (0: never)") \
+    X(topo, BOOL, "GSHMEM_TOPO", NULL, "1", 0, 1,                                  \
+      "place each PE's GPU, NIC, proxy cores and heap by the hwloc topology (0: the GPU by node rank, nothing bound)") \
+    X(gpu, STR, "GSHMEM_GPU", NULL, "auto", 0, 0,                                  \
+      "GPU of each PE: auto (nearest its cores), none, an index of gshmem-info --topology or a PCI bus id; one for all PEs or one per node PE, /-separated") \
+    X(hca, STR, "GSHMEM_HCA", NULL, "auto", 0, 0,                                  \
+      "NIC (HCA) of each PE: auto (nearest its GPU, else its cores), none, or <device>[:<port>] (mlx5_0:1); sets UCX_NET_DEVICES unless that is set; one or one per node PE, /-separated") \
+    X(proxy_cpus, STR, "GSHMEM_PROXY_CPUS", NULL, "auto", 0, 0,                    \
+      "cores of the proxy threads: auto (the GPU's NUMA node's cores no PE is bound to) or a cpu list (0-3,8); one or one per node PE, /-separated") \
+    X(heap_numa, STR, "GSHMEM_HEAP_NUMA", NULL, "auto", 0, 0,                      \
+      "NUMA node of the host heap's pages: auto (the GPU's, else the PE's cores'), none, or a node number; one or one per node PE, /-separated") \
     X(device_heap_size, SIZE, "GSHMEM_DEVICE_HEAP_SIZE", NULL, "1G", 1 << 20, 1LL << 40, \
       "bytes of GPU device heap per PE (gshmem_malloc); unused on host lanes, where gshmem_malloc takes from the symmetric heap")
 

@@ -17,6 +17,7 @@
 #include "bootstrap/bootstrap.h"
 #include "core/pe.h"
 #include "net/transport.h"
+#include "topo/topo.h"
 
 /* What every PE publishes about itself at init. */
 typedef struct gsi_card {
@@ -27,6 +28,7 @@ typedef struct gsi_card {
     int32_t fd[GSI_REGION_MAX];
     uint64_t size[GSI_REGION_MAX];
     uint64_t base[GSI_REGION_MAX];
+    gsi_topo_cpus_t cpus; /* where it is bound: the placement of the node's PEs */
 } gsi_card_t;
 
 static uint64_t fnv1a(uint64_t h, const char *text)
@@ -142,6 +144,33 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
     free(peer_base);
 }
 
+/* Decide where this PE's GPU, NIC, proxy threads and heap go, from the
+ * bindings of the PEs of its host; before the transport starts, which
+ * reads the NIC. */
+static void place(const char *fn, const gsi_card_t *cards)
+{
+    gsi_topo_cpus_t *cpus = calloc((size_t)gsi_pe.n_node, sizeof(*cpus));
+    gsi_topo_args_t args = {.enabled = (int)gsi_pe.env.topo,
+                            .n_node = gsi_pe.n_node,
+                            .cpus = cpus,
+                            .gpu = gsi_pe.env.gpu,
+                            .hca = gsi_pe.env.hca,
+                            .proxy_cpus = gsi_pe.env.proxy_cpus,
+                            .heap_numa = gsi_pe.env.heap_numa};
+    char err[512];
+
+    if (!cpus)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_node);
+    for (int i = 0; i < gsi_pe.n_node; i++) {
+        cpus[i] = cards[gsi_pe.node_pes[i]].cpus;
+        if (gsi_pe.node_pes[i] == gsi_pe.my_pe)
+            args.node_rank = i;
+    }
+    if (gsi_topo_init(&args, err, sizeof(err)) != GSI_OK)
+        gsi_fatal(fn, "%s", err);
+    free(cpus);
+}
+
 /* Check that every PE agrees on the layout; map the peers of this host,
  * reach the others through the network. */
 static void connect_peers(const char *fn, const gsi_card_t *cards)
@@ -177,6 +206,7 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
             n_net++;
         }
     }
+    place(fn, cards);
     gsi_pe.net = &gst_none_ops;
     gsi_pe.net_progress = NULL;
     if (n_net)
@@ -192,6 +222,7 @@ void gsi_peers_connect(const char *fn)
     mine.pid = (int32_t)getpid();
     mine.n_regions = gsi_pe.n_regions;
     mine.p2p = !gsi_pe.env.disable_p2p;
+    gsi_topo_my_cpus(&mine.cpus);
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         mine.fd[r] = gsi_pe.region[r].fd;
         mine.size[r] = gsi_pe.region[r].size;

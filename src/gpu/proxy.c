@@ -38,6 +38,7 @@
 #include "core/pe.h"
 #include "core/wait.h"
 #include "gpu/devmem.h"
+#include "topo/topo.h"
 
 #define LINE 64                    /* each counter on its own cache line */
 #define IDLE_SPIN 64               /* tight polls before yielding */
@@ -427,6 +428,8 @@ static void *worker_main(void *arg)
 
     /* Short sleeps must be short: no timer slack. */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    /* On the cores placement chose: near the GPU, off the PEs' own. */
+    gsi_topo_bind_proxy_thread();
     /* With a GPU, the transport copies device memory: the context must be current. */
     gsi_cuda_bind_thread();
     while (!__atomic_load_n(&g->stop, __ATOMIC_ACQUIRE)) {

@@ -27,6 +27,7 @@
 #include "core/static_data.h"
 #include "gpu/device.h"
 #include "net/transport.h"
+#include "topo/topo.h"
 
 static unsigned default_spin(int n_local)
 {
@@ -47,6 +48,17 @@ static void print_banner(void)
                 gsi_pe.boot->name, gsi_pe.net->name);
         gsi_env_print(stderr, &gsi_pe.env);
     }
+}
+
+/* SHMEM_INFO: every PE says where it runs its work, as each decides its own. */
+static void print_placement(void)
+{
+    char prefix[64];
+
+    if (!gsi_pe.env.info)
+        return;
+    snprintf(prefix, sizeof(prefix), "gshmem: PE %d: placement: ", gsi_pe.my_pe);
+    gsi_topo_print(stderr, prefix);
 }
 
 static void load_env(const char *fn)
@@ -103,6 +115,9 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
                   gsi_pe.env.symmetric_size);
     gsi_pe.thread_level = requested_thread_level;
     gsi_peers_connect(fn);
+    /* Nothing has touched the heap's pages yet: they go where it was placed. */
+    gsi_topo_bind_heap((void *)gsi_pe.region[GSI_REGION_HEAP].base,
+                       gsi_pe.region[GSI_REGION_HEAP].size);
     gsi_pe.n_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (gsi_pe.n_cores < 1)
         gsi_pe.n_cores = 1;
@@ -112,6 +127,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     /* Every PE has mapped its peers once it has passed this barrier. */
     gsi_barrier_world(fn, 0);
     print_banner();
+    print_placement();
     GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes, gsi_pe.n_local,
               gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
     gsi_device_init(fn);
@@ -132,6 +148,7 @@ void gsi_finalize(const char *fn)
     gsi_pe.net->finalize();
     gsi_pe.net_progress = NULL;
     gsi_peers_disconnect();
+    gsi_topo_fini();
     gsi_heap_destroy();
     if (gsi_pe.boot->finalize() != 0)
         GSI_WARN("%s: bootstrap %s: %s", fn, gsi_pe.boot->name, gsb_error());

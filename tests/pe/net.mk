@@ -170,6 +170,8 @@ TESTS += \
 	tests/pe/bad_team_garbage-np2-net.net \
 	tests/pe/bad_team_init_noid-np1-net.net \
 	tests/pe/bad_team_init_noid-np2-net.net \
+	tests/pe/bad_topo_gpu-np1-net.net \
+	tests/pe/bad_topo_gpu-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \
@@ -282,4 +284,6 @@ TESTS += \
 	tests/pe/threads-np1-net.net \
 	tests/pe/threads-np2-net.net \
 	tests/pe/threads-np4-net.net \
+	tests/pe/topo_nic-np1-net.net \
+	tests/pe/topo_nic-np2-net.net \
 	$(NULL)

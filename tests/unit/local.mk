@@ -4,7 +4,7 @@
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16 tests/unit/pmi2
+	tests/unit/float16 tests/unit/pmi2 tests/unit/topo
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -26,6 +26,11 @@ tests_unit_typetable_SOURCES = tests/unit/typetable.c
 tests_unit_typetable_CPPFLAGS = $(unit_cppflags)
 tests_unit_typetable_CFLAGS = $(unit_cflags)
 tests_unit_typetable_LDADD = $(unit_ldadd)
+# topo: the placement rules on the synthetic nodes of tests/topo/.
+tests_unit_topo_SOURCES = tests/unit/topo.c
+tests_unit_topo_CPPFLAGS = $(unit_cppflags) $(HWLOC_CFLAGS)
+tests_unit_topo_CFLAGS = $(unit_cflags)
+tests_unit_topo_LDADD = $(unit_ldadd) $(HWLOC_LIBS)
 tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)

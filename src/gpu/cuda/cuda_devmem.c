@@ -6,9 +6,10 @@
  * is cuda_heap.c.
  *
  * GPU choice: the device of the context current on the thread that calls
- * gshmem_init (the program chose it: cudaSetDevice), else the node-local
- * rank modulo the number of visible GPUs (CUDA_VISIBLE_DEVICES applies, as
- * the driver only enumerates those).  The context is the device's primary
+ * gshmem_init (the program chose it: cudaSetDevice), else the one placement
+ * chose (src/topo: nearest the PE's cores, by PCI bus id), else, when
+ * placement chose none or CUDA_VISIBLE_DEVICES hides it, the node-local rank
+ * modulo the number of visible GPUs.  The context is the device's primary
  * context, the one the CUDA runtime uses, so kernels of the program and the
  * state written here meet. */
 #define _GNU_SOURCE
@@ -27,6 +28,7 @@
 #include "base/log.h"
 #include "core/pe.h"
 #include "gpu/cuda/cuda_driver.h"
+#include "topo/topo.h"
 
 #define GSI_EXPORT __attribute__((visibility("default")))
 
@@ -224,7 +226,7 @@ static int attribute(CUdevice_attribute a)
 static gsi_status_t choose_device(const char *fn)
 {
     CUcontext current = NULL;
-    int rank = 0, count = 0;
+    int rank = 0, count = 0, placed = 0;
     gsi_status_t status;
     CUresult r;
 
@@ -239,8 +241,14 @@ static gsi_status_t choose_device(const char *fn)
         gsi_cuda.ctx = current;
         own_primary = 0;
     } else {
+        char bus[16];
+
         r = GSI_CU(cuDeviceGetCount)(&count);
-        if (r == CUDA_SUCCESS)
+        /* The GPU placement chose (src/topo), if CUDA_VISIBLE_DEVICES shows it. */
+        if (r == CUDA_SUCCESS && gsi_topo_gpu_bus(bus, sizeof(bus)) &&
+            GSI_CU(cuDeviceGetByPCIBusId)(&gsi_cuda.dev, bus) == CUDA_SUCCESS)
+            placed = 1;
+        else if (r == CUDA_SUCCESS)
             r = GSI_CU(cuDeviceGet)(&gsi_cuda.dev, rank % count);
         if (r == CUDA_SUCCESS)
             r = GSI_CU(cuDevicePrimaryCtxRetain)(&gsi_cuda.ctx, gsi_cuda.dev);
@@ -266,7 +274,10 @@ static gsi_status_t choose_device(const char *fn)
                  fn, gsi_cuda.ordinal);
         return GSI_ERR_UNSUPPORTED;
     }
-    GSI_DEBUG("GPU %d (node rank %d of the PEs), %s context", gsi_cuda.ordinal, rank,
+    GSI_DEBUG("GPU %d (node rank %d of the PEs, %s), %s context", gsi_cuda.ordinal, rank,
+              !own_primary ? "the program set it"
+              : placed     ? "placement"
+                           : "rank modulo count",
               own_primary ? "primary" : "the program's");
     return GSI_OK;
 
