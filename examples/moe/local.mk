@@ -49,7 +49,8 @@ EXTRA_DIST += perftest/moe_mpi_baseline.c perftest/moe_compare.sh
 include $(srcdir)/tests/moe/local.mk
 
 # The Python example and benchmarks (tests/python/local.mk runs the example).
-EXTRA_DIST += examples/python/moe_layer.py perftest/moe_py_bench.py perftest/moe_py_compare.sh
+EXTRA_DIST += examples/python/moe_layer.py perftest/moe_py_bench.py perftest/moe_py_compare.sh \
+	perftest/moe_py_profile.py perftest/moe_count.sh
 
 # libgshmem_moe_cuda.so (a CUDA build only): the same public API
 # (gshmem_moe.h) with the kernels compiled as CUDA by nvcc (-rdc) and
