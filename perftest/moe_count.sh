@@ -45,12 +45,12 @@ incl() { # FILE FUNCTION-REGEX: the inclusive count of the first match
 total() { sed -n 's/^totals: //p' "$1"; }
 c=$(ls "$out"/c.*.2 | head -n 1) # the second round: warm
 p=$(ls "$out"/py.* | grep -v '\.log$' | head -n 1)
+cd_=$(incl "$c" ':moe_ll_dispatch '); cc_=$(incl "$c" ':moe_ll_combine ')
+cl1=$(incl "$c" 'gshmem_moe.c:gshmem_moe_dispatch '); cl2=$(incl "$c" 'gshmem_moe.c:gshmem_moe_combine ')
+pd=$(incl "$p" ':moe_ll_dispatch '); pc=$(incl "$p" ':moe_ll_combine '); pl=$(incl "$p" ':ffi_call ')
+ct=$(total "$c"); pt=$(total "$p")
 echo "per round           dispatch kernel  combine kernel  library calls  round total"
-printf "C       %20s %15s %14s %12s\n" "$(incl "$c" ':moe_ll_dispatch ')" \
-    "$(incl "$c" ':moe_ll_combine ')" \
-    "$(($(incl "$c" 'gshmem_moe.c:gshmem_moe_dispatch ') + $(incl "$c" 'gshmem_moe.c:gshmem_moe_combine ')))" \
-    "$(total "$c")"
-printf "Python  %20s %15s %14s %12s\n" "$(($(incl "$p" ':moe_ll_dispatch ') / iters))" \
-    "$(($(incl "$p" ':moe_ll_combine ') / iters))" "$(($(incl "$p" ':ffi_call ') / iters))" \
-    "$(($(total "$p") / iters))"
+printf "C       %20s %15s %14s %12s\n" "$cd_" "$cc_" "$((cl1 + cl2))" "$ct"
+printf "Python  %20s %15s %14s %12s\n" "$((pd / iters))" "$((pc / iters))" "$((pl / iters))" \
+    "$((pt / iters))"
 echo "(files in $out; the Python round total includes its toy expert in torch, the C one its loop in C)"
