@@ -91,7 +91,8 @@ examples/moe/libgshmem_moe_cuda.so: examples/moe/cuda/dlink.o libgshmem.la \
 	$(AM_V_CCLD)$(CXX) -shared -fPIC -o $@ $(MOE_CU_OBJECTS) examples/moe/cuda/dlink.o \
 		-Wl,--whole-archive libgshmem_device.a -Wl,--no-whole-archive \
 		-Wl,--version-script=$(srcdir)/examples/moe/cuda.map -Wl,-soname,libgshmem_moe_cuda.so \
-		-Wl,--no-undefined -L.libs -lgshmem -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 \
+		-Wl,--no-undefined -L.libs -lgshmem -Wl,-rpath,$(libdir) -L$(CUDA_HOME)/lib64 \
+		-Wl,-rpath,$(CUDA_HOME)/lib64 \
 		-lcudart -lpthread
 
 CLEANFILES += $(MOE_CU_OBJECTS) examples/moe/cuda/dlink.o examples/moe/libgshmem_moe_cuda.so
