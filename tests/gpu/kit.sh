@@ -274,8 +274,14 @@ run() {
     else
         kit_step python-gpu-np2 300 ok sh -c 'python3 -c "import torch, pytest, numpy; assert torch.cuda.is_available()" ||
             { echo "no python3 with pytest, numpy and torch that sees a GPU"; exit 77; }
-            cd "$1/python/tests" && PYTHONPATH="$1/python:$1/python/tests" python3 gloo_run.py 2 uid \
-                -q -p no:cacheprovider --color=no -rs test_gpu.py' sh "$bundle"
+            cd "$1/python/tests" || exit 2
+            out=$(PYTHONPATH="$1/python:$1/python/tests" python3 gloo_run.py 2 uid \
+                -q -p no:cacheprovider --color=no -rs test_gpu.py 2>&1); rc=$?
+            echo "$out"
+            [ "$rc" -eq 0 ] || exit "$rc"
+            # A skip here means the heap did not go on the GPU: a failure.
+            if echo "$out" | grep -q " skipped"; then echo "GPU tests were skipped"; exit 1; fi' \
+            sh "$bundle"
     fi
     if command -v compute-sanitizer > /dev/null 2>&1; then
         kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool memcheck \
