@@ -31,9 +31,11 @@
  *
  * Memory: the pointers above are host memory.  The library stages them
  * into its own symmetric buffers (gshmem_malloc, through gshmemx_memcpy_*).
- * It is built for host lanes: its kernels run on host threads, so a
- * program that uses it must not run the device API on a GPU (a CUDA build
- * of the library, device-linked inside it, is planned).  Errors: 0, or
+ * libgshmem_moe.so is built for host lanes: its kernels run on host
+ * threads.  A CUDA build of gshmem also installs libgshmem_moe_cuda.so, the
+ * same API with the kernels on the GPU, device-linked inside the library
+ * (a program or Python links or loads it like any shared library; compiled,
+ * not run).  Errors: 0, or
  * GSHMEM_MOE_ERR_INVALID (a bad argument; nothing was sent) or
  * GSHMEM_MOE_ERR_FAILED (no heap room, a
  * launch failed); gshmem_moe_error() gives the line, also printed on stderr.

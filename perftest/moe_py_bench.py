@@ -10,7 +10,9 @@ tokens per PE, H=2048, top-8, 8 experts per PE, fp8 dispatch.  The
 processes start with torch.multiprocessing, form a gloo group, and start
 gshmem from it (gshmem.init(group=...)).  Each round: a barrier, dispatch
 (timed), the toy expert (untimed), a barrier, combine (timed), for both
-implementations, alternating which goes first.  A round's time is the
+implementations, alternating which goes first (gshmem's rounds use
+gshmem's barrier, as moe_bench does; the gloo rounds gloo's; PEs that
+outnumber the cores are bound to them as gshmemrun binds moe_bench's).  A round's time is the
 slowest process's.  Prints one JSON line per implementation and phase, as
 moe_bench does ("impl": "gshmem-python" or "gloo"), with the median.
 perftest/moe_py_compare.sh adds the C benchmark and the ratios."""
@@ -99,7 +101,12 @@ class Gloo:
 
 
 def gshmem_round(buf, x, idx, w, me, fp8):
-    dist.barrier()
+    # The barriers before each timed phase are gshmem's, as in moe_bench,
+    # so each phase starts as the C one does: the call is collective, and
+    # whatever keeps the PEs from leaving the barrier together (a gloo
+    # barrier goes over TCP and wakes each process from a socket wait) is
+    # time the first PE spends waiting inside the timed call.
+    gshmem.barrier_all()
     t0 = now_us()
     recv_x, count, handle = buf.dispatch(x, idx, w)
     t1 = now_us()
@@ -111,7 +118,7 @@ def gshmem_round(buf, x, idx, w, me, fp8):
             y[le, :c] = ref.expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
         else:
             y[le, :c] = ref.expert(recv_x[le, :c], None, me * L + le)
-    dist.barrier()
+    gshmem.barrier_all()
     t2 = now_us()
     out = buf.combine(y, handle)
     t3 = now_us()
@@ -136,7 +143,16 @@ def median(v):
     return v[len(v) // 2]
 
 
+def bind(rank, np):
+    """As gshmemrun places the C benchmark's PEs when they outnumber the
+    cores (mpirun --bind-to core --map-by core): PE i on core i mod cores."""
+    cores = sorted(os.sched_getaffinity(0))
+    if np > len(cores):
+        os.sched_setaffinity(0, {cores[rank % len(cores)]})
+
+
 def worker(rank, a, port):
+    bind(rank, a.np)
     dist.init_process_group("gloo", init_method="tcp://127.0.0.1:%d" % port, rank=rank,
                             world_size=a.np)
     gshmem.init(group=dist.group.WORLD)

@@ -49,4 +49,52 @@ EXTRA_DIST += perftest/moe_mpi_baseline.c perftest/moe_compare.sh
 include $(srcdir)/tests/moe/local.mk
 
 # The Python example and benchmarks (tests/python/local.mk runs the example).
-EXTRA_DIST += examples/python/moe_layer.py perftest/moe_py_bench.py perftest/moe_py_compare.sh
+EXTRA_DIST += examples/python/moe_layer.py perftest/moe_py_bench.py perftest/moe_py_compare.sh \
+	perftest/moe_py_profile.py perftest/moe_count.sh
+
+# libgshmem_moe_cuda.so (a CUDA build only): the same public API
+# (gshmem_moe.h) with the kernels compiled as CUDA by nvcc (-rdc) and
+# device-linked inside the library with libgshmem_device.a, so a program or
+# Python loads it like any shared library.  Its copy of the device state
+# (device/state.cu, from the archive) registers with libgshmem.so from the
+# library's constructor (device/cuda_hooks.h), so a process that loads it
+# before gshmem init gets the heap and the kernels on its GPU.  Not libtool:
+# libtool does not drive nvcc; a shared object in $(libdir), like
+# libgshmem_device.a beside it.  Compiled here, not run (no GPU).
+# MOE_CUDA_GENCODE picks other targets than the archive's.
+if HAVE_CUDA
+MOE_CUDA_GENCODE = $(CUDA_GENCODE)
+MOE_CU_NAMES = moe moe_ll moe_normal moe_data gshmem_moe
+MOE_CU_OBJECTS = $(MOE_CU_NAMES:%=examples/moe/cuda/%.o)
+MOE_NVCCFLAGS = -std=c++17 -rdc=true $(MOE_CUDA_GENCODE) -Werror all-warnings \
+	-Xcompiler -fPIC,-fvisibility=hidden,-Wall,-Wextra,-Werror -x cu \
+	-I$(top_srcdir)/include -I$(top_srcdir)/device -I$(top_srcdir)/examples/moe -I$(top_builddir)
+moecudadir = $(libdir)
+moecuda_DATA = examples/moe/libgshmem_moe_cuda.so
+
+$(MOE_CU_OBJECTS): examples/moe/cuda/%.o: $(srcdir)/examples/moe/%.c \
+		$(wildcard $(srcdir)/examples/moe/*.h $(srcdir)/include/gshmem_moe.h \
+		$(srcdir)/device/*.h $(srcdir)/device/gsd/*.h)
+	@$(MKDIR_P) $(@D)
+	$(GSD_V_NVCC)$(NVCC) $(MOE_NVCCFLAGS) -c $< -o $@
+
+# The device link (nvcc -dlink) resolves the kernels' calls into the
+# archive and makes the library's own CUDA module; the host link (the C++
+# compiler: nvcc would device-link again, for its default target) puts the
+# objects, that module and the whole archive (its on-stream host routines
+# too) into one .so that exports what cuda.map lists.
+examples/moe/cuda/dlink.o: $(MOE_CU_OBJECTS) libgshmem_device.a
+	$(GSD_V_NVCC)$(NVCC) -dlink $(MOE_CUDA_GENCODE) -Xcompiler -fPIC $(MOE_CU_OBJECTS) \
+		libgshmem_device.a -o $@
+examples/moe/libgshmem_moe_cuda.so: examples/moe/cuda/dlink.o libgshmem.la \
+		$(srcdir)/examples/moe/cuda.map
+	$(AM_V_CCLD)$(CXX) -shared -fPIC -o $@ $(MOE_CU_OBJECTS) examples/moe/cuda/dlink.o \
+		-Wl,--whole-archive libgshmem_device.a -Wl,--no-whole-archive \
+		-Wl,--version-script=$(srcdir)/examples/moe/cuda.map -Wl,-soname,libgshmem_moe_cuda.so \
+		-Wl,--no-undefined -L.libs -lgshmem -Wl,-rpath,$(libdir) -L$(CUDA_HOME)/lib64 \
+		-Wl,-rpath,$(CUDA_HOME)/lib64 \
+		-lcudart -lpthread
+
+CLEANFILES += $(MOE_CU_OBJECTS) examples/moe/cuda/dlink.o examples/moe/libgshmem_moe_cuda.so
+endif
+EXTRA_DIST += examples/moe/cuda.map

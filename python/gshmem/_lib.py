@@ -16,20 +16,21 @@ class GshmemError(RuntimeError):
     """A failure the C library reported, with its one-line message."""
 
 
-def _candidates(name, build_subdir):
+def _candidates(name, build_subdir, libtool=True):
     try:
         from . import _installed  # written by make install
         yield os.path.join(_installed.LIBDIR, name)
     except ImportError:
         pass
     top = os.path.dirname(os.path.dirname(_HERE))
-    yield os.path.join(top, build_subdir, ".libs", name)
+    yield os.path.join(top, build_subdir, ".libs", name) if libtool else \
+        os.path.join(top, build_subdir, name)
     yield name
 
 
-def _load(name, build_subdir):
+def _load(name, build_subdir, libtool=True):
     tried = []
-    for path in _candidates(name, build_subdir):
+    for path in _candidates(name, build_subdir, libtool):
         if os.sep in path and not os.path.exists(path):
             tried.append(path)
             continue
@@ -100,31 +101,89 @@ for _t in ("float", "double", "int8", "int16", "int32", "int64", "uint8"):
 TEAM_WORLD = ctypes.addressof(ctypes.c_char.in_dll(lib, "gshmem_team_world"))
 
 _moe = None
+# Where the heap and the MoE kernels are: "host" (host lanes, CPU tensors)
+# or "cuda" (libgshmem_moe_cuda.so loaded before init and the heap on the
+# GPU: CUDA tensors, the *_on_stream routines).
+backend = {"name": "host"}
+
+
+def cuda_lib_path():
+    """The CUDA build of libgshmem_moe (a CUDA build of gshmem only), or None."""
+    for path in _candidates("libgshmem_moe_cuda.so", os.path.join("examples", "moe"), False):
+        if os.sep in path and os.path.exists(path):
+            return path
+    return None
+
+
+def load_cuda():
+    """Before init: load libgshmem_moe_cuda.so (RTLD_GLOBAL), whose
+    constructor registers its device state with libgshmem.so, so init puts
+    the heap on this PE's GPU.  It also carries libgshmem_device.a's
+    on-stream routines, which a Python process cannot device-link itself."""
+    global _moe
+    path = cuda_lib_path()
+    m = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+    _moe_protos(m)
+    for name, argtypes in _ON_STREAM:
+        f = getattr(m, name)
+        f.restype, f.argtypes = (c_int if name in _ON_STREAM_RC else None), argtypes
+    _moe = m
+    return m
+
+
+# The on-stream routines Python calls (gsd/stream.h), the stream last.
+_S = c_void_p
+_ON_STREAM = [
+    ("gshmemx_putmem_on_stream", [c_void_p, c_void_p, c_size_t, c_int, _S]),
+    ("gshmemx_getmem_on_stream", [c_void_p, c_void_p, c_size_t, c_int, _S]),
+    ("gshmemx_putmem_signal_on_stream", [c_void_p, c_void_p, c_size_t, c_void_p, c_uint64, c_int,
+                                         c_int, _S]),
+    ("gshmemx_signal_op_on_stream", [c_void_p, c_uint64, c_int, c_int, _S]),
+    ("gshmemx_signal_wait_until_on_stream", [c_void_p, c_int, c_uint64, _S]),
+    ("gshmemx_quiet_on_stream", [_S]),
+    ("gshmemx_barrier_all_on_stream", [_S]),
+    ("gshmemx_broadcastmem_on_stream", [ctypes.c_int32, c_void_p, c_void_p, c_size_t, c_int, _S]),
+    ("gshmemx_fcollectmem_on_stream", [ctypes.c_int32, c_void_p, c_void_p, c_size_t, _S]),
+    ("gshmemx_alltoallmem_on_stream", [ctypes.c_int32, c_void_p, c_void_p, c_size_t, _S]),
+] + [("gshmemx_%s_sum_reduce_on_stream" % t, [ctypes.c_int32, c_void_p, c_void_p, c_size_t, _S])
+     for t in ("float", "double", "int8", "int16", "int32", "int64", "uint8")]
+_ON_STREAM_RC = {n for n, _ in _ON_STREAM if "broadcast" in n or "collect" in n or "alltoall" in n
+                 or "reduce" in n}
+GSHMEM_TEAM_WORLD = 0  # the device team id (gsd/state.h)
+
+
+def on_stream(name):
+    """An on-stream routine of the loaded CUDA library."""
+    return getattr(_moe, "gshmemx_%s_on_stream" % name)
+
+
+def _moe_protos(m):
+    m.gshmem_moe_create.restype = c_int
+    m.gshmem_moe_create.argtypes = [c_void_p, ctypes.POINTER(c_void_p)]
+    m.gshmem_moe_destroy.restype = None
+    m.gshmem_moe_destroy.argtypes = [c_void_p]
+    m.gshmem_moe_local_experts.restype = c_int
+    m.gshmem_moe_local_experts.argtypes = [c_void_p]
+    m.gshmem_moe_recv_rows.restype = c_int
+    m.gshmem_moe_recv_rows.argtypes = [c_void_p]
+    m.gshmem_moe_dispatch.restype = c_int
+    m.gshmem_moe_dispatch.argtypes = [c_void_p, c_void_p, c_void_p, c_int, c_void_p, c_void_p,
+                                      c_void_p, c_void_p]
+    m.gshmem_moe_combine.restype = c_int
+    m.gshmem_moe_combine.argtypes = [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p]
+    m.gshmem_moe_recv_source.restype = c_int
+    m.gshmem_moe_recv_source.argtypes = [c_void_p, c_void_p, c_int, c_int,
+                                         ctypes.POINTER(c_int), ctypes.POINTER(c_int)]
+    m.gshmem_moe_error.restype = ctypes.c_char_p
+    m.gshmem_moe_error.argtypes = []
 
 
 def moe_lib():
-    """libgshmem_moe.so, loaded on first use."""
+    """libgshmem_moe.so (or the CUDA build, when init loaded it), loaded on first use."""
     global _moe
     if _moe is None:
         m = _load("libgshmem_moe.so", os.path.join("examples", "moe"))
-        m.gshmem_moe_create.restype = c_int
-        m.gshmem_moe_create.argtypes = [c_void_p, ctypes.POINTER(c_void_p)]
-        m.gshmem_moe_destroy.restype = None
-        m.gshmem_moe_destroy.argtypes = [c_void_p]
-        m.gshmem_moe_local_experts.restype = c_int
-        m.gshmem_moe_local_experts.argtypes = [c_void_p]
-        m.gshmem_moe_recv_rows.restype = c_int
-        m.gshmem_moe_recv_rows.argtypes = [c_void_p]
-        m.gshmem_moe_dispatch.restype = c_int
-        m.gshmem_moe_dispatch.argtypes = [c_void_p, c_void_p, c_void_p, c_int, c_void_p, c_void_p,
-                                          c_void_p, c_void_p]
-        m.gshmem_moe_combine.restype = c_int
-        m.gshmem_moe_combine.argtypes = [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p]
-        m.gshmem_moe_recv_source.restype = c_int
-        m.gshmem_moe_recv_source.argtypes = [c_void_p, c_void_p, c_int, c_int,
-                                             ctypes.POINTER(c_int), ctypes.POINTER(c_int)]
-        m.gshmem_moe_error.restype = ctypes.c_char_p
-        m.gshmem_moe_error.argtypes = []
+        _moe_protos(m)
         _moe = m
     return _moe
 

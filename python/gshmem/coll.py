@@ -1,10 +1,11 @@
 """Collectives over the world on symmetric tensors: barrier, broadcast,
 fcollect, alltoall, sum_reduce (OpenSHMEM's team routines on
 SHMEM_TEAM_WORLD).  Shapes and dtypes are checked first: ValueError, and
-nothing is sent."""
+nothing is sent.  On a GPU heap they are queued on a CUDA stream (stream=,
+default torch's current stream) through the *_on_stream routines."""
 from . import core
-from ._lib import lib, GshmemError, SUM_REDUCE, TEAM_WORLD
-from .memory import check_symmetric, check_pe, _no_stream
+from ._lib import lib, GshmemError, SUM_REDUCE, TEAM_WORLD, GSHMEM_TEAM_WORLD, on_stream
+from .memory import check_symmetric, check_pe, stream_of
 
 
 def _n(t):
@@ -28,8 +29,11 @@ def _rc(fn, rc):
 def barrier(stream=None):
     """Quiet this PE's puts, then wait for every PE (shmem_barrier_all)."""
     core._need_init("barrier")
-    _no_stream("barrier", stream)
-    lib.shmem_barrier_all()
+    st = stream_of("barrier", stream)
+    if st is None:
+        lib.shmem_barrier_all()
+    else:
+        on_stream("barrier_all")(st)
 
 
 def sync():
@@ -42,35 +46,41 @@ def broadcast(dst, src, root, stream=None):
     """dst on every PE = src of PE root (same shape)."""
     fn = "broadcast"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _types(fn, dst, src)
     if _n(dst) != _n(src):
         raise ValueError("gshmem.%s: dst has %d elements but src %d" % (fn, _n(dst), _n(src)))
     check_pe(fn, root)
     d, n = check_symmetric(fn, "dst", dst)
     s, _ = check_symmetric(fn, "src", src)
-    _rc(fn, lib.shmem_broadcastmem(TEAM_WORLD, d, s, n, root))
+    if st is None:
+        _rc(fn, lib.shmem_broadcastmem(TEAM_WORLD, d, s, n, root))
+    else:
+        _rc(fn, on_stream("broadcastmem")(GSHMEM_TEAM_WORLD, d, s, n, root, st))
 
 
 def fcollect(dst, src, stream=None):
     """dst = the src of every PE, in PE order (dst has n_pes times src's elements)."""
     fn = "fcollect"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _types(fn, dst, src)
     if _n(dst) != _n(src) * core.n_pes():
         raise ValueError("gshmem.%s: dst has %d elements, not n_pes (%d) x src's %d" %
                          (fn, _n(dst), core.n_pes(), _n(src)))
     d, _ = check_symmetric(fn, "dst", dst)
     s, n = check_symmetric(fn, "src", src)
-    _rc(fn, lib.shmem_fcollectmem(TEAM_WORLD, d, s, n))
+    if st is None:
+        _rc(fn, lib.shmem_fcollectmem(TEAM_WORLD, d, s, n))
+    else:
+        _rc(fn, on_stream("fcollectmem")(GSHMEM_TEAM_WORLD, d, s, n, st))
 
 
 def alltoall(dst, src, stream=None):
     """Block j of src goes to PE j's block me of dst (n_pes equal blocks)."""
     fn = "alltoall"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _types(fn, dst, src)
     npes = core.n_pes()
     if _n(dst) != _n(src) or _n(src) % npes:
@@ -78,7 +88,10 @@ def alltoall(dst, src, stream=None):
                          "of n_pes (%d): %d and %d" % (fn, npes, _n(src), _n(dst)))
     d, _ = check_symmetric(fn, "dst", dst)
     s, n = check_symmetric(fn, "src", src)
-    _rc(fn, lib.shmem_alltoallmem(TEAM_WORLD, d, s, n // npes))
+    if st is None:
+        _rc(fn, lib.shmem_alltoallmem(TEAM_WORLD, d, s, n // npes))
+    else:
+        _rc(fn, on_stream("alltoallmem")(GSHMEM_TEAM_WORLD, d, s, n // npes, st))
 
 
 def _type_name(dtype):
@@ -105,7 +118,7 @@ def sum_reduce(dst, src, stream=None):
     """dst on every PE = the elementwise sum of every PE's src."""
     fn = "sum_reduce"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _types(fn, dst, src)
     name = _type_name(src.dtype)
     if name is None:
@@ -115,4 +128,7 @@ def sum_reduce(dst, src, stream=None):
         raise ValueError("gshmem.%s: dst has %d elements but src %d" % (fn, _n(dst), _n(src)))
     d, _ = check_symmetric(fn, "dst", dst)
     s, _ = check_symmetric(fn, "src", src)
-    _rc(fn, SUM_REDUCE[name](TEAM_WORLD, d, s, _n(src)))
+    if st is None:
+        _rc(fn, SUM_REDUCE[name](TEAM_WORLD, d, s, _n(src)))
+    else:
+        _rc(fn, on_stream("%s_sum_reduce" % name)(GSHMEM_TEAM_WORLD, d, s, _n(src), st))

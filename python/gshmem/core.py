@@ -55,6 +55,44 @@ def _uid_from_group(group):
     return bytes(buf.numpy().tobytes()), rank, nranks
 
 
+def _want_cuda():
+    """A CUDA build of gshmem (libgshmem_moe_cuda.so is there) and a GPU torch can use."""
+    if _lib.cuda_lib_path() is None:
+        return False
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def _heap_device():
+    """After init: the CUDA device ordinal the heap is on, or None (host memory).
+    One probe block, collective like every allocation."""
+    cu = ctypes.CDLL("libcuda.so.1")
+    p = lib.gshmem_malloc(8)
+    kind, dev = ctypes.c_uint(0), ctypes.c_int(-1)
+    # CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2) is CU_MEMORYTYPE_DEVICE (2) for device memory;
+    # a host pointer the driver does not know gives an error.
+    on_dev = cu.cuPointerGetAttribute(ctypes.byref(kind), 2, ctypes.c_void_p(p)) == 0 and \
+        kind.value == 2 and \
+        cu.cuPointerGetAttribute(ctypes.byref(dev), 9, ctypes.c_void_p(p)) == 0  # ordinal
+    lib.gshmem_free(p)
+    return dev.value if on_dev else None
+
+
+def _start_cuda():
+    """After init with the CUDA library loaded: the heap must be on a GPU
+    (its kernels cannot run on host lanes); torch uses that GPU."""
+    import torch
+    dev = _heap_device()
+    if dev is None:
+        raise _lib.GshmemError("gshmem.init: libgshmem_moe_cuda.so is loaded but the heap is not "
+                               "on a GPU (see the gshmem: lines above)")
+    torch.cuda.set_device(dev)
+    _lib.backend["name"], _lib.backend["device"] = "cuda", dev
+
+
 def init(group=None, uid=None, rank=None, nranks=None):
     """Collective.  No argument: from the launcher's environment (gshmemrun,
     mpirun, srun: PMIx; one PE without one).  group=: a torch.distributed
@@ -66,6 +104,9 @@ def init(group=None, uid=None, rank=None, nranks=None):
         raise ValueError("gshmem.init: give group= or uid=, not both")
     if uid is None and (rank is not None or nranks is not None) and group is None:
         raise ValueError("gshmem.init: rank= and nranks= go with uid=")
+    cuda = _want_cuda()
+    if cuda:
+        _lib.load_cuda()  # before init: its device state registers, the heap goes on the GPU
     if group is not None:
         uid, rank, nranks = _uid_from_group(group)
         _init_uid(uid, rank, nranks)
@@ -77,6 +118,8 @@ def init(group=None, uid=None, rank=None, nranks=None):
         lib.shmem_init()
         _state["mode"] = "launcher"
     _state["init"] = True
+    if cuda:
+        _start_cuda()
 
 
 def finalize():
@@ -113,6 +156,9 @@ def n_pes():
 def barrier_all(stream=None):
     """Quiet, then wait for every PE."""
     _need_init("barrier_all")
-    from .memory import _no_stream
-    _no_stream("barrier_all", stream)
-    lib.shmem_barrier_all()
+    from .memory import stream_of
+    st = stream_of("barrier_all", stream)
+    if st is None:
+        lib.shmem_barrier_all()
+    else:
+        _lib.on_stream("barrier_all")(st)

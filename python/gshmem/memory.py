@@ -6,8 +6,10 @@ the asked dtype.  The allocation is recorded by its address, so free() and
 every RMA or collective call can check that a tensor lies on the heap
 before anything is sent (the C library would end the job instead).
 
-Host lanes only today: a Python process is not device-linked, so the heap
-it sees is the host heap (device/README.md); see README.md, "Python".
+On a CUDA build where torch sees a GPU, init loads libgshmem_moe_cuda.so
+first, the heap is then device memory, and the tensors are CUDA tensors
+laid over it through __cuda_array_interface__ (torch.as_tensor, no copy);
+see README.md, "Python".
 """
 import ctypes
 
@@ -18,6 +20,7 @@ _deps.ensure()
 import numpy as np  # noqa: E402
 
 from . import core  # noqa: E402
+from . import _lib  # noqa: E402
 from ._lib import lib, GshmemError  # noqa: E402
 
 # base address -> (nbytes, the numpy array owning the view)
@@ -29,10 +32,46 @@ def _torch():
     return torch
 
 
+def on_gpu():
+    """True when the heap is GPU memory (CUDA tensors, on-stream routines)."""
+    return _lib.backend["name"] == "cuda"
+
+
+def _heap_device_type():
+    return "cuda" if on_gpu() else "cpu"
+
+
 def _no_stream(fn, stream):
-    if stream is not None:
+    if stream is not None and not on_gpu():
         raise ValueError("gshmem.%s: stream= needs CUDA tensors; this process uses host lanes "
                          "(no device-linked library), where every call is already in order" % fn)
+
+
+def stream_of(fn, stream):
+    """On a GPU heap: the cudaStream_t (an int) to queue on: stream= (a
+    torch.cuda.Stream, anything with .cuda_stream or .handle, or an int),
+    else torch's current stream, so the call is ordered after the kernels
+    that made its inputs.  None on host lanes (a stream= there is refused)."""
+    _no_stream(fn, stream)
+    if not on_gpu():
+        return None
+    if stream is None:
+        return _torch().cuda.current_stream().cuda_stream
+    for attr in ("cuda_stream", "handle"):
+        if hasattr(stream, attr):
+            return int(getattr(stream, attr))
+    if isinstance(stream, int):
+        return stream
+    raise ValueError("gshmem.%s: stream= must be a torch.cuda.Stream, an object with "
+                     ".cuda_stream or .handle, or a cudaStream_t as an int, not %r" % (fn, stream))
+
+
+class _CudaBytes:
+    """nbytes of device memory at ptr, as torch.as_tensor reads it."""
+
+    def __init__(self, ptr, nbytes):
+        self.__cuda_array_interface__ = {"shape": (nbytes,), "typestr": "|u1",
+                                         "data": (ptr, False), "version": 2, "strides": None}
 
 
 def _dtype_bytes(dtype):
@@ -55,6 +94,10 @@ def _alloc(nbytes, fn, zero=False):
     if not ptr:
         raise GshmemError("gshmem.%s: the symmetric heap has no room for %d bytes "
                           "(GSHMEM_DEVICE_HEAP_SIZE / SHMEM_SYMMETRIC_SIZE)" % (fn, nbytes))
+    if on_gpu():
+        t = _torch().as_tensor(_CudaBytes(ptr, int(nbytes)), device="cuda")
+        _allocs[ptr] = (int(nbytes), t)
+        return ptr, t
     buf = (ctypes.c_uint8 * max(int(nbytes), 1)).from_address(ptr)
     arr = np.ctypeslib.as_array(buf)
     _allocs[ptr] = (int(nbytes), arr)
@@ -82,7 +125,7 @@ def empty(shape, dtype=None, _zero=False):
     shape, n = _shape(shape)
     es = _dtype_bytes(dtype)
     ptr, u8 = _alloc(n * es, "zeros" if _zero else "empty", _zero)
-    t = torch.from_numpy(u8)
+    t = u8 if on_gpu() else torch.from_numpy(u8)
     t = t.view(dtype).view(shape) if n else t.view(dtype).reshape(shape)
     t._gshmem_base = ptr  # a zero-size tensor's data_ptr() is 0: free() finds it here
     return t
@@ -94,7 +137,10 @@ def zeros(shape, dtype=None):
 
 
 def array(shape, dtype=np.float32):
-    """Collective: a NumPy array on the symmetric heap."""
+    """Collective: a NumPy array on the symmetric heap (host heap only)."""
+    if on_gpu():
+        raise ValueError("gshmem.array: the heap is GPU memory here; use gshmem.empty (a CUDA "
+                         "tensor)")
     shape, n = _shape(shape)
     dt = np.dtype(dtype)
     _, u8 = _alloc(n * dt.itemsize, "array")
@@ -134,9 +180,9 @@ def check_symmetric(fn, name, obj):
         obj.flags["C_CONTIGUOUS"]
     if not contiguous:
         raise ValueError("gshmem.%s: %s must be contiguous" % (fn, name))
-    if hasattr(obj, "device") and obj.device.type != "cpu":
-        raise ValueError("gshmem.%s: %s is on %s; this process's heap is host memory" %
-                         (fn, name, obj.device))
+    if hasattr(obj, "device") and obj.device.type != _heap_device_type():
+        raise ValueError("gshmem.%s: %s is on %s; this process's heap is %s memory" %
+                         (fn, name, obj.device, "GPU" if on_gpu() else "host"))
     ptr, n = _base_of(obj), nbytes_of(obj)
     for base, (size, _) in _allocs.items():
         if base <= ptr and ptr + n <= base + max(size, 1):
@@ -151,8 +197,9 @@ def check_local(fn, name, obj):
         obj.flags["C_CONTIGUOUS"]
     if not contiguous:
         raise ValueError("gshmem.%s: %s must be contiguous" % (fn, name))
-    if hasattr(obj, "device") and obj.device.type != "cpu":
-        raise ValueError("gshmem.%s: %s is on %s, not the CPU" % (fn, name, obj.device))
+    if hasattr(obj, "device") and obj.device.type not in ("cpu", _heap_device_type()):
+        raise ValueError("gshmem.%s: %s is on %s, not the CPU%s" %
+                         (fn, name, obj.device, " or the GPU" if on_gpu() else ""))
     return _base_of(obj), nbytes_of(obj)
 
 
@@ -173,6 +220,8 @@ def peer_tensor(t, pe):
         raise GshmemError("gshmem.peer_tensor: PE %d is not mapped here (reached over the "
                           "network, e.g. GSHMEM_DISABLE_P2P=1)" % pe)
     torch = _torch()
+    if on_gpu():
+        return torch.as_tensor(_CudaBytes(p, n), device="cuda").view(t.dtype).view(t.shape)
     buf = (ctypes.c_uint8 * max(n, 1)).from_address(p)
     u8 = np.ctypeslib.as_array(buf)[:n]
     return torch.from_numpy(u8).view(t.dtype).view(t.shape)

@@ -17,12 +17,17 @@ packed layout of both modes is LL's [L, P*N, H] (DeepEP's normal mode
 returns a flat token list with recv_topk_idx instead); fp8 values come as
 uint8 bit patterns (torch 1.13 has no float8 dtype); there are no events
 or hooks (every call returns when its data is in place).
+
+On a GPU heap (a CUDA build, libgshmem_moe_cuda.so loaded by init) the
+kernels run on the GPU; x, topk_idx and topk_weights may be CUDA or CPU
+tensors and the results are CUDA tensors.  The C API takes host pointers,
+so the tensors are staged through host memory there (compiled, not run).
 """
 import ctypes
 
 from . import core
 from ._lib import moe_lib, moe_check
-from .memory import _torch
+from .memory import _torch, on_gpu
 
 FP8, BF16 = 0, 1
 LOW_LATENCY, NORMAL = 0, 1
@@ -88,8 +93,10 @@ class Buffer:
         if not isinstance(x, torch.Tensor):
             raise ValueError("gshmem.moe.%s: %s must be a torch.Tensor" % (fn, name))
         if x.device.type != "cpu":
-            raise ValueError("gshmem.moe.%s: %s is on %s; this build's buffers are host memory" %
-                             (fn, name, x.device))
+            if not on_gpu() or x.device.type != "cuda":
+                raise ValueError("gshmem.moe.%s: %s is on %s; this build's buffers are host "
+                                 "memory" % (fn, name, x.device))
+            x = x.cpu()  # the C API takes host pointers
         if x.dtype != dtype:
             raise ValueError("gshmem.moe.%s: %s is %s, not %s" % (fn, name, x.dtype, dtype))
         if tuple(x.shape) != tuple(shape):
@@ -102,19 +109,14 @@ class Buffer:
         if not isinstance(topk_idx, torch.Tensor) or topk_idx.dtype not in (torch.int32,
                                                                              torch.int64):
             raise ValueError("gshmem.moe.%s: topk_idx must be an int32 or int64 tensor" % fn)
-        self._check_x(fn, "topk_idx", topk_idx, topk_idx.dtype, (n, self.num_topk))
-        idx = topk_idx.to(torch.int32).contiguous()
+        idx = self._check_x(fn, "topk_idx", topk_idx, topk_idx.dtype, (n, self.num_topk))
+        # The range is checked on the caller's values (an int64 could wrap to
+        # a valid int32); the library checks both again, and that no token
+        # selects an expert twice, before it sends anything (its line).
         if n and (int(idx.min()) < -1 or int(idx.max()) >= self.num_experts):
             raise ValueError("gshmem.moe.%s: topk_idx holds values outside -1 .. %d" %
                              (fn, self.num_experts - 1))
-        if n and self.num_topk > 1:
-            s, _ = idx.sort(dim=1)
-            dup = (s[:, 1:] == s[:, :-1]) & (s[:, 1:] >= 0)
-            if bool(dup.any()):
-                t = int(dup.any(dim=1).nonzero()[0])
-                raise ValueError("gshmem.moe.%s: token %d selects an expert twice: %s" %
-                                 (fn, t, idx[t].tolist()))
-        return idx
+        return idx if idx.dtype == torch.int32 else idx.to(torch.int32)
 
     def dispatch(self, x, topk_idx, topk_weights=None):
         """Collective.  x: bf16 [ntokens, hidden], ntokens <= the buffer's
@@ -148,6 +150,9 @@ class Buffer:
         c = _CHandle()
         moe_check(self._lib.gshmem_moe_dispatch(self._b, x.data_ptr(), idx.data_ptr(), n, vals, sp,
                                                 count.data_ptr(), ctypes.byref(c)))
+        if on_gpu():
+            count = count.cuda()
+            recv_x = tuple(t.cuda() for t in recv_x) if self.use_fp8 else recv_x.cuda()
         return recv_x, count, Handle(c, idx, topk_weights, count)
 
     def combine(self, x, handle, topk_weights=None):
@@ -169,7 +174,7 @@ class Buffer:
         out = torch.empty((n, self.hidden), dtype=torch.bfloat16)
         moe_check(self._lib.gshmem_moe_combine(self._b, x.data_ptr(), w.data_ptr(),
                                                ctypes.byref(handle._c), out.data_ptr()))
-        return out
+        return out.cuda() if on_gpu() else out
 
     def recv_source(self, handle, local_expert, row):
         """(source PE, source token) of row `row` of local expert `local_expert`."""

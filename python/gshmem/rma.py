@@ -1,9 +1,12 @@
 """Host RMA, signals and ordering on symmetric tensors (OpenSHMEM's host
 routines; nvshmem4py's put/get/signal_op/signal_wait).  Every argument is
-checked here first, so bad input raises ValueError and nothing is sent."""
+checked here first, so bad input raises ValueError and nothing is sent.
+On a GPU heap each call is queued on a CUDA stream (stream=, default
+torch's current stream) through the *_on_stream routines; on host lanes
+stream= is refused (ValueError) and each call is done when it returns."""
 from . import core
-from ._lib import lib
-from .memory import check_symmetric, check_local, check_pe, _no_stream
+from ._lib import lib, on_stream
+from .memory import check_symmetric, check_local, check_pe, stream_of
 
 SIGNAL_SET, SIGNAL_ADD = 0, 1
 CMP_EQ, CMP_NE, CMP_GT, CMP_LE, CMP_LT, CMP_GE = 1, 2, 3, 4, 5, 6
@@ -35,24 +38,30 @@ def put(dst, src, pe, stream=None):
     """Copy local src into symmetric dst on PE pe (returns when src may be reused)."""
     fn = "put"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _same(fn, dst, src)
     d, n = check_symmetric(fn, "dst", dst)
     s, _ = check_local(fn, "src", src)
     check_pe(fn, pe)
-    lib.shmem_putmem(d, s, n, pe)
+    if st is None:
+        lib.shmem_putmem(d, s, n, pe)
+    else:
+        on_stream("putmem")(d, s, n, pe, st)
 
 
 def get(dst, src, pe, stream=None):
     """Copy symmetric src of PE pe into local dst."""
     fn = "get"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _same(fn, dst, src)
     d, n = check_local(fn, "dst", dst)
     s, _ = check_symmetric(fn, "src", src)
     check_pe(fn, pe)
-    lib.shmem_getmem(d, s, n, pe)
+    if st is None:
+        lib.shmem_getmem(d, s, n, pe)
+    else:
+        on_stream("getmem")(d, s, n, pe, st)
 
 
 def _op(fn, sig_op):
@@ -66,25 +75,31 @@ def put_signal(dst, src, signal, value, sig_op, pe, stream=None):
     """put, then update the signal word on PE pe (after the data is there)."""
     fn = "put_signal"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     _same(fn, dst, src)
     d, n = check_symmetric(fn, "dst", dst)
     s, _ = check_local(fn, "src", src)
     sg = _signal(fn, signal)
     op = _op(fn, sig_op)
     check_pe(fn, pe)
-    lib.shmem_putmem_signal(d, s, n, sg, int(value) & (2**64 - 1), op, pe)
+    if st is None:
+        lib.shmem_putmem_signal(d, s, n, sg, int(value) & (2**64 - 1), op, pe)
+    else:
+        on_stream("putmem_signal")(d, s, n, sg, int(value) & (2**64 - 1), op, pe, st)
 
 
 def signal_op(signal, value, sig_op, pe, stream=None):
     fn = "signal_op"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     sg = _signal(fn, signal)
     op = _op(fn, sig_op)
     check_pe(fn, pe)
-    (lib.shmem_signal_set if op == SIGNAL_SET else lib.shmem_signal_add)(
-        sg, int(value) & (2**64 - 1), pe)
+    if st is None:
+        (lib.shmem_signal_set if op == SIGNAL_SET else lib.shmem_signal_add)(
+            sg, int(value) & (2**64 - 1), pe)
+    else:
+        on_stream("signal_op")(sg, int(value) & (2**64 - 1), op, pe, st)
 
 
 def signal_fetch(signal):
@@ -93,21 +108,28 @@ def signal_fetch(signal):
 
 
 def signal_wait_until(signal, cmp, value, stream=None):
-    """Wait until this PE's signal word compares true with value; returns it."""
+    """Wait until this PE's signal word compares true with value; returns it
+    (on a GPU heap: queues the wait on the stream and returns None)."""
     fn = "signal_wait_until"
     core._need_init(fn)
-    _no_stream(fn, stream)
+    st = stream_of(fn, stream)
     sg = _signal(fn, signal)
     c = _CMPS.get(cmp, cmp)
     if c not in _CMPS.values():
         raise ValueError("gshmem.%s: cmp %r is not one of %s" % (fn, cmp, sorted(_CMPS)))
+    if st is not None:
+        on_stream("signal_wait_until")(sg, c, int(value) & (2**64 - 1), st)
+        return None
     return lib.shmem_signal_wait_until(sg, c, int(value) & (2**64 - 1))
 
 
 def quiet(stream=None):
     core._need_init("quiet")
-    _no_stream("quiet", stream)
-    lib.shmem_quiet()
+    st = stream_of("quiet", stream)
+    if st is None:
+        lib.shmem_quiet()
+    else:
+        on_stream("quiet")(st)
 
 
 def fence():

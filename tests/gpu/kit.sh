@@ -122,10 +122,27 @@ EOT
         echo "kit: $nbin of $(wc -l < "$kit/programs.list") programs built"
         return 1
     fi
+    # The CUDA build of libgshmem_moe (device-linked inside) and the Python
+    # package with its GPU tests (tests/python/test_gpu.py): the package
+    # finds the bundle's lib/ through the _installed.py written here.
+    echo "kit: building libgshmem_moe_cuda.so for sm_90 (niced)"
+    nice -n 10 make -C "$build" -j2 libgshmem_device.a examples/moe/libgshmem_moe_cuda.so \
+        MOE_CUDA_GENCODE="$GSHMEM_CUDA_GENCODE" > "$kit/make-moe.log" 2>&1 || {
+        echo "kit: make libgshmem_moe_cuda.so failed, see $kit/make-moe.log"
+        return 1
+    }
+    rm -rf "$bundle/python" && mkdir -p "$bundle/python/gshmem" "$bundle/python/tests" || return 1
+    cp "$src"/python/gshmem/*.py "$bundle/python/gshmem/" || return 1
+    printf 'import os\nLIBDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib")\n' \
+        > "$bundle/python/gshmem/_installed.py" || return 1
+    for f in conftest.py ref.py gloo_run.py test_gpu.py; do
+        cp "$src/tests/python/$f" "$bundle/python/tests/" || return 1
+    done
     echo "kit: collecting libraries"
     rm -f "$bundle"/lib/*
     cp -P "$build"/.libs/libgshmem.so* "$bundle/lib/" || return 1
-    for f in "$bundle"/bin/* "$bundle/lib/libgshmem.so.0"; do ldd "$f"; done 2>/dev/null |
+    cp "$build/examples/moe/libgshmem_moe_cuda.so" "$bundle/lib/" || return 1
+    for f in "$bundle"/bin/* "$bundle/lib/libgshmem.so.0" "$bundle/lib/libgshmem_moe_cuda.so"; do ldd "$f"; done 2>/dev/null |
         awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u | grep -Ev "^($base_libs)" |
         while read -r name path; do
             cp -L "$path" "$bundle/lib/$name" || exit 1
@@ -249,6 +266,23 @@ run() {
     for m in moe_ll moe_normal; do
         for np in 1 2; do kit_step "$m-np$np" 90 ok "$uidrun" -np "$np" $ldso "$bin/$m"; done
     done
+    # The Python tests with CUDA tensors: 2 processes (torch.multiprocessing,
+    # gloo, the uid bootstrap) on the one GPU.  The image's python3 loads
+    # the bundle's libraries itself, so not where they need the carried loader.
+    if [ -n "$ldso" ]; then
+        kit_skip python-gpu-np2 "this glibc is older than the bundle's: python3 cannot load it"
+    else
+        kit_step python-gpu-np2 300 ok sh -c 'python3 -c "import torch, pytest, numpy; assert torch.cuda.is_available()" ||
+            { echo "no python3 with pytest, numpy and torch that sees a GPU"; exit 77; }
+            cd "$1/python/tests" || exit 2
+            out=$(PYTHONPATH="$1/python:$1/python/tests" python3 gloo_run.py 2 uid \
+                -q -p no:cacheprovider --color=no -rs test_gpu.py 2>&1); rc=$?
+            echo "$out"
+            [ "$rc" -eq 0 ] || exit "$rc"
+            # A skip here means the heap did not go on the GPU: a failure.
+            if echo "$out" | grep -q " skipped"; then echo "GPU tests were skipped"; exit 1; fi' \
+            sh "$bundle"
+    fi
     if command -v compute-sanitizer > /dev/null 2>&1; then
         kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool memcheck \
             --error-exitcode 3 $ldso "$bin/dev_rma"

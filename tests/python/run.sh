@@ -24,7 +24,7 @@ fi
 PYTHONPATH=$top/python:$top/tests/python${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONPATH
 cd "$build" || exit 99
-args="-q -p no:cacheprovider --color=no -x $top/tests/python/test_api.py $top/tests/python/test_moe.py"
+args="-q -p no:cacheprovider --color=no -x $top/tests/python/test_api.py $top/tests/python/test_moe.py $top/tests/python/test_gpu.py"
 case $mode in
 launcher | net)
     [ "$mode" = net ] && GSHMEM_DISABLE_P2P=1 && export GSHMEM_DISABLE_P2P

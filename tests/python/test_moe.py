@@ -146,7 +146,8 @@ def test_bad_arguments_raise_before_sending():
         buf.dispatch(x, bad, w)
     dup = idx.clone()
     dup[1, 1] = dup[1, 0]
-    with pytest.raises(ValueError, match="token 1 selects an expert twice"):
+    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_dispatch: token 1 selects "
+                       "expert %d twice" % (me, int(dup[1, 0]))):
         buf.dispatch(x, dup, w)
     recv_x, count, handle = buf.dispatch(x, idx)
     with pytest.raises(ValueError, match="no topk_weights"):
