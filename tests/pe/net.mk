@@ -77,6 +77,9 @@ TESTS += \
 	tests/device/team_init-np1-net.net \
 	tests/device/team_init-np2-net.net \
 	tests/device/team_init-np4-net.net \
+	tests/device/team_init_full-np1-net.net \
+	tests/device/team_init_full-np2-net.net \
+	tests/device/team_init_full-np4-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
 	tests/device/thread_launch-np1-net.net \
