@@ -251,10 +251,10 @@ static inline void gsd_host_iget(void *dest, const void *src, ptrdiff_t dst, ptr
     }
 }
 
-#define GSD_XFER_HD(OP, NAME, NBI, T, SZ)                              \
-    GSD_HD void NAME(T *dest, const T *source, size_t nelems, int pe)  \
-    {                                                                  \
-        gsd_host_##OP(dest, source, nelems *(SZ), pe, NBI);            \
+#define GSD_XFER_HD(OP, NAME, NBI, T, SZ)                             \
+    GSD_HD void NAME(T *dest, const T *source, size_t nelems, int pe) \
+    {                                                                 \
+        gsd_host_##OP(dest, source, nelems *(SZ), pe, NBI);           \
     }
 #define GSD_STRIDED_HD(OP, NAME, T, SZ)                                                     \
     GSD_HD void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
@@ -262,21 +262,21 @@ static inline void gsd_host_iget(void *dest, const void *src, ptrdiff_t dst, ptr
     {                                                                                       \
         gsd_host_##OP(dest, source, dst, sst, nelems, SZ, pe);                              \
     }
-#define GSD_PG(T, N)                                                 \
-    GSD_HD void gshmem_##N##_p(T *dest, T value, int pe)             \
-    {                                                                \
-        shmem_putmem(dest, &value, sizeof(T), pe);                   \
-    }                                                                \
-    GSD_HD T gshmem_##N##_g(const T *source, int pe)                 \
-    {                                                                \
-        T v;                                                         \
-        shmem_getmem(&v, source, sizeof(T), pe);                     \
-        return v;                                                    \
+#define GSD_PG(T, N)                                     \
+    GSD_HD void gshmem_##N##_p(T *dest, T value, int pe) \
+    {                                                    \
+        shmem_putmem(dest, &value, sizeof(T), pe);       \
+    }                                                    \
+    GSD_HD T gshmem_##N##_g(const T *source, int pe)     \
+    {                                                    \
+        T v;                                             \
+        shmem_getmem(&v, source, sizeof(T), pe);         \
+        return v;                                        \
     }
 #else
-#define GSD_XFER_HD(OP, NAME, NBI, T, SZ)                                  \
-    GSD_HD void NAME(T *dest, const T *source, size_t nelems, int pe)      \
-    {                                                                      \
+#define GSD_XFER_HD(OP, NAME, NBI, T, SZ)                                       \
+    GSD_HD void NAME(T *dest, const T *source, size_t nelems, int pe)           \
+    {                                                                           \
         gsd_##OP(#NAME, GSD_THREAD, dest, source, nelems *(SZ), pe, NBI, NULL); \
     }
 #define GSD_STRIDED_HD(OP, NAME, T, SZ)                                                     \

@@ -27,10 +27,10 @@
 
 static struct {
     pthread_t thread;
-    CUstream stream;           /* ours, always empty */
-    const uint64_t *exit_req;  /* device gshmem_global_exit's word (watch.h) */
-    int running;     /* the thread exists (init/fini thread only) */
-    int stop;        /* atomic: set by gsi_watch_stop */
+    CUstream stream;          /* ours, always empty */
+    const uint64_t *exit_req; /* device gshmem_global_exit's word (watch.h) */
+    int running;              /* the thread exists (init/fini thread only) */
+    int stop;                 /* atomic: set by gsi_watch_stop */
 } watch;
 
 /* Device code asked for the global exit: end the job with its status.  The

@@ -50,7 +50,8 @@ int main(void)
 
     /* bfloat16 and half from host code.  The values are made with gshmem's
      * conversions: host lanes have no cuda_bf16.h. */
-    nvshmem_bfloat16_t *bf = (nvshmem_bfloat16_t *)nvshmem_malloc(8 * sizeof(nvshmem_bfloat16_t));
+    nvshmem_bfloat16_t *bf = (nvshmem_bfloat16_t *)nvshmem_malloc(8 *
+                                                                  sizeof(nvshmem_bfloat16_t));
     nvshmem_half_t *hf = (nvshmem_half_t *)nvshmem_malloc(8 * sizeof(nvshmem_half_t));
     nvshmem_bfloat16_t bsrc[4], bgot[4];
     nvshmem_half_t hsrc[4];
