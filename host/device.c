@@ -135,6 +135,12 @@ void gshmemi_global_exit(int status)
     gsi_global_exit(status);
 }
 
+void gshmemi_lane_global_exit(int status)
+{
+    GSI_WARN("gshmem_global_exit: status %d, from device code", status);
+    gsi_global_exit(status);
+}
+
 void *gshmemi_mc_ptr(gshmem_team_t team, const void *ptr)
 {
     const char *fn = "gshmemx_mc_ptr";

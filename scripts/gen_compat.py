@@ -92,6 +92,14 @@ def preprocess(build, cuda):
     return text, macros
 
 
+# The host-callable RMA thread forms (gsd/rma.h): in a CUDA build their host
+# pass is the OpenSHMEM routine on the same bytes, so they stay split as when
+# they were device-only (host code of both backends reaches the twin).  The
+# other host+device routines (gshmem_ptr, gshmem_my_pe, ...) give gshmem's
+# own answer on the host and are not split.
+HOST_PASS_IS_TWIN = re.compile(r'^gshmem_(?:\w+_)?(?:p|g|i?put|i?get)(?:\d+|mem)?(?:_nbi)?$')
+
+
 def nv(name):
     """gshmem_x -> nvshmem_x, gshmemx_x -> nvshmemx_x."""
     return 'nv' + name[1:]
@@ -144,7 +152,8 @@ def main(argv):
     for name in sorted(set(lanes) | set(cuda)):
         twin = 'shmem' + name[len('gshmem'):]
         where = cuda.get(name, lanes.get(name))[0]
-        if where == 'device' and twin in host_api and \
+        hd_twin = name in cuda and where == 'host+device' and HOST_PASS_IS_TWIN.match(name)
+        if (where == 'device' or hd_twin) and twin in host_api and \
                 host_api[twin][1] == cuda[name][1]:
             split.append((name, twin))
         else:

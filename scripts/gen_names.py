@@ -196,11 +196,21 @@ fam('reducescatter', '{p}_{T}_{O}_reducescatter{g}', 'device', 'red', GROUPS,
 fam('reducescatter', '{p}_{T}_{O}_reducescatter{g}', 'device', 'f16', GROUPS,
     OPS_MINMAX + OPS_ARITH, pending=('rs', 'f16'))
 
-# bfloat16 and half from host code (NVSHMEM's host-callable nvshmem_half_put
-# and the like) are not listed: on host lanes host code calls the same
-# inline gshmem_half_put, but in a CUDA build the typed RMA routines of
-# every type are device functions, and OpenSHMEM's host API has no 16-bit
-# float rows (device/README.md, "bfloat16 and half").
+# Host code calls the thread forms of RMA too (NVSHMEM's host-callable
+# put, get, their _nbi, iput, iget, p and g, of every type, bfloat16 and
+# half included): in a CUDA build nvcc's host pass gives them the host API's
+# routines (gsd/rma.h), on host lanes host code runs the same inline code.
+def host_rma(types, pending=None):
+    fam('rma-p-g', 'gshmem_{T}_p gshmem_{T}_g', 'host', types, pending=pending)
+    fam('rma', 'gshmem_{T}_put gshmem_{T}_get gshmem_{T}_put_nbi gshmem_{T}_get_nbi '
+        'gshmem_{T}_iput gshmem_{T}_iget', 'host', types, pending=pending)
+
+
+host_rma('rma')
+host_rma('f16')
+fam('rma', 'gshmem_put{S} gshmem_get{S} gshmem_put{S}_nbi gshmem_get{S}_nbi gshmem_iput{S} '
+    'gshmem_iget{S}', 'host', 'sizes')
+fam('rma', 'gshmem_putmem gshmem_getmem gshmem_putmem_nbi gshmem_getmem_nbi', 'host')
 
 # Host setup.
 fam('setup', 'gshmem_malloc gshmem_calloc gshmem_align gshmem_free gshmemx_init_attr '

@@ -200,38 +200,93 @@ GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, in
     }
 }
 
-/* ---- families ------------------------------------------------------------
- * STEM is the name after gshmem_ / gshmemx_ (float_put, put32, putmem);
- * T the element type (void for sized and mem forms), SZ its size. */
+/* ---- host code of a CUDA build ---------------------------------------------
+ * NVSHMEM's thread forms of put, get, their _nbi, iput, iget, p and g are
+ * host-callable too (of every type, bfloat16 and half included).  nvcc's
+ * host pass gives them the host API's routines on the same bytes (the host
+ * API reaches the device heap: host RMA on it goes through the copy engine),
+ * its device pass the device code below.  Host lanes compile the device
+ * code only: a host thread runs it as a lane would. */
+#if defined(GSD_NVCC_HOST_PASS)
+#include "shmem.h"
 
-#define GSD_XFER_(OP, NAME, GROUP, NBI, T, SZ)                             \
-    GSD_FN void NAME(T *dest, const T *source, size_t nelems, int pe)      \
-    {                                                                      \
-        gsd_##OP(#NAME, GROUP, dest, source, nelems *(SZ), pe, NBI, NULL); \
+static inline void gsd_host_put(void *dest, const void *src, size_t n, int pe, int nbi)
+{
+    if (nbi)
+        shmem_putmem_nbi(dest, src, n, pe);
+    else
+        shmem_putmem(dest, src, n, pe);
+}
+
+static inline void gsd_host_get(void *dest, const void *src, size_t n, int pe, int nbi)
+{
+    if (nbi)
+        shmem_getmem_nbi(dest, src, n, pe);
+    else
+        shmem_getmem(dest, src, n, pe);
+}
+
+/* size: 1, 2, 4, 8 (the types) or 16 (iput128). */
+static inline void gsd_host_iput(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                                 size_t n, size_t size, int pe)
+{
+    switch (size) {
+    case 1: shmem_iput8(dest, src, dst, sst, n, pe); break;
+    case 2: shmem_iput16(dest, src, dst, sst, n, pe); break;
+    case 4: shmem_iput32(dest, src, dst, sst, n, pe); break;
+    case 8: shmem_iput64(dest, src, dst, sst, n, pe); break;
+    default: shmem_iput128(dest, src, dst, sst, n, pe); break;
     }
+}
 
-#define GSD_XFER(OP, STEM, T, SZ)                                \
-    GSD_XFER_(OP, gshmem_##STEM, GSD_THREAD, 0, T, SZ)           \
-    GSD_XFER_(OP, gshmem_##STEM##_nbi, GSD_THREAD, 1, T, SZ)     \
-    GSD_XFER_(OP, gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)     \
-    GSD_XFER_(OP, gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)   \
-    GSD_XFER_(OP, gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ) \
-    GSD_XFER_(OP, gshmemx_##STEM##_nbi_block, GSD_BLOCK, 1, T, SZ)
+static inline void gsd_host_iget(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                                 size_t n, size_t size, int pe)
+{
+    switch (size) {
+    case 1: shmem_iget8(dest, src, dst, sst, n, pe); break;
+    case 2: shmem_iget16(dest, src, dst, sst, n, pe); break;
+    case 4: shmem_iget32(dest, src, dst, sst, n, pe); break;
+    case 8: shmem_iget64(dest, src, dst, sst, n, pe); break;
+    default: shmem_iget128(dest, src, dst, sst, n, pe); break;
+    }
+}
 
-#define GSD_STRIDED_(OP, NAME, GROUP, T, SZ)                                                \
-    GSD_FN void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+#define GSD_XFER_HD(OP, NAME, NBI, T, SZ)                             \
+    GSD_HD void NAME(T *dest, const T *source, size_t nelems, int pe) \
+    {                                                                 \
+        gsd_host_##OP(dest, source, nelems *(SZ), pe, NBI);           \
+    }
+#define GSD_STRIDED_HD(OP, NAME, T, SZ)                                                     \
+    GSD_HD void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
                      int pe)                                                                \
     {                                                                                       \
-        gsd_##OP(#NAME, GROUP, dest, source, dst, sst, nelems, SZ, pe);                     \
+        gsd_host_##OP(dest, source, dst, sst, nelems, SZ, pe);                              \
     }
-
-#define GSD_STRIDED(OP, STEM, T, SZ)                         \
-    GSD_STRIDED_(OP, gshmem_##STEM, GSD_THREAD, T, SZ)       \
-    GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ) \
-    GSD_STRIDED_(OP, gshmemx_##STEM##_block, GSD_BLOCK, T, SZ)
-
+#define GSD_PG(T, N)                                     \
+    GSD_HD void gshmem_##N##_p(T *dest, T value, int pe) \
+    {                                                    \
+        shmem_putmem(dest, &value, sizeof(T), pe);       \
+    }                                                    \
+    GSD_HD T gshmem_##N##_g(const T *source, int pe)     \
+    {                                                    \
+        T v;                                             \
+        shmem_getmem(&v, source, sizeof(T), pe);         \
+        return v;                                        \
+    }
+#else
+#define GSD_XFER_HD(OP, NAME, NBI, T, SZ)                                       \
+    GSD_HD void NAME(T *dest, const T *source, size_t nelems, int pe)           \
+    {                                                                           \
+        gsd_##OP(#NAME, GSD_THREAD, dest, source, nelems *(SZ), pe, NBI, NULL); \
+    }
+#define GSD_STRIDED_HD(OP, NAME, T, SZ)                                                     \
+    GSD_HD void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                     int pe)                                                                \
+    {                                                                                       \
+        gsd_##OP(#NAME, GSD_THREAD, dest, source, dst, sst, nelems, SZ, pe);                \
+    }
 #define GSD_PG(T, N)                                                 \
-    GSD_FN void gshmem_##N##_p(T *dest, T value, int pe)             \
+    GSD_HD void gshmem_##N##_p(T *dest, T value, int pe)             \
     {                                                                \
         const char *fn = "gshmem_" #N "_p";                          \
         uint64_t off;                                                \
@@ -243,7 +298,7 @@ GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, in
         else                                                         \
             gsd_p_proxy(fn, off, &value, sizeof(T), pe);             \
     }                                                                \
-    GSD_FN T gshmem_##N##_g(const T *source, int pe)                 \
+    GSD_HD T gshmem_##N##_g(const T *source, int pe)                 \
     {                                                                \
         const char *fn = "gshmem_" #N "_g";                          \
         uint64_t off;                                                \
@@ -257,6 +312,38 @@ GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, in
             gsd_g_proxy(fn, &v, off, sizeof(T), pe);                 \
         return v;                                                    \
     }
+#endif
+
+/* ---- families ------------------------------------------------------------
+ * STEM is the name after gshmem_ / gshmemx_ (float_put, put32, putmem);
+ * T the element type (void for sized and mem forms), SZ its size.  The
+ * thread forms are GSD_HD (above), the _warp and _block ones device only. */
+
+#define GSD_XFER_(OP, NAME, GROUP, NBI, T, SZ)                             \
+    GSD_FN void NAME(T *dest, const T *source, size_t nelems, int pe)      \
+    {                                                                      \
+        gsd_##OP(#NAME, GROUP, dest, source, nelems *(SZ), pe, NBI, NULL); \
+    }
+
+#define GSD_XFER(OP, STEM, T, SZ)                                \
+    GSD_XFER_HD(OP, gshmem_##STEM, 0, T, SZ)                     \
+    GSD_XFER_HD(OP, gshmem_##STEM##_nbi, 1, T, SZ)               \
+    GSD_XFER_(OP, gshmemx_##STEM##_warp, GSD_WARP, 0, T, SZ)     \
+    GSD_XFER_(OP, gshmemx_##STEM##_block, GSD_BLOCK, 0, T, SZ)   \
+    GSD_XFER_(OP, gshmemx_##STEM##_nbi_warp, GSD_WARP, 1, T, SZ) \
+    GSD_XFER_(OP, gshmemx_##STEM##_nbi_block, GSD_BLOCK, 1, T, SZ)
+
+#define GSD_STRIDED_(OP, NAME, GROUP, T, SZ)                                                \
+    GSD_FN void NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
+                     int pe)                                                                \
+    {                                                                                       \
+        gsd_##OP(#NAME, GROUP, dest, source, dst, sst, nelems, SZ, pe);                     \
+    }
+
+#define GSD_STRIDED(OP, STEM, T, SZ)                         \
+    GSD_STRIDED_HD(OP, gshmem_##STEM, T, SZ)                 \
+    GSD_STRIDED_(OP, gshmemx_##STEM##_warp, GSD_WARP, T, SZ) \
+    GSD_STRIDED_(OP, gshmemx_##STEM##_block, GSD_BLOCK, T, SZ)
 
 #define GSD_RMA_TYPED_(T, N)                  \
     GSD_XFER(put, N##_put, T, sizeof(T))      \
@@ -281,8 +368,10 @@ GSD_XFER(get, getmem, void, 1)
 #undef GSD_PG
 #undef GSD_STRIDED
 #undef GSD_STRIDED_
+#undef GSD_STRIDED_HD
 #undef GSD_XFER
 #undef GSD_XFER_
+#undef GSD_XFER_HD
 
 /* MoE: non-blocking puts on a named channel. */
 #define GSD_PUT_CH(NAME, GROUP)                                                      \

@@ -18,11 +18,15 @@
 
 #include "cdefs.h"
 #include "fatal.h"
+#include "state.h"
 #include "team.h"
 
 GSD_BEGIN_C
 /* The library's global exit (host/device.c), for host code and host lanes. */
 void gshmemi_global_exit(int status) __attribute__((noreturn));
+/* The same from a host lane (device code on host lanes): first the line a
+ * GPU thread prints, so both backends say who ended the job. */
+void gshmemi_lane_global_exit(int status) __attribute__((noreturn));
 /* Host code's gshmemx_mc_ptr: checks the team as device code does. */
 void *gshmemi_mc_ptr(gshmem_team_t team, const void *ptr);
 GSD_END_C
@@ -51,16 +55,25 @@ GSD_HD void gshmemx_vendor_get_version_info(int *major, int *minor, int *patch)
 }
 
 /* Host code and host lanes: the library ends the job (every PE, with
- * `status`).  A GPU thread cannot call the host: it prints the line and
- * traps; the PE's watcher (src/gpu/watch.c) sees the failed context and
- * ends the job, with status 1 and not `status` (compiled, not run). */
+ * `status`; from a lane after the line below).  A GPU thread cannot call the host: it stores the request
+ * (GSD_EXIT_REQUESTED | status; the first caller's stays) in the state's
+ * mapped host word, makes it visible to the CPU, prints the line and traps,
+ * so the kernel goes no further.  The PE's watcher (src/gpu/watch.c) reads
+ * the word and ends the job with `status` (compiled, not run). */
 GSD_HD void gshmem_global_exit(int status)
 {
 #if defined(GSD_CUDA) && !defined(GSD_NVCC_HOST_PASS)
+    atomicCAS((unsigned long long *)GSD_STATE.exit_req, 0ull,
+              (unsigned long long)(GSD_EXIT_REQUESTED | (uint32_t)status));
+    __threadfence_system();
     printf("gshmem: PE %d: gshmem_global_exit: status %d, from device code\n", (int)GSD_STATE.my_pe,
            status);
     __trap();
 #else
+#if defined(GSD_HOSTLANE)
+    if (gshmemi_lane_self)
+        gshmemi_lane_global_exit(status);
+#endif
     gshmemi_global_exit(status);
 #endif
 }

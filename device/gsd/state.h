@@ -53,6 +53,10 @@ typedef struct gsd_sync {
 /* flags */
 #define GSD_HAVE_PROXY 1u /* some peer is reached through the proxy channels */
 
+/* gsd_state_t.exit_req: 0 until device code calls gshmem_global_exit, then
+ * GSD_EXIT_REQUESTED | (uint32_t)status (the first caller's). */
+#define GSD_EXIT_REQUESTED (1ull << 32)
+
 typedef struct gsd_state {
     int32_t my_pe, n_pes;
     uint32_t flags;
@@ -69,16 +73,23 @@ typedef struct gsd_state {
      * slot (gsd_team_t): the state itself is written once at init (and
      * cleared at finalize), never while kernels may run. */
     gsd_team_t *team;
+    /* A word of mapped host memory (device-visible address): a GPU
+     * thread's gshmem_global_exit stores its request here before it traps,
+     * and the PE's watcher (src/gpu/watch.c) ends the job with that status.
+     * Host lanes do not use it (the lane calls the library itself). */
+    uint64_t *exit_req;
 } gsd_state_t;
 
 /* The ABI: an archive or program built against another layout is refused
  * at init (the CUDA hooks carry sizeof(gsd_state_t)).  gsd_state_t became
- * 80 bytes when the team table moved out of it (issue 17). */
+ * 80 bytes when the team table moved out of it (issue 17), 88 with the
+ * device global exit's word (issue 18). */
 GSD_STATIC_ASSERT(sizeof(gsd_team_t) == 24, "gsd_team_t layout");
 GSD_STATIC_ASSERT(offsetof(gsd_team_t, n_pes) == 20, "gsd_team_t: n_pes is the last word");
 GSD_STATIC_ASSERT(sizeof(gsd_team_sync_t) % 64 == 0, "gsd_team_sync_t keeps cache-line alignment");
 GSD_STATIC_ASSERT(offsetof(gsd_state_t, team) == 72, "gsd_state_t layout");
-GSD_STATIC_ASSERT(sizeof(gsd_state_t) == 80, "gsd_state_t layout");
+GSD_STATIC_ASSERT(offsetof(gsd_state_t, exit_req) == 80, "gsd_state_t layout");
+GSD_STATIC_ASSERT(sizeof(gsd_state_t) == 88, "gsd_state_t layout");
 
 /* Team ids in device code (NVSHMEM's nvshmem_team_t): the host team's slot. */
 typedef int32_t gshmem_team_t;

@@ -36,6 +36,7 @@ static struct {
     int region;          /* its index; -1: none added */
     uintptr_t *no_peer;  /* [n_pes] zeros: the CPU dereferences no peer's copy */
     uintptr_t *dev_peer; /* [n_pes] host copy of state.peer_base */
+    uint64_t *exit_req;  /* host address of state.exit_req (watch.h) */
 } dev = {.lock = PTHREAD_MUTEX_INITIALIZER, .region = -1};
 
 #define ZERO_CHUNK (4u << 20) /* bytes of zeros per copy */
@@ -285,6 +286,9 @@ void gsi_device_init(const char *fn)
     s->team = mem->alloc_device(GSD_MAX_TEAMS * sizeof(gsd_team_t)); /* zeroed: no team */
     if (!s->team)
         gsi_fatal(fn, "out of %s memory for the device team table", mem->name);
+    dev.exit_req = mem->alloc_mapped(sizeof(uint64_t), (void **)&s->exit_req); /* zeroed */
+    if (!dev.exit_req)
+        gsi_fatal(fn, "out of %s memory for the device global exit's word", mem->name);
     set_team(fn, gshmem_team_world.slot, &gshmem_team_world);
     set_team(fn, gshmem_team_shared.slot, &gshmem_team_shared);
     set_team(fn, gshmem_team_node.slot, &gshmem_team_node);
@@ -292,7 +296,7 @@ void gsi_device_init(const char *fn)
     gsi_team_observer = gsi_device_team_update; /* teams made from now on */
     /* No peer writes into this PE's sync area before it is zeroed. */
     gsi_barrier_world(fn, 0);
-    gsi_watch_start(fn); /* a GPU: a trapped kernel ends the job (watch.h) */
+    gsi_watch_start(fn, dev.exit_req); /* a GPU: a trapped kernel ends the job (watch.h) */
     GSI_DEBUG("device API: %s memory, heap %llu bytes at %#llx, %d proxy channels", mem->name,
               (unsigned long long)s->heap_size, (unsigned long long)s->heap_base, s->n_chan);
 }
@@ -317,6 +321,8 @@ void gsi_device_fini(const char *fn)
     gsi_device_modules_forget();
     gsi_watch_stop(); /* before the context goes */
     dev.mem->free_device(team_table);
+    dev.mem->free_mapped(dev.exit_req);
+    dev.exit_req = NULL;
     dev.mem->fini();
     dev.mem = NULL;
 }

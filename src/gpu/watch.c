@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "core/pe.h"
 #include "gpu/cuda/cuda.h"
 #include "gpu/cuda/cuda_driver.h"
 
@@ -26,10 +27,21 @@
 
 static struct {
     pthread_t thread;
-    CUstream stream; /* ours, always empty */
-    int running;     /* the thread exists (init/fini thread only) */
-    int stop;        /* atomic: set by gsi_watch_stop */
+    CUstream stream;          /* ours, always empty */
+    const uint64_t *exit_req; /* device gshmem_global_exit's word (watch.h) */
+    int running;              /* the thread exists (init/fini thread only) */
+    int stop;                 /* atomic: set by gsi_watch_stop */
 } watch;
+
+/* Device code asked for the global exit: end the job with its status.  The
+ * GPU thread printed the PE's line before it trapped. */
+static void exit_if_requested(void)
+{
+    uint64_t req = __atomic_load_n(watch.exit_req, __ATOMIC_ACQUIRE);
+
+    if (req & GSD_EXIT_REQUESTED)
+        gsi_global_exit((int)(uint32_t)req);
+}
 
 static void *watch_main(void *unused)
 {
@@ -40,6 +52,7 @@ static void *watch_main(void *unused)
     gsi_cuda_bind_thread();
     while (!__atomic_load_n(&watch.stop, __ATOMIC_ACQUIRE)) {
         nanosleep(&tick, NULL);
+        exit_if_requested();
         r = GSI_CU(cuStreamQuery)(watch.stream);
         /* NOT_READY cannot happen on an empty stream; taken as healthy. */
         if (r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY)
@@ -47,6 +60,8 @@ static void *watch_main(void *unused)
         /* stop was set while the context was being torn down: not a failure. */
         if (__atomic_load_n(&watch.stop, __ATOMIC_ACQUIRE))
             break;
+        /* The trap of a global exit that came after this tick's first read. */
+        exit_if_requested();
         gsi_fatal("GPU watcher",
                   "the GPU context of this PE failed (a kernel trapped or faulted): %s; "
                   "ending the job",
@@ -55,7 +70,7 @@ static void *watch_main(void *unused)
     return NULL;
 }
 
-void gsi_watch_start(const char *fn)
+void gsi_watch_start(const char *fn, const uint64_t *exit_req)
 {
     CUresult r;
     int err;
@@ -66,6 +81,7 @@ void gsi_watch_start(const char *fn)
     r = GSI_CU(cuStreamCreate)(&watch.stream, CU_STREAM_NON_BLOCKING);
     if (r != CUDA_SUCCESS)
         gsi_fatal(fn, "the GPU watcher's stream: cuStreamCreate: %s", gsi_cu_error(r));
+    watch.exit_req = exit_req;
     __atomic_store_n(&watch.stop, 0, __ATOMIC_RELEASE);
     err = pthread_create(&watch.thread, NULL, watch_main, NULL);
     if (err != 0)

@@ -19,8 +19,8 @@ check_PROGRAMS += \
 	tests/device/reducescatter tests/device/stream \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
-	tests/device/bad_lane_trap tests/device/setup tests/device/buffer \
-	tests/device/team_init tests/device/culibrary tests/device/bad_culib_twice \
+	tests/device/bad_lane_trap tests/device/bad_global_exit_dev tests/device/setup tests/device/buffer \
+	tests/device/team_init tests/device/team_init_full tests/device/culibrary tests/device/bad_culib_twice \
 	tests/device/bad_cumodule_fini
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
@@ -83,6 +83,9 @@ tests_device_buffer_LDADD = libgshmem.la
 # gshmemx_team_init: teams of any PE set from a unique id (issue 18).
 tests_device_team_init_SOURCES = tests/device/team_init.c $(dev_test_deps)
 tests_device_team_init_LDADD = libgshmem.la
+# gshmemx_team_init with no free team slot: an error code, not the job's end.
+tests_device_team_init_full_SOURCES = tests/device/team_init_full.c $(dev_test_deps)
+tests_device_team_init_full_LDADD = libgshmem.la
 
 tests_device_bad_pe_SOURCES = tests/device/bad_pe.c tests/device/bad_test.h
 tests_device_bad_pe_LDADD = libgshmem.la
@@ -101,6 +104,9 @@ tests_device_bad_timeout_LDADD = libgshmem.la
 # Its own main (two lanes per PE), so not bad_test.h.
 tests_device_bad_lane_trap_SOURCES = tests/device/bad_lane_trap.c
 tests_device_bad_lane_trap_LDADD = libgshmem.la
+# gshmem_global_exit from device code ends the job with its status (issue 18).
+tests_device_bad_global_exit_dev_SOURCES = tests/device/bad_global_exit_dev.c
+tests_device_bad_global_exit_dev_LDADD = libgshmem.la
 # A kernel in a shared library of its own (libculib), initialized with
 # gshmemx_culibrary_init; -rpath makes libtool build it shared.
 check_LTLIBRARIES += tests/device/libculib.la
@@ -136,6 +142,8 @@ TESTS += \
 	tests/device/setup-np1.pe tests/device/setup-np2.pe tests/device/setup-np4.pe \
 	tests/device/buffer-np1.pe tests/device/buffer-np2.pe tests/device/buffer-np4.pe \
 	tests/device/team_init-np1.pe tests/device/team_init-np2.pe tests/device/team_init-np4.pe \
+	tests/device/team_init_full-np1.pe tests/device/team_init_full-np2.pe \
+	tests/device/team_init_full-np4.pe \
 	tests/device/reducescatter-np1.pe tests/device/reducescatter-np2.pe \
 	tests/device/reducescatter-np3.pe tests/device/reducescatter-np4.pe \
 	tests/device/stream-np1.pe tests/device/stream-np2.pe tests/device/stream-np4.pe \
@@ -146,6 +154,8 @@ TESTS += \
 	tests/device/bad_cmp-np1.pe tests/device/bad_cmp-np2.pe \
 	tests/device/bad_timeout-np1.pe tests/device/bad_timeout-np2.pe \
 	tests/device/bad_lane_trap-np1.pe tests/device/bad_lane_trap-np2.pe \
+	tests/device/bad_global_exit_dev-np1.pe tests/device/bad_global_exit_dev-np2.pe \
+	tests/device/bad_global_exit_dev-np4.pe \
 	tests/device/culibrary-np1.pe tests/device/culibrary-np2.pe \
 	tests/device/bad_culib_twice-np1.pe tests/device/bad_cumodule_fini-np2.pe
 

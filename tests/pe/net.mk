@@ -17,6 +17,9 @@ TESTS += \
 	tests/device/bad_cmp-np2-net.net \
 	tests/device/bad_culib_twice-np1-net.net \
 	tests/device/bad_cumodule_fini-np2-net.net \
+	tests/device/bad_global_exit_dev-np1-net.net \
+	tests/device/bad_global_exit_dev-np2-net.net \
+	tests/device/bad_global_exit_dev-np4-net.net \
 	tests/device/bad_hostrma_past-np1-net.net \
 	tests/device/bad_hostrma_past-np2-net.net \
 	tests/device/bad_lane_trap-np1-net.net \
@@ -77,6 +80,9 @@ TESTS += \
 	tests/device/team_init-np1-net.net \
 	tests/device/team_init-np2-net.net \
 	tests/device/team_init-np4-net.net \
+	tests/device/team_init_full-np1-net.net \
+	tests/device/team_init_full-np2-net.net \
+	tests/device/team_init_full-np4-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
 	tests/device/thread_launch-np1-net.net \
