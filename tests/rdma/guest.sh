@@ -10,8 +10,8 @@
 # guest hangs in early boot under nested KVM here.  Its root is this
 # machine's root, shared read-only over virtio-9p, so programs built here run
 # there unchanged; each DIR is shared writable at the same path (default: the
-# repository's top folder), and /tmp, /dev, /proc, /sys and /run are the
-# guest's own.  tests/rdma/guest-init.sh is the guest's first process: it
+# top folder of the current folder's git worktree, else this repository's),
+# and /tmp, /dev, /proc, /sys and /run are the guest's own.  tests/rdma/guest-init.sh is the guest's first process: it
 # loads rdma_rxe, puts rxe0 on veth0 (10.66.0.1/24, its peer veth1 up),
 # then runs `sh -c 'COMMAND ARGS...'` as root in the current folder (when
 # it is shared; / otherwise) with each --env set.  COMMAND's output comes
@@ -74,7 +74,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -gt 0 ] || usage
-[ -n "$shares" ] || shares=" $top"
+# By default the repository the command is run from (or this script's).
+if [ -z "$shares" ]; then
+    shares=" $(git rev-parse --show-toplevel 2>/dev/null || echo "$top")"
+fi
 
 skip() {
     echo "SKIP: $*"
