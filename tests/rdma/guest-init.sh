@@ -68,7 +68,7 @@ if ! setup_rxe; then
     off
 fi
 
-echo "$(date +%s)" >$ctl/started
+date +%s >$ctl/started
 sh $ctl/cmd >>$ctl/out 2>>$ctl/err </dev/null
 echo $? >$ctl/status
 off

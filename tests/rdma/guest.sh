@@ -121,7 +121,7 @@ mkdir -p "$cache" || skip "cannot make the cache folder $cache"
 # The initramfs: initramfs-tools' own init with a boot script ("boot=gshmem9p")
 # whose mountroot loads virtio and 9p and mounts the tag "hostroot" read-only.
 recipe=$here/initramfs-boot.sh
-sum=$(cat "$recipe" | cksum | cut -d' ' -f1)
+sum=$(cksum <"$recipe" | cut -d' ' -f1)
 initrd=$cache/initrd-$kver-$sum.img
 if [ ! -s "$initrd" ]; then
     conf=$(mktemp -d "${TMPDIR:-/tmp}/rig-initramfs.XXXXXX") || exit 1
@@ -150,7 +150,8 @@ ctl=$(mktemp -d "${TMPDIR:-/tmp}/rig-ctl.XXXXXX") || exit 1
 qpid=
 tails=
 cleanup() {
-    [ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null
+    # timeout passes TERM on to qemu (a KILL would leave qemu running).
+    [ -n "$qpid" ] && kill -TERM "$qpid" 2>/dev/null
     # shellcheck disable=SC2086
     [ -n "$tails" ] && kill $tails 2>/dev/null
     rm -rf "$ctl"
