@@ -9,9 +9,11 @@
 # GSHMEM_TRANSPORT=T for each T of TRANSPORTS, then prints one table.  Raw
 # outputs go to perftest/results/rdma-<stamp>.txt.
 #
-#   ITERS=1000 (latency iterations), BW_ITERS=200 (bandwidth iterations per
-#   size), SIZES="8 4096 65536", TRANSPORTS=verbs (a space-separated list:
-#   verbs, ucx-tcp = UCX over TCP on the guest's veth0, for comparison),
+#   ITERS=1000 (latency iterations; a tenth of that warms up, as the
+#   program's own 10000 would take minutes under emulation), BW_ITERS=200
+#   (bandwidth iterations per size), SIZES="8 4096 65536", TRANSPORTS=verbs
+#   (a space-separated list: verbs, ucx-tcp = UCX over TCP on the guest's
+#   veth0, for comparison),
 #   GSHMEMCC (default ../tools/gshmemcc), TIMEOUT=1200 (the whole guest).
 # A transport this build lacks (tools/gshmem-info) shows "-" in its rows.
 # Under TCG emulation the figures say little about hardware; they set
@@ -48,23 +50,23 @@ if [ "${1:-}" = --in-guest ]; then
         printf '%s\n' "$1" | grep "\"bench\":\"$2\"" | grep "\"bytes\":$3," |
             sed -n "s/.*\"$4\":\([0-9.]*\).*/\1/p" | head -n 1
     }
-    printf '%-22s %8s %12s %12s\n' what bytes lat_us MBps
+    printf '%-26s %8s %12s %12s\n' what bytes lat_us MBps
     o=$("$top/tests/rdma/ib_pair.sh" ib_write_lat -s 8 -n "$iters" 2>&1)
     printf '=== ib_write_lat -s 8\n%s\n' "$o" >>"$raw"
-    printf '%-22s %8s %12s %12s\n' ib_write_lat 8 "$(field "$o" 5)" -
+    printf '%-26s %8s %12s %12s\n' ib_write_lat 8 "$(field "$o" 5)" -
     for t in $transports; do
         v=-
         if [ -x "$build/p_pingpong.$t" ]; then
-            o=$(run_mpi "$t" "$build/p_pingpong.$t" -n "$iters" 2>&1)
+            o=$(run_mpi "$t" "$build/p_pingpong.$t" -n "$iters" -w $((iters / 10)) 2>&1)
             printf '=== p_pingpong over %s\n%s\n' "$t" "$o" >>"$raw"
             v=$(json "$o" p_pingpong 8 lat_ns | awk '{ if ($1 != "") printf "%.2f", $1 / 1000 }')
         fi
-        printf '%-22s %8s %12s %12s\n' "gshmem $t p_pingpong" 8 "${v:--}" -
+        printf '%-26s %8s %12s %12s\n' "gshmem $t p_pingpong" 8 "${v:--}" -
     done
     for s in $sizes; do
         o=$("$top/tests/rdma/ib_pair.sh" ib_write_bw -s "$s" -n "$bw_iters" 2>&1)
         printf '=== ib_write_bw -s %s\n%s\n' "$s" "$o" >>"$raw"
-        printf '%-22s %8s %12s %12s\n' ib_write_bw "$s" - "$(field "$o" 4)"
+        printf '%-26s %8s %12s %12s\n' ib_write_bw "$s" - "$(field "$o" 4)"
     done
     for t in $transports; do
         o=
@@ -74,7 +76,7 @@ if [ "${1:-}" = --in-guest ]; then
         fi
         for s in $sizes; do
             v=$(json "$o" put_bw "$s" MBps)
-            printf '%-22s %8s %12s %12s\n' "gshmem $t put_bw" "$s" - "${v:--}"
+            printf '%-26s %8s %12s %12s\n' "gshmem $t put_bw" "$s" - "${v:--}"
         done
     done
     exit 0
