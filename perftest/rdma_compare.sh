@@ -12,8 +12,9 @@
 #   ITERS=1000 (latency iterations; a tenth of that warms up, as the
 #   program's own 10000 would take minutes under emulation), BW_ITERS=200
 #   (bandwidth iterations per size), SIZES="8 4096 65536", TRANSPORTS=verbs
-#   (a space-separated list: verbs, ucx-tcp = UCX over TCP on the guest's
-#   veth0, for comparison),
+#   (a space-separated list: verbs; ucx-rc = UCX's rc_verbs on rxe0, wired
+#   up over ud_verbs on GID 0 (tests/rdma/README.md); ucx-tcp = UCX over
+#   TCP on the guest's veth0),
 #   GSHMEMCC (default ../tools/gshmemcc), TIMEOUT=1200 (the whole guest).
 # A transport this build lacks (tools/gshmem-info) shows "-" in its rows.
 # Under TCG emulation the figures say little about hardware; they set
@@ -37,6 +38,10 @@ if [ "${1:-}" = --in-guest ]; then
         case $t in
         verbs) set -- env GSHMEM_TRANSPORT=verbs "$@" ;;
         ucx-tcp) set -- env GSHMEM_TRANSPORT=ucx UCX_TLS=tcp,self UCX_NET_DEVICES=veth0 "$@" ;;
+        ucx-rc)
+            set -- env GSHMEM_TRANSPORT=ucx UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=rxe0:1 \
+                UCX_IB_GID_INDEX=0 "$@"
+            ;;
         esac
         GSHMEM_DISABLE_P2P=1 timeout 300 mpirun --allow-run-as-root --oversubscribe \
             --bind-to none -np 2 "$@"
@@ -88,8 +93,8 @@ mkdir -p "$build" "$results" || exit 1
 for t in $transports; do
     case $t in
     verbs) case $info in *verbs=yes*) ;; *) echo "rdma_compare.sh: this build has no gst_verbs: its rows show -" >&2; continue ;; esac ;;
-    ucx-tcp) case $info in *ucx=yes*) ;; *) echo "rdma_compare.sh: this build has no UCX: its rows show -" >&2; continue ;; esac ;;
-    *) echo "rdma_compare.sh: TRANSPORTS: unknown '$t' (verbs, ucx-tcp)" >&2; exit 2 ;;
+    ucx-tcp | ucx-rc) case $info in *ucx=yes*) ;; *) echo "rdma_compare.sh: this build has no UCX: its rows show -" >&2; continue ;; esac ;;
+    *) echo "rdma_compare.sh: TRANSPORTS: unknown '$t' (verbs, ucx-rc, ucx-tcp)" >&2; exit 2 ;;
     esac
     for prog in p_pingpong put_bw; do
         "$gshmemcc" -O2 -std=c11 -I"$here" "$here/$prog.c" -o "$build/$prog.$t" || exit 1
