@@ -11,10 +11,11 @@
 # machine's root, shared read-only over virtio-9p, so programs built here run
 # there unchanged; each DIR is shared writable at the same path (default: the
 # top folder of the current folder's git worktree, else this repository's),
-# and /tmp, /dev, /proc, /sys and /run are the guest's own.  tests/rdma/guest-init.sh is the guest's first process: it
-# loads rdma_rxe, puts rxe0 on veth0 (10.66.0.1/24, its peer veth1 up),
-# then runs `sh -c 'COMMAND ARGS...'` as root in the current folder (when
-# it is shared; / otherwise) with each --env set.  COMMAND's output comes
+# and /tmp, /dev, /proc, /sys and /run are the guest's own.
+# tests/rdma/guest-init.sh is the guest's first process: it loads rdma_rxe,
+# puts rxe0 on veth0 (10.66.0.1/24, its peer veth1 up), then runs
+# `sh -c COMMAND ARGS...` (ARGS become $0, $1, ...) as root in the current
+# folder (when it is shared; / otherwise) with each --env set.  COMMAND's output comes
 # back on this script's stdout and stderr, through files in a shared
 # control folder; the guest kernel's console goes to console.log there.
 #
