@@ -1,5 +1,7 @@
 #!/bin/sh
-# Install the Debian 12 packages gshmem needs to build and test, when missing.
+# Install the Debian 12 packages gshmem needs to build and test, when missing
+# (qemu, Debian's kernel and perftest: the soft-RoCE rig, tests/rdma; the
+# kernel package only adds files under /boot and /lib/modules).
 # Runs as root (or through sudo when present).  Prints one line per package
 # apt sets up (those asked for and what they pull in); on a failure, the end
 # of apt's output.
@@ -7,7 +9,8 @@ set -e
 pkgs="build-essential autoconf automake libtool pkg-config libpmix-dev libucx-dev
       libhwloc-dev libcriterion-dev openmpi-bin libopenmpi-dev rdma-core libibverbs-dev
       python3 python3-torch python3-numpy python3-pytest ucx-utils iproute2 cmake clang-format
-      slurmd slurmctld munge slurm-client slurm-wlm-basic-plugins"
+      slurmd slurmctld munge slurm-client slurm-wlm-basic-plugins
+      qemu-system-x86 linux-image-amd64 initramfs-tools ibverbs-providers ibverbs-utils perftest"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

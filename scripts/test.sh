@@ -17,10 +17,15 @@ sh scripts/sanitize.sh >>check.out 2>&1
 
 # skip_reason NAME: why test NAME skipped, from its log (tests/x/y.sh, .pe and
 # .net write tests/x/y.log, and _san/B/tests/x/y.pe _san/B/tests/x/y.log; the
-# harness's own "SKIP NAME (exit status: 77)" line does not count).
+# harness's own "SKIP NAME (exit status: 77)" line does not count).  A TAP
+# test's result carries its own: "NAME N TEST # SKIP REASON", or
+# "NAME - REASON" for a whole skipped plan.
 skip_reason() {
     case $1 in
-    *.tap\ *"# SKIP "*) echo "${1#*# SKIP }"; return ;; # a TAP line carries its reason
+    *" # SKIP "*) echo "${1##* # SKIP }"; return ;;
+    *.tap" - "*) echo "${1#* - }"; return ;;
+    esac
+    case $1 in
     *.sh | *.pe | *.net) log=${1%.*}.log ;;
     *) log=$1.log ;;
     esac

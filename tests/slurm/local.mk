@@ -11,5 +11,3 @@ tests_slurm_boot_allgather_SOURCES = tests/slurm/boot_allgather.c
 tests_slurm_boot_allgather_CPPFLAGS = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
 tests_slurm_boot_allgather_LDADD = libgshmem_core.la
 EXTRA_DIST += tests/slurm/srun.tap tests/slurm/rig.sh
-TAP_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
-TAP_LOG_COMPILER = $(SHELL)
