@@ -7,7 +7,7 @@
 #include "base/env.h"
 #include "bootstrap/bootstrap.h"
 #include "net/transport.h"
-#include "net/verbs/verbs.h"
+#include "net/verbs/verbs_dev.h"
 
 int pgshmemx_info_print(void)
 {

@@ -17,7 +17,7 @@
 #include "bootstrap/bootstrap.h"
 #include "core/pe.h"
 #include "net/transport.h"
-#include "net/verbs/verbs.h"
+#include "net/verbs/verbs_dev.h"
 
 /* What every PE publishes about itself at init. */
 typedef struct gsi_card {

@@ -5,7 +5,8 @@ libgshmem_core_la_SOURCES += src/net/transport.h src/net/none.c \
 	src/net/ucx/ucx_am.h src/net/ucx/ucx_am.c src/net/ucx/ucx_extra.c src/net/ucx/ucx_local.c \
 	src/net/ucx/ucx_rehome.h src/net/ucx/ucx_rehome.c src/net/ucx/ucx_private.h \
 	src/net/ucx/ucx_private.c
-libgshmem_core_la_SOURCES += src/net/verbs/verbs.h src/net/verbs/verbs_state.h \
-	src/net/verbs/verbs.c src/net/verbs/verbs_dev.c src/net/verbs/verbs_qp.c \
+libgshmem_core_la_SOURCES += src/net/verbs/verbs_dev.h src/net/verbs/verbs_state.h \
+	src/net/verbs/verbs_state.c src/net/verbs/verbs.c src/net/verbs/verbs_dev.c \
+	src/net/verbs/verbs_qp.c \
 	src/net/verbs/verbs_mr.c src/net/verbs/verbs_dmabuf.h src/net/verbs/verbs_dmabuf.c \
 	src/net/verbs/verbs_rma.c src/net/verbs/verbs_amo.c

@@ -19,8 +19,6 @@
 
 #include "net/verbs/verbs_state.h"
 
-gst_verbs_t gst_verbs;
-
 static gsi_status_t verbs_order(void)
 {
     return GSI_OK;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/verbs/verbs.h"
+#include "net/verbs/verbs_dev.h"
 #include "net/verbs/verbs_state.h"
 
 /* The first active port of ctx at or after `want` (0: any); 0 if none. */
@@ -216,7 +216,7 @@ void gst_verbs_describe(char *buf, size_t len)
 
 #include <stdio.h>
 
-#include "net/verbs/verbs.h"
+#include "net/verbs/verbs_dev.h"
 
 int gst_verbs_usable(const char *hca)
 {

@@ -9,7 +9,8 @@
  *   verbs_dmabuf.c the GPU heap's dma-buf registration (compiled, not run);
  *   verbs_rma.c   posting, completion, put and get;
  *   verbs_amo.c   atomics;
- *   verbs.c       init, finalize, ordering, caps and the ops table. */
+ *   verbs.c       init, finalize, ordering, caps and the ops table;
+ *   verbs_state.c the state itself. */
 #ifndef GST_VERBS_STATE_H
 #define GST_VERBS_STATE_H
 

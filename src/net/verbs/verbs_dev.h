@@ -1,4 +1,4 @@
-/* src/net/verbs/verbs.h - what the rest of gshmem sees of the verbs
+/* src/net/verbs/verbs_dev.h - what the rest of gshmem sees of the verbs
  * transport besides its ops table (gst_verbs_ops, net/transport.h). */
 #ifndef GST_VERBS_H
 #define GST_VERBS_H
