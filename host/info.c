@@ -7,6 +7,7 @@
 #include "base/env.h"
 #include "bootstrap/bootstrap.h"
 #include "net/transport.h"
+#include "net/verbs/verbs_dev.h"
 
 int pgshmemx_info_print(void)
 {
@@ -29,6 +30,14 @@ int pgshmemx_info_print(void)
     printf("transports: p2p (same host: load/store on memfd mappings); no network transport "
            "(build with libucx-dev for UCX)\n");
 #endif
+    {
+        char devices[1024];
+
+        gst_verbs_describe(devices, sizeof(devices));
+        printf("verbs (GSHMEM_TRANSPORT=verbs, or auto where every PE has an active RDMA "
+               "port): %s\n",
+               devices);
+    }
     printf("\nenvironment variables:\n");
     if (gsi_env_load(&env, NULL, err, sizeof(err)) != GSI_OK) {
         printf("gshmem: %s\n", err);

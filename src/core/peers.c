@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "core/pe.h"
 #include "net/transport.h"
 #include "topo/topo.h"
+#include "net/verbs/verbs_dev.h"
 
 /* What every PE publishes about itself at init. */
 typedef struct gsi_card {
@@ -96,6 +98,80 @@ static void map_peer(const char *fn, const gsi_card_t *c, int pe)
     }
 }
 
+/* GSHMEM_TRANSPORT, checked on every run (also where no peer needs it). */
+static void check_transport_name(const char *fn)
+{
+    const char *want = gsi_pe.env.transport;
+
+    if (strcmp(want, "auto") && strcmp(want, "ucx") && strcmp(want, "verbs"))
+        gsi_fatal(fn, "GSHMEM_TRANSPORT=%s: expected auto, ucx or verbs", want);
+}
+
+/* The RDMA device[:port] the verbs transport opens: the placement's NIC
+ * (src/topo, which resolves GSHMEM_HCA's per-PE form), else GSHMEM_HCA as
+ * given when it names one device, else "auto" (the first active port). */
+static const char *verbs_hca(char *buf, size_t len)
+{
+    const char *hca = gsi_pe.env.hca;
+    char name[64];
+    int port = 0;
+
+    if (gsi_topo_hca(name, sizeof(name), &port)) {
+        snprintf(buf, len, "%s:%d", name, port);
+        return buf;
+    }
+    if (!hca || strchr(hca, '/') || !strcasecmp(hca, "none"))
+        return "auto";
+    return hca;
+}
+
+/* Which transport reaches the network peers.  auto: verbs when every PE
+ * has an active RDMA port (one vote each through the allgather; every PE
+ * with a network peer gets here, and either all PEs have one or none), else
+ * UCX.  Returns NULL where the build has none. */
+static const gst_ops_t *choose_network(const char *fn)
+{
+    const char *want = gsi_pe.env.transport;
+    int vote, *votes, all = 1;
+    char hca[80];
+
+    (void)fn;
+    if (strcmp(want, "verbs") == 0) {
+#ifdef GSHMEM_HAVE_VERBS
+        return &gst_verbs_ops;
+#else
+        gsi_fatal(fn, "GSHMEM_TRANSPORT=verbs: this build has no verbs transport (install "
+                      "libibverbs-dev and rebuild)");
+#endif
+    }
+    if (strcmp(want, "ucx") == 0) {
+#ifdef GSHMEM_HAVE_UCX
+        return &gst_ucx_ops;
+#else
+        gsi_fatal(fn, "GSHMEM_TRANSPORT=ucx: this build has no UCX (install libucx-dev and "
+                      "rebuild)");
+#endif
+    }
+    vote = gst_verbs_usable(verbs_hca(hca, sizeof(hca)));
+    votes = calloc((size_t)gsi_pe.n_pes, sizeof(int));
+    if (!votes)
+        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+    if (gsi_pe.boot->allgather(&vote, votes, sizeof(vote)) != 0)
+        gsi_fatal(fn, "GSHMEM_TRANSPORT=auto: the exchange of RDMA devices failed");
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+        all = all && votes[pe];
+    free(votes);
+#ifdef GSHMEM_HAVE_VERBS
+    if (all)
+        return &gst_verbs_ops;
+#endif
+#ifdef GSHMEM_HAVE_UCX
+    return &gst_ucx_ops;
+#else
+    return NULL;
+#endif
+}
+
 /* Start the network transport for the peers P2P does not reach. */
 static void start_network(const char *fn, const gsi_card_t *cards, const char *net_peer,
                           int private_regions)
@@ -103,7 +179,7 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
     void *base[GSI_REGION_MAX];
     size_t size[GSI_REGION_MAX];
     uint64_t *peer_base;
-    char err[512] = "";
+    char err[512] = "", hca[80];
     gst_init_args_t args;
 
     peer_base = calloc((size_t)gsi_pe.n_pes * (size_t)gsi_pe.n_regions, sizeof(*peer_base));
@@ -127,17 +203,15 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
                              .thread_multiple = gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE,
                              .progress_thread = (int)gsi_pe.env.progress_thread,
                              .am_rma = (int)gsi_pe.env.ucx_am,
-                             .allgather = gsi_pe.boot->allgather};
-#ifdef GSHMEM_HAVE_UCX
-    gsi_pe.net = &gst_ucx_ops;
-#else
-    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+                             .allgather = gsi_pe.boot->allgather,
+                             .hca = verbs_hca(hca, sizeof(hca))};
+    gsi_pe.net = choose_network(fn);
+    for (int pe = 0; !gsi_pe.net && pe < gsi_pe.n_pes; pe++)
         if (net_peer[pe])
             gsi_fatal(fn,
                       "PE %d is on another host (or GSHMEM_DISABLE_P2P is set) and this "
                       "build has no network transport (install libucx-dev and rebuild)",
                       pe);
-#endif
     if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
         gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
     gsi_pe.net_progress = gsi_pe.net->progress;
@@ -209,6 +283,7 @@ static void connect_peers(const char *fn, const gsi_card_t *cards)
     place(fn, cards);
     gsi_pe.net = &gst_none_ops;
     gsi_pe.net_progress = NULL;
+    check_transport_name(fn);
     if (n_net)
         start_network(fn, cards, net_peer, private_regions && gsi_pe.n_node > gsi_pe.n_local);
     free(net_peer);

@@ -100,6 +100,7 @@ typedef struct gst_init_args {
     int am_rma;          /* small operations as active messages: -1 where the
                                   transport has no RMA, 0 never, 1 always */
     int (*allgather)(const void *in, void *out, size_t len);
+    const char *hca; /* GSHMEM_HCA: the RDMA device[:port] ("auto": choose) */
 } gst_init_args_t;
 
 typedef gsi_status_t (*gst_init_fn_t)(const gst_init_args_t *args, char *err, size_t errlen);
@@ -152,5 +153,9 @@ extern const gst_ops_t gst_none_ops;
 
 /* UCX (built when configure finds it): RDMA, shared memory or TCP. */
 extern const gst_ops_t gst_ucx_ops;
+
+/* verbs (built when configure finds libibverbs): RDMA through rdma-core
+ * (src/net/verbs/). */
+extern const gst_ops_t gst_verbs_ops;
 
 #endif

@@ -292,6 +292,15 @@ run() {
         kit_skip memcheck-rma-np1 "no compute-sanitizer on PATH"
         kit_skip racecheck-signal-np1 "no compute-sanitizer on PATH"
     fi
+    # gst_verbs with the device heap registered for RDMA (dma-buf, else
+    # nvidia_peermem): dev_rma with every peer through verbs.  Without an
+    # RDMA device (or the image's rdma-core providers) the job ends with
+    # "transport verbs: no RDMA device", recorded as a SKIP.
+    # shellcheck disable=SC2016
+    kit_step verbs-dev_rma-np2 90 ok sh -c '"$@" > "$0" 2>&1; rc=$?; cat "$0"
+        if [ "$rc" -ne 0 ] && grep -q "transport verbs: no RDMA device" "$0"; then
+            echo "SKIP: no RDMA device here"; exit 77; fi; exit "$rc"' "$out/verbs-dev_rma.out" \
+        env GSHMEM_TRANSPORT=verbs GSHMEM_DISABLE_P2P=1 "$uidrun" -np 2 $ldso "$bin/dev_rma"
 
     # Benchmarks: gshmem's device perftests at 2 PEs on the one GPU, NVSHMEM's
     # twin (1 PE; 2 when its UID bootstrap runs them on one GPU), and the

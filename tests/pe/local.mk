@@ -20,7 +20,8 @@ check_PROGRAMS += \
 	tests/pe/bad_team_init_noid \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
-	tests/pe/start_pes_finalize tests/pe/stop_cont
+	tests/pe/start_pes_finalize tests/pe/stop_cont \
+	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -65,6 +66,13 @@ tests_pe_bad_env_SOURCES = tests/pe/bad_env.c
 tests_pe_bad_env_LDADD = libgshmem.la
 tests_pe_bad_boot_pmi2_SOURCES = tests/pe/bad_boot_pmi2.c
 tests_pe_bad_boot_pmi2_LDADD = libgshmem.la
+tests_pe_bad_transport_name_SOURCES = tests/pe/bad_transport_name.c
+tests_pe_bad_transport_name_LDADD = libgshmem.la
+tests_pe_bad_hca_SOURCES = tests/pe/bad_hca.c
+tests_pe_bad_hca_LDADD = libgshmem.la
+# Built here, run over verbs only (tests/rdma/verbs.list).
+tests_pe_bad_verbs_peer_dies_SOURCES = tests/pe/bad_verbs_peer_dies.c
+tests_pe_bad_verbs_peer_dies_LDADD = libgshmem.la
 tests_pe_bad_free_SOURCES = tests/pe/bad_free.c
 tests_pe_bad_free_LDADD = libgshmem.la
 tests_pe_bad_wait_cmp_SOURCES = tests/pe/bad_wait_cmp.c
@@ -134,6 +142,7 @@ TESTS += \
 	tests/pe/bad_finalize-np1.pe tests/pe/bad_finalize-np2.pe \
 	tests/pe/bad_env-np1.pe tests/pe/bad_env-np2.pe \
 	tests/pe/bad_boot_pmi2-np2.pe \
+	tests/pe/bad_transport_name-np1.pe tests/pe/bad_hca-np2.pe \
 	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \

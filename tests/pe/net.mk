@@ -144,6 +144,7 @@ TESTS += \
 	tests/pe/bad_free-np2-net.net \
 	tests/pe/bad_global_exit-np1-net.net \
 	tests/pe/bad_global_exit-np2-net.net \
+	tests/pe/bad_hca-np2-net.net \
 	tests/pe/bad_malloc_asym-np2-net.net \
 	tests/pe/bad_malloc_asym-np4-net.net \
 	tests/pe/bad_not_symmetric-np1-net.net \
@@ -178,6 +179,7 @@ TESTS += \
 	tests/pe/bad_team_init_noid-np2-net.net \
 	tests/pe/bad_topo_gpu-np1-net.net \
 	tests/pe/bad_topo_gpu-np2-net.net \
+	tests/pe/bad_transport_name-np1-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/barrier-np1-net.net \

@@ -10,6 +10,15 @@ TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
 unit_cflags = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(PMIX_CFLAGS)
 unit_ldadd = libgshmem_core.la $(CRITERION_LIBS)
+# verbs_dmabuf: the registration file alone, with the driver and libibverbs faked.
+if HAVE_VERBS
+check_PROGRAMS += tests/unit/verbs_dmabuf
+TESTS += tests/unit/verbs_dmabuf
+tests_unit_verbs_dmabuf_SOURCES = tests/unit/verbs_dmabuf.c src/net/verbs/verbs_dmabuf.c
+tests_unit_verbs_dmabuf_CPPFLAGS = $(unit_cppflags)
+tests_unit_verbs_dmabuf_CFLAGS = $(unit_cflags) $(IBVERBS_CFLAGS)
+tests_unit_verbs_dmabuf_LDADD = $(CRITERION_LIBS) -ldl
+endif
 tests_unit_alloc_SOURCES = tests/unit/alloc.c
 tests_unit_alloc_CPPFLAGS = $(unit_cppflags)
 tests_unit_alloc_CFLAGS = $(unit_cflags)

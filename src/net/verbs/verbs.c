@@ -1,0 +1,197 @@
+/* src/net/verbs/verbs.c - the network transport over rdma-core verbs:
+ * setup, teardown, ordering, caps and the ops table (verbs_state.h lists the
+ * other files).
+ *
+ * One protection domain, one completion queue and one RC QP per network
+ * peer, all made and connected at init; the regions registered at init and
+ * as they are added (map_region).  RDMA needs no target CPU, so there is no
+ * progress thread and nothing for a waiter to drive: every operation has
+ * completed (its CQ entry polled) when its call returns, which is also why
+ * fence and quiet have nothing left to wait for. */
+#include "config.h"
+#include "net/transport.h"
+
+#ifdef GSHMEM_HAVE_VERBS
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/verbs/verbs_state.h"
+
+static gsi_status_t verbs_order(void)
+{
+    return GSI_OK;
+}
+
+static gsi_status_t take_regions(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    for (int r = 0; r < args->n_regions; r++) {
+        gst_verbs_region_t *reg = &gst_verbs.region[r];
+        gsi_status_t status;
+
+        reg->base = args->base[r];
+        reg->peer_base = calloc((size_t)args->n_pes, sizeof(uint64_t));
+        if (!reg->peer_base) {
+            snprintf(err, errlen, "out of memory for %d PEs' bases", args->n_pes);
+            return GSI_ERR_NOMEM;
+        }
+        for (int pe = 0; pe < args->n_pes; pe++)
+            reg->peer_base[pe] = args->peer_base[pe * args->n_regions + r];
+        if (args->size[r] == 0)
+            continue;
+        status = gst_verbs_add_chunk(r, 0, args->size[r], GST_MEM_HOST, err, errlen);
+        if (status != GSI_OK)
+            return status;
+    }
+    return GSI_OK;
+}
+
+static void release_all(void)
+{
+    for (int r = 0; r < GST_MAX_REGIONS; r++)
+        gst_verbs_release_region(r);
+    gst_verbs_destroy_qps();
+    if (gst_verbs.bounce_mr)
+        ibv_dereg_mr(gst_verbs.bounce_mr);
+    free(gst_verbs.bounce);
+    if (gst_verbs.cq)
+        ibv_destroy_cq(gst_verbs.cq);
+    if (gst_verbs.pd)
+        ibv_dealloc_pd(gst_verbs.pd);
+    if (gst_verbs.ctx)
+        ibv_close_device(gst_verbs.ctx);
+    pthread_mutex_destroy(&gst_verbs.lock);
+    memset(&gst_verbs, 0, sizeof(gst_verbs));
+}
+
+static gsi_status_t verbs_init(const gst_init_args_t *args, char *err, size_t errlen)
+{
+    gsi_status_t status;
+
+    memset(&gst_verbs, 0, sizeof(gst_verbs));
+    gst_verbs.my_pe = args->my_pe;
+    gst_verbs.n_pes = args->n_pes;
+    gst_verbs.allgather = args->allgather;
+    pthread_mutex_init(&gst_verbs.lock, NULL);
+    status = gst_verbs_open_device(args->hca, err, errlen);
+    if (status != GSI_OK)
+        goto err_release;
+    status = GSI_ERR_SYSTEM;
+    gst_verbs.pd = ibv_alloc_pd(gst_verbs.ctx);
+    if (!gst_verbs.pd) {
+        snprintf(err, errlen, "%s: ibv_alloc_pd failed", gst_verbs.port.dev_name);
+        goto err_release;
+    }
+    gst_verbs.cq = ibv_create_cq(gst_verbs.ctx, 64, NULL, NULL, 0);
+    if (!gst_verbs.cq) {
+        snprintf(err, errlen, "%s: ibv_create_cq failed", gst_verbs.port.dev_name);
+        goto err_release;
+    }
+    gst_verbs.bounce = aligned_alloc(4096, GST_VERBS_BOUNCE + 4096);
+    gst_verbs.qp = calloc((size_t)args->n_pes, sizeof(*gst_verbs.qp));
+    if (!gst_verbs.bounce || !gst_verbs.qp) {
+        snprintf(err, errlen, "out of memory for the bounce buffer");
+        status = GSI_ERR_NOMEM;
+        goto err_release;
+    }
+    gst_verbs.bounce_mr = ibv_reg_mr(gst_verbs.pd, gst_verbs.bounce, GST_VERBS_BOUNCE + 8,
+                                     IBV_ACCESS_LOCAL_WRITE);
+    if (!gst_verbs.bounce_mr) {
+        snprintf(err, errlen, "%s: ibv_reg_mr of the bounce buffer failed",
+                 gst_verbs.port.dev_name);
+        goto err_release;
+    }
+    status = gst_verbs_connect(args->net_peer, err, errlen);
+    if (status != GSI_OK)
+        goto err_release;
+    status = take_regions(args, err, errlen);
+    if (status != GSI_OK)
+        goto err_release;
+    return GSI_OK;
+err_release:
+    release_all();
+    return status;
+}
+
+/* Collective: once every PE is here none has an operation left towards
+ * another (each completed before its call returned). */
+static void verbs_finalize(void)
+{
+    int mine = 0, *all = calloc((size_t)gst_verbs.n_pes, sizeof(int));
+
+    if (all)
+        gst_verbs.allgather(&mine, all, sizeof(mine));
+    free(all);
+    release_all();
+}
+
+static gsi_status_t verbs_map_region(int region, void *base, size_t size, gst_mem_type_t mem_type,
+                                     char *err, size_t errlen)
+{
+    gst_verbs_region_t *r = &gst_verbs.region[region];
+    size_t done = 0;
+    uint64_t mine = (uint64_t)(uintptr_t)base;
+    gsi_status_t status;
+
+    if (size == 0) {
+        gst_verbs_release_region(region);
+        return GSI_OK;
+    }
+    if (r->n_chunks == 0) {
+        r->base = base;
+        r->peer_base = calloc((size_t)gst_verbs.n_pes, sizeof(uint64_t));
+        if (!r->peer_base) {
+            snprintf(err, errlen, "out of memory for %d PEs' bases", gst_verbs.n_pes);
+            return GSI_ERR_NOMEM;
+        }
+        if (gst_verbs.allgather(&mine, r->peer_base, sizeof(mine)) != 0) {
+            snprintf(err, errlen, "the exchange of region %d's bases failed", region);
+            return GSI_ERR_BOOTSTRAP;
+        }
+    } else {
+        const gst_verbs_chunk_t *last = &r->chunk[r->n_chunks - 1];
+
+        if ((char *)base != r->base) {
+            snprintf(err, errlen, "region %d grew at another base (%p, was %p)", region, base,
+                     (void *)r->base);
+            return GSI_ERR_INVALID;
+        }
+        done = last->start + last->len;
+    }
+    if (size <= done)
+        return GSI_OK;
+    pthread_mutex_lock(&gst_verbs.lock);
+    status = gst_verbs_add_chunk(region, done, size - done, mem_type, err, errlen);
+    pthread_mutex_unlock(&gst_verbs.lock);
+    return status;
+}
+
+static unsigned verbs_caps(gst_mem_type_t mem_type, char *why, size_t whylen)
+{
+    unsigned amo = GST_CAP_AMO;
+
+    if (gst_verbs.dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
+        snprintf(why, whylen, "RDMA device %s has no atomics", gst_verbs.port.dev_name);
+        amo = 0;
+    }
+    if (mem_type == GST_MEM_CUDA && !gst_verbs_cuda_registrable(why, whylen))
+        return 0;
+    return GST_CAP_PUT | GST_CAP_GET | amo;
+}
+
+const gst_ops_t gst_verbs_ops = {
+    .name = "verbs",
+    .init = verbs_init,
+    .finalize = verbs_finalize,
+    .progress = NULL,
+    .put = gst_verbs_put,
+    .get = gst_verbs_get,
+    .amo = gst_verbs_amo,
+    .fence = verbs_order,
+    .quiet = verbs_order,
+    .map_region = verbs_map_region,
+    .caps = verbs_caps,
+};
+
+#endif
