@@ -137,7 +137,8 @@ gsi_status_t gsi_symreg_add(const char *fn, void *buf, size_t size, char *err, s
     if ((uintptr_t)buf + size < (uintptr_t)buf)
         gsi_fatal(fn, "[%p, +%zu) wraps around the address space", buf, size);
     if (overlaps(buf, size))
-        gsi_fatal(fn, "[%p, +%zu) overlaps symmetric memory already (the heap, static data or "
+        gsi_fatal(fn,
+                  "[%p, +%zu) overlaps symmetric memory already (the heap, static data or "
                   "a registered buffer)",
                   buf, size);
     status = gsi_shared_map_find(buf, size, &mine.fd, &mine.offset, why, sizeof(why));

@@ -15,9 +15,9 @@
 
 #include "dev_test.h"
 
-#define N 8192         /* bytes registered */
-#define SKEW 192       /* the buffer's start inside its page */
-#define HALF (N / 2)   /* host RMA on [0, HALF), device RMA on [HALF, N - 64) */
+#define N 8192       /* bytes registered */
+#define SKEW 192     /* the buffer's start inside its page */
+#define HALF (N / 2) /* host RMA on [0, HALF), device RMA on [HALF, N - 64) */
 #define DEV (HALF - 64)
 
 typedef struct sym_args {
@@ -93,8 +93,8 @@ int main(void)
     buf = memfd_buffer(N, SKEW, &fd, &map, &map_len);
     memset(buf, 0, N);
     sym = (unsigned char *)gshmemx_buffer_register_symmetric(buf, N, 0);
-    PT_CHECK_EQ("gshmemx_buffer_register_symmetric returns the buffer", (long long)(uintptr_t)buf,
-                (long long)(uintptr_t)sym);
+    PT_CHECK_EQ("gshmemx_buffer_register_symmetric returns the buffer",
+                (long long)(uintptr_t)buf, (long long)(uintptr_t)sym);
     if (sym == NULL)
         return dt_finish();
     a.sym = sym;
