@@ -9,7 +9,9 @@
  * unregister with 0, and a freed slot registers again.  On a GPU the
  * device half is left out: kernels cannot reach these host pages.
  */
+#ifndef _GNU_SOURCE /* g++ (nvcc) defines it */
 #define _GNU_SOURCE
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
