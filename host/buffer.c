@@ -1,11 +1,14 @@
 /* host/buffer.c - bring-your-own buffers (device/gsd/host_api.h):
  * gshmemx_buffer_register, _unregister, _unregister_all, with NVSHMEM's
- * return codes.  Misuse returns GSHMEMX_ERROR_INVALID_VALUE and logs one
+ * return codes, and the collective _register_symmetric and
+ * _unregister_symmetric (core/symreg.c).  Misuse returns GSHMEMX_ERROR_INVALID_VALUE and logs one
  * line naming the routine: a program that checks the code can go on, one
  * that does not still sees why. */
 #include "api.h"
 
+#include "coll/sync.h"
 #include "core/localbuf.h"
+#include "core/symreg.h"
 
 #pragma GCC visibility push(default)
 #include "gsd/host_api.h"
@@ -50,4 +53,35 @@ void gshmemx_buffer_unregister_all(void)
 {
     gsi_check_init("gshmemx_buffer_unregister_all");
     gsi_localbuf_remove_all();
+}
+
+void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags)
+{
+    const char *fn = "gshmemx_buffer_register_symmetric";
+    char err[256] = "";
+
+    gsi_check_init(fn);
+    if (flags != 0)
+        gsi_fatal(fn, "flags is %d: no flags are defined, pass 0", flags);
+    if (gsi_symreg_add(fn, buf_ptr, size, err, sizeof(err)) != GSI_OK) {
+        GSI_WARN("%s: %s", fn, err); /* the same on every PE: all return NULL */
+        return NULL;
+    }
+    /* No PE reaches a peer's buffer before that peer has registered it. */
+    gsi_barrier_world(fn, 0);
+    return buf_ptr;
+}
+
+int gshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size)
+{
+    const char *fn = "gshmemx_buffer_unregister_symmetric";
+    int r;
+
+    gsi_check_init(fn);
+    r = gsi_symreg_find(fn, mmap_ptr, size);
+    /* Every PE's operations on it complete (device code's too) before any
+     * PE takes it away. */
+    gsi_barrier_release(fn);
+    gsi_symreg_remove(r);
+    return GSHMEMX_SUCCESS;
 }

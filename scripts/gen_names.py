@@ -216,9 +216,10 @@ fam('rma', 'gshmem_putmem gshmem_getmem gshmem_putmem_nbi gshmem_getmem_nbi', 'h
 fam('setup', 'gshmem_malloc gshmem_calloc gshmem_align gshmem_free gshmemx_init_attr '
     'gshmemx_get_uniqueid gshmemx_set_attr_uniqueid_args', 'host')
 fam('setup', 'gshmemx_collective_launch gshmemx_collective_launch_query_gridsize', 'cuda-host')
-# gshmemx_buffer_register_symmetric is not provided (docs/architecture.md,
-# "Planned": node peers cannot reach arbitrary private memory here).
+# gshmemx_buffer_register_symmetric takes MAP_SHARED file-backed memory only
+# (a memfd): node peers cannot reach arbitrary private memory here.
 fam('setup', 'gshmemx_buffer_register gshmemx_buffer_unregister gshmemx_buffer_unregister_all '
+    'gshmemx_buffer_register_symmetric gshmemx_buffer_unregister_symmetric '
     'gshmemx_init_status gshmemx_team_init', 'host')
 fam('setup', 'gshmemx_cumodule_init gshmemx_cumodule_finalize gshmemx_culibrary_init '
     'gshmemx_culibrary_finalize', 'cuda-host')

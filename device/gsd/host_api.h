@@ -33,6 +33,22 @@
  *       transport fails.  Unregister only after the operations that use the
  *       buffer are complete (a quiet).  shmem_finalize unregisters what is
  *       left.
+ *   gshmemx_buffer_register_symmetric, gshmemx_buffer_unregister_symmetric
+ *       NVSHMEM's symmetric registration: collective over all PEs, each
+ *       passing its own buffer of the same size (flags: 0).  The buffer
+ *       must be a writable MAP_SHARED mapping of a file whose descriptor
+ *       stays open while it is registered (a memfd; memfd_create + mmap),
+ *       as node peers map it through /proc/<pid>/fd.  Returns buf_ptr
+ *       itself, now a symmetric address: host RMA, atomics, signals and
+ *       waits, and device RMA reach every PE's buffer at the same offset
+ *       (node peers by load/store, others through the network).  NULL, with
+ *       one line on every PE, when all 8 slots are taken.  Misuse ends the
+ *       job with one line: NULL, size 0, private or anonymous memory,
+ *       sizes or registration order differing across PEs, nonzero flags.
+ *       Unregister (collective, same pointer and size) completes every
+ *       operation, synchronizes, then takes the region away; 0 on success;
+ *       a pointer not registered ends the job with one line.
+ *       shmem_finalize unregisters what is left.
  *   gshmemx_team_get_uniqueid, gshmemx_team_init
  *       a team of any set of PEs, NVSHMEM's way: one PE gets a unique id,
  *       the program hands it to the others by any means, and each of the
@@ -123,6 +139,8 @@ int gshmemx_init_status(void);
 int gshmemx_buffer_register(void *addr, size_t length);
 int gshmemx_buffer_unregister(void *addr);
 void gshmemx_buffer_unregister_all(void);
+void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+int gshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
 int gshmemx_team_get_uniqueid(gshmemx_team_uniqueid_t *uniqueid);
 int gshmemx_team_init(gshmem_team_t *team, gshmem_team_config_t *config, long config_mask, int npes,
                       int pe_idx_in_team);

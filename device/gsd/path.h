@@ -5,6 +5,9 @@
  *
  *   gsd_peer_addr(addr, off, pe)  the peer's copy of symmetric addr (whose
  *                                 heap offset is off), or NULL: via the proxy
+ *   gsd_sym_peer(fn, addr, len, pe, &off, &region)
+ *                                 the same for an address of the heap or of
+ *                                 a registered symmetric buffer (device RMA)
  *   gsd_chan_pick(fn, chan, pe)   chan, or the caller's default channel when
  *                                 chan is NULL; the job ends when there is
  *                                 no channel at all (a pure P2P job)
@@ -32,6 +35,52 @@ GSD_FN void *gsd_peer_addr(const void *addr, uint64_t off, int pe)
     return base ? (void *)(uintptr_t)(base + off) : NULL;
 }
 
+/* A registered symmetric buffer that holds [addr, addr + len): its offset,
+ * region and pe's mapping (NULL: via the proxy), as gsd_sym_peer returns
+ * them.  The job ends when no slot holds it (the heap's line: the heap is
+ * what most callers meant). */
+GSD_FN void *gsd_xreg_peer(const char *fn, const void *addr, uint64_t len, int pe, uint64_t *off,
+                           unsigned *region)
+{
+    const gsd_xreg_t *x = GSD_STATE.xreg;
+
+    for (int i = 0; x && i < GSD_MAX_XREG; i++) {
+        uint64_t size = gsd_load_acquire(&x[i].size);
+        uint64_t o = (uint64_t)(uintptr_t)addr - x[i].base;
+        uint64_t base;
+
+        if (!size || o >= size || len > size - o)
+            continue;
+        *off = o;
+        *region = (unsigned)x[i].region;
+        if (pe == GSD_STATE.my_pe)
+            return (void *)(uintptr_t)addr;
+        base = x[i].peer_base[pe];
+        return base ? (void *)(uintptr_t)(base + o) : NULL;
+    }
+    GSD_FATAL(fn,
+              "address %p (%llu bytes, PE %d) is not in the symmetric heap "
+              "(gshmem_malloc) nor in a registered symmetric buffer",
+              addr, (unsigned long long)len, pe);
+    return NULL;
+}
+
+/* Where device RMA on symmetric [addr, addr + len) goes: the device heap
+ * first (one compare), else a registered buffer.  *off and *region name it
+ * in descriptors; the return is pe's copy mapped here, NULL: via the proxy. */
+GSD_FN void *gsd_sym_peer(const char *fn, const void *addr, uint64_t len, int pe, uint64_t *off,
+                          unsigned *region)
+{
+    uint64_t o = (uint64_t)(uintptr_t)addr - GSD_STATE.heap_base;
+
+    if (GSD_LIKELY(o < GSD_STATE.heap_size && len <= GSD_STATE.heap_size - o)) {
+        *off = o;
+        *region = (unsigned)GSD_STATE.heap_region;
+        return gsd_peer_addr(addr, o, pe);
+    }
+    return gsd_xreg_peer(fn, addr, len, pe, off, region);
+}
+
 GSD_FN gsd_channel_t *gsd_chan_pick(const char *fn, gsd_channel_t *chan, int pe)
 {
     if (chan)
@@ -51,14 +100,13 @@ GSD_FN gsd_channel_t *gsd_chan_arg(const char *fn, int ch)
     return NULL;
 }
 
-/* op: GSD_OP_*; aux2: the AMO op or signal op; offsets in the device heap's
- * region.  Returns the descriptor's ticket. */
-GSD_FN uint64_t gsd_push(gsd_channel_t *c, unsigned op, unsigned aux2, int pe, uint64_t offset,
-                         const void *local, uint64_t len, uint64_t value, uint64_t aux,
-                         uint64_t ret)
+/* op: GSD_OP_*; aux2: the AMO op or signal op; offset in `region` (the
+ * signal's too).  Returns the descriptor's ticket. */
+GSD_FN uint64_t gsd_push_at(gsd_channel_t *c, unsigned op, unsigned region, unsigned aux2, int pe,
+                            uint64_t offset, const void *local, uint64_t len, uint64_t value,
+                            uint64_t aux, uint64_t ret)
 {
     gsd_desc_t d;
-    unsigned region = (unsigned)GSD_STATE.heap_region;
 
     d.seq = 0;
     d.op = GSD_DESC_OP(op, region, region, aux2);
@@ -70,6 +118,15 @@ GSD_FN uint64_t gsd_push(gsd_channel_t *c, unsigned op, unsigned aux2, int pe, u
     d.aux = aux;
     d.ret = ret;
     return gsd_chan_push(c, &d);
+}
+
+/* gsd_push_at in the device heap's region. */
+GSD_FN uint64_t gsd_push(gsd_channel_t *c, unsigned op, unsigned aux2, int pe, uint64_t offset,
+                         const void *local, uint64_t len, uint64_t value, uint64_t aux,
+                         uint64_t ret)
+{
+    return gsd_push_at(c, op, (unsigned)GSD_STATE.heap_region, aux2, pe, offset, local, len, value,
+                       aux, ret);
 }
 
 #endif /* GSD_PATH_H */

@@ -63,13 +63,13 @@ GSD_FN void gsd_rma(const char *fn, int g, uint32_t op, const void *sym, const v
                     size_t nbytes, int pe, int nbi, gsd_channel_t *chan)
 {
     uint64_t off;
+    unsigned region;
     void *r;
 
     gsd_check_pe(fn, pe);
     if (nbytes == 0)
         return;
-    off = gsd_heap_offset(fn, sym, nbytes, pe);
-    r = gsd_peer_addr(sym, off, pe);
+    r = gsd_sym_peer(fn, sym, nbytes, pe, &off, &region);
     gsd_group_sync(g);
     if (r) {
         if (op == GSD_OP_PUT)
@@ -79,7 +79,7 @@ GSD_FN void gsd_rma(const char *fn, int g, uint32_t op, const void *sym, const v
     } else if (gsd_group_rank(g) == 0) {
         gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
 
-        gsd_push(c, op, 0, pe, off, local, nbytes, 0, 0, GSD_NO_RET);
+        gsd_push_at(c, op, region, 0, pe, off, local, nbytes, 0, 0, GSD_NO_RET);
         if (!nbi)
             gsd_chan_quiet(c);
     }

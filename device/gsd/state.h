@@ -50,6 +50,22 @@ typedef struct gsd_sync {
     gsd_team_sync_t team[GSD_MAX_TEAMS];
 } gsd_sync_t;
 
+/* Buffers the program registered as symmetric
+ * (gshmemx_buffer_register_symmetric), as device RMA finds them: a table
+ * of GSD_MAX_XREG slots, device-visible, published slot by slot like the
+ * team table (size 0 while a slot is empty or being written; device code
+ * reads size with acquire first).  Host lanes only: on a GPU the buffers
+ * are host memory that kernels cannot load or store, and the table stays
+ * empty. */
+#define GSD_MAX_XREG 8
+typedef struct gsd_xreg {
+    uint64_t base;             /* this PE's buffer */
+    const uint64_t *peer_base; /* [n_pes] pe's buffer mapped here; 0: via proxy */
+    int32_t region;            /* its region index in descriptors */
+    int32_t pad;
+    uint64_t size; /* last: 0 = empty */
+} gsd_xreg_t;
+
 /* flags */
 #define GSD_HAVE_PROXY 1u /* some peer is reached through the proxy channels */
 
@@ -78,18 +94,22 @@ typedef struct gsd_state {
      * and the PE's watcher (src/gpu/watch.c) ends the job with that status.
      * Host lanes do not use it (the lane calls the library itself). */
     uint64_t *exit_req;
+    gsd_xreg_t *xreg; /* [GSD_MAX_XREG] registered symmetric buffers */
 } gsd_state_t;
 
 /* The ABI: an archive or program built against another layout is refused
  * at init (the CUDA hooks carry sizeof(gsd_state_t)).  gsd_state_t became
  * 80 bytes when the team table moved out of it (issue 17), 88 with the
- * device global exit's word (issue 18). */
+ * device global exit's word, 96 with the registered buffers' table (both
+ * issue 18). */
 GSD_STATIC_ASSERT(sizeof(gsd_team_t) == 24, "gsd_team_t layout");
 GSD_STATIC_ASSERT(offsetof(gsd_team_t, n_pes) == 20, "gsd_team_t: n_pes is the last word");
 GSD_STATIC_ASSERT(sizeof(gsd_team_sync_t) % 64 == 0, "gsd_team_sync_t keeps cache-line alignment");
 GSD_STATIC_ASSERT(offsetof(gsd_state_t, team) == 72, "gsd_state_t layout");
 GSD_STATIC_ASSERT(offsetof(gsd_state_t, exit_req) == 80, "gsd_state_t layout");
-GSD_STATIC_ASSERT(sizeof(gsd_state_t) == 88, "gsd_state_t layout");
+GSD_STATIC_ASSERT(offsetof(gsd_state_t, xreg) == 88, "gsd_state_t layout");
+GSD_STATIC_ASSERT(sizeof(gsd_state_t) == 96, "gsd_state_t layout");
+GSD_STATIC_ASSERT(sizeof(gsd_xreg_t) == 32, "gsd_xreg_t layout");
 
 /* Team ids in device code (NVSHMEM's nvshmem_team_t): the host team's slot. */
 typedef int32_t gshmem_team_t;

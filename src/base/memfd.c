@@ -84,6 +84,11 @@ err_close:
 
 gsi_status_t gsi_memfd_map_peer(pid_t pid, int fd, size_t size, void **addr)
 {
+    return gsi_memfd_map_peer_at(pid, fd, 0, size, addr);
+}
+
+gsi_status_t gsi_memfd_map_peer_at(pid_t pid, int fd, uint64_t offset, size_t size, void **addr)
+{
     char path[64];
     void *map;
     int peer_fd;
@@ -94,7 +99,8 @@ gsi_status_t gsi_memfd_map_peer(pid_t pid, int fd, size_t size, void **addr)
         GSI_WARN("open(%s): %s (node peers must run as the same user)", path, strerror(errno));
         return GSI_ERR_SYSTEM;
     }
-    map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, peer_fd, 0);
+    map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, peer_fd,
+               (off_t)offset);
     close(peer_fd);
     if (map == MAP_FAILED) {
         GSI_WARN("mmap(%s, %zu): %s", path, size, strerror(errno));

@@ -4,6 +4,7 @@
 #define GSI_MEMFD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include "base/status.h"
 
@@ -18,6 +19,8 @@ gsi_status_t gsi_memfd_create(const char *name, size_t size, void *hint, int *fd
 
 /* Map `size` bytes of process `pid`'s descriptor `fd`. */
 gsi_status_t gsi_memfd_map_peer(pid_t pid, int fd, size_t size, void **addr);
+/* The same from file offset `offset` (a multiple of the page size). */
+gsi_status_t gsi_memfd_map_peer_at(pid_t pid, int fd, uint64_t offset, size_t size, void **addr);
 
 void gsi_memfd_unmap(void *addr, size_t size);
 

@@ -14,12 +14,25 @@ gsi_pe_t gsi_pe = {.my_pe = -1, .region = {{.fd = -1}, {.fd = -1}, {.fd = -1}}};
 
 gsi_status_t gsi_region_add(int r, const gsi_region_t *reg)
 {
-    if (r < gsi_pe.n_regions || r >= GSI_REGION_MAX)
+    gsi_region_t *slot;
+
+    if (r < 0 || r >= GSI_REGION_MAX)
+        return GSI_ERR_INVALID;
+    slot = &gsi_pe.region[r];
+    if (slot->size || slot->peer)
         return GSI_ERR_INVALID;
     /* Lookups stop at n_regions: the slots skipped on the way are empty
-     * (size 0 matches no address), as init left them. */
-    gsi_pe.region[r] = *reg;
-    gsi_pe.n_regions = r + 1;
+     * (size 0 matches no address), as init left them.  The sizes last, so
+     * a lookup running meanwhile never matches a half-written slot. */
+    slot->base = reg->base;
+    slot->peer = reg->peer;
+    slot->fd = reg->fd;
+    slot->copy = reg->copy;
+    slot->dev_peer = reg->dev_peer;
+    __atomic_store_n(&slot->user_size, reg->user_size, __ATOMIC_RELEASE);
+    __atomic_store_n(&slot->size, reg->size, __ATOMIC_RELEASE);
+    if (r >= gsi_pe.n_regions)
+        __atomic_store_n(&gsi_pe.n_regions, r + 1, __ATOMIC_RELEASE);
     return GSI_OK;
 }
 
@@ -27,6 +40,9 @@ void gsi_region_remove(int r)
 {
     if (r < 0 || r >= gsi_pe.n_regions)
         return;
+    /* Sizes first: a lookup running meanwhile stops matching the slot. */
+    __atomic_store_n(&gsi_pe.region[r].size, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&gsi_pe.region[r].user_size, 0, __ATOMIC_RELEASE);
     memset(&gsi_pe.region[r], 0, sizeof(gsi_pe.region[r]));
     gsi_pe.region[r].fd = -1;
     /* Back to the regions init made, so finalize unmaps only those. */

@@ -23,7 +23,17 @@ struct gst_ops;
  * after init (gsi_region_add; on host lanes the device heap is the host
  * heap itself).  Its index is the one the transport knows it by
  * (map_region). */
-enum { GSI_REGION_HEAP = 0, GSI_REGION_DATA = 1, GSI_REGION_DEVICE = 2, GSI_REGION_MAX = 3 };
+/* GSI_REGION_SYMREG..: buffers the program registered as symmetric
+ * (gshmemx_buffer_register_symmetric, core/symreg.c), at most
+ * GSI_SYMREG_MAX at a time. */
+enum { GSI_SYMREG_MAX = 8 };
+enum {
+    GSI_REGION_HEAP = 0,
+    GSI_REGION_DATA = 1,
+    GSI_REGION_DEVICE = 2,
+    GSI_REGION_SYMREG = 3,
+    GSI_REGION_MAX = GSI_REGION_SYMREG + GSI_SYMREG_MAX
+};
 
 /* Copies bytes where one side may be device memory (cuMemcpy). */
 typedef void (*gsi_region_copy_fn_t)(void *dst, const void *src, size_t len);
@@ -109,11 +119,12 @@ static inline int gsi_region_of(const void *addr, size_t len, size_t *offset)
     return gsi_region_for(addr, len, offset, GSI_FOR_USER);
 }
 
-/* Add region r after init (the device heap on a GPU): *reg is copied,
- * its arrays stay the caller's.  Regions between the ones init made and r
- * stay empty (no address is in them).  GSI_ERR_INVALID when r is taken or
- * out of range.  Not thread-safe: at init, before the user's threads use
- * the region table. */
+/* Add region r after init (the device heap on a GPU, a registered
+ * symmetric buffer): *reg is copied, its arrays stay the caller's.  Empty
+ * slots below r stay empty (no address is in them).  GSI_ERR_INVALID when
+ * r is taken or out of range.  One caller at a time; lookups by other
+ * threads may run meanwhile: the sizes are stored last, with release, so
+ * a lookup sees the slot empty or whole. */
 gsi_status_t gsi_region_add(int r, const gsi_region_t *reg);
 /* Undo gsi_region_add (finalize, before the peers are disconnected). */
 void gsi_region_remove(int r);

@@ -22,6 +22,7 @@
 #include "coll/sync.h"
 #include "coll/team.h"
 #include "core/pe.h"
+#include "core/symreg.h"
 #include "gpu/caps.h"
 #include "gpu/lanes.h"
 #include "gpu/proxy.h"
@@ -255,6 +256,30 @@ static void remove_heap_region(void)
     dev.no_peer = dev.dev_peer = NULL;
 }
 
+/* ---- registered symmetric buffers ------------------------------------------- */
+
+/* Mirror a registered buffer into slot `slot` of the device table (core/
+ * symreg.c calls it; base NULL removes), so device RMA reaches it: size
+ * last, with release, as gsd_xreg_peer reads it with acquire first.  Host
+ * lanes only (the table exists there alone): a GPU kernel cannot load or
+ * store these host pages.  The core's peer[] stays alive while the slot
+ * holds it (the core removes the slot first). */
+static void xreg_update(int slot, int region, const void *base, size_t size, const uintptr_t *peer)
+{
+    gsd_xreg_t *x = dev.state.xreg;
+
+    _Static_assert(GSD_MAX_XREG == GSI_SYMREG_MAX, "a device slot per registered buffer");
+    if (!x || slot < 0 || slot >= GSD_MAX_XREG)
+        return;
+    __atomic_store_n(&x[slot].size, 0, __ATOMIC_RELEASE);
+    if (!base)
+        return;
+    x[slot].base = (uint64_t)(uintptr_t)base;
+    x[slot].peer_base = (const uint64_t *)peer;
+    x[slot].region = region;
+    __atomic_store_n(&x[slot].size, (uint64_t)size, __ATOMIC_RELEASE);
+}
+
 /* ---- init and finalize ------------------------------------------------------ */
 
 void gsi_device_init(const char *fn)
@@ -289,11 +314,17 @@ void gsi_device_init(const char *fn)
     dev.exit_req = mem->alloc_mapped(sizeof(uint64_t), (void **)&s->exit_req); /* zeroed */
     if (!dev.exit_req)
         gsi_fatal(fn, "out of %s memory for the device global exit's word", mem->name);
+    if (s->heap_region == GSI_REGION_HEAP) { /* host lanes: the table of registered buffers */
+        s->xreg = calloc(GSD_MAX_XREG, sizeof(gsd_xreg_t));
+        if (!s->xreg)
+            gsi_fatal(fn, "out of memory for the registered buffers' table");
+    }
     set_team(fn, gshmem_team_world.slot, &gshmem_team_world);
     set_team(fn, gshmem_team_shared.slot, &gshmem_team_shared);
     set_team(fn, gshmem_team_node.slot, &gshmem_team_node);
     publish(fn);
     gsi_team_observer = gsi_device_team_update; /* teams made from now on */
+    gsi_symreg_observer = xreg_update;
     /* No peer writes into this PE's sync area before it is zeroed. */
     gsi_barrier_world(fn, 0);
     gsi_watch_start(fn, dev.exit_req); /* a GPU: a trapped kernel ends the job (watch.h) */
@@ -304,11 +335,13 @@ void gsi_device_init(const char *fn)
 void gsi_device_fini(const char *fn)
 {
     gsd_team_t *team_table;
+    gsd_xreg_t *xreg_table;
 
     (void)fn;
     if (!dev.mem)
         return;
     gsi_team_observer = NULL;
+    gsi_symreg_observer = NULL;
     remove_heap_region(); /* host RMA no longer reaches the device heap */
     gsi_lanes_fini();
     /* Executes and completes what device code left in the channels. */
@@ -316,11 +349,13 @@ void gsi_device_fini(const char *fn)
     for (int slot = 0; slot < GSD_MAX_TEAMS; slot++)
         clear_team(slot);
     team_table = dev.state.team;
+    xreg_table = dev.state.xreg;
     memset(&dev.state, 0, sizeof(dev.state));
     dev.mem->publish(&dev.state); /* loaded modules too: they see "not initialized" */
     gsi_device_modules_forget();
     gsi_watch_stop(); /* before the context goes */
     dev.mem->free_device(team_table);
+    free(xreg_table);
     dev.mem->free_mapped(dev.exit_req);
     dev.exit_req = NULL;
     dev.mem->fini();

@@ -22,6 +22,7 @@
 #include "coll/team.h"
 #include "core/heap.h"
 #include "core/localbuf.h"
+#include "core/symreg.h"
 #include "core/pe.h"
 #include "core/peers.h"
 #include "core/static_data.h"
@@ -144,7 +145,8 @@ void gsi_finalize(const char *fn)
     gsi_barrier_finalize(fn);
     gsi_ctx_fini();
     gsi_team_fini_predefined();
-    gsi_localbuf_remove_all(); /* what the program left registered */
+    gsi_symreg_remove_all(); /* what the program left registered */
+    gsi_localbuf_remove_all();
     gsi_pe.net->finalize();
     gsi_pe.net_progress = NULL;
     gsi_peers_disconnect();

@@ -43,7 +43,8 @@ typedef unsigned (*gst_progress_fn_t)(void);
 typedef enum gst_mem_type { GST_MEM_HOST, GST_MEM_CUDA } gst_mem_type_t;
 
 /* A symmetric region added after init: the GPU device heap (src/gpu/cuda/cuda_heap.c),
- * whose memory is committed in chunks as it grows.  The region's registered
+ * whose memory is committed in chunks as it grows, or a buffer the program
+ * registered as symmetric (src/core/symreg.c), in one chunk.  The region's registered
  * extent becomes [base, base + size) of this PE:
  *   - the first call for `region` registers it and learns every PE's base;
  *   - a later call with a larger size registers the bytes added only (those
@@ -55,7 +56,7 @@ typedef enum gst_mem_type { GST_MEM_HOST, GST_MEM_CUDA } gst_mem_type_t;
  * region is at least init's n_regions and below GST_MAX_REGIONS.  After it,
  * put/get/amo may name any offset below size; a put or get that crosses the
  * bytes of two calls is split. */
-#define GST_MAX_REGIONS 4
+#define GST_MAX_REGIONS 12
 typedef gsi_status_t (*gst_map_region_fn_t)(int region, void *base, size_t size,
                                             gst_mem_type_t mem_type, char *err, size_t errlen);
 

@@ -20,6 +20,7 @@ check_PROGRAMS += \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
 	tests/device/bad_lane_trap tests/device/bad_global_exit_dev tests/device/setup tests/device/buffer \
+	tests/device/symreg \
 	tests/device/team_init tests/device/team_init_full tests/device/culibrary tests/device/bad_culib_twice \
 	tests/device/bad_cumodule_fini
 
@@ -80,6 +81,9 @@ tests_device_setup_LDADD = libgshmem.la
 # gshmemx_buffer_register: private memory as the local side of RMA (issue 18).
 tests_device_buffer_SOURCES = tests/device/buffer.c $(dev_test_deps)
 tests_device_buffer_LDADD = libgshmem.la
+# gshmemx_buffer_register_symmetric: memfd buffers made symmetric (issue 18).
+tests_device_symreg_SOURCES = tests/device/symreg.c $(dev_test_deps)
+tests_device_symreg_LDADD = libgshmem.la
 # gshmemx_team_init: teams of any PE set from a unique id (issue 18).
 tests_device_team_init_SOURCES = tests/device/team_init.c $(dev_test_deps)
 tests_device_team_init_LDADD = libgshmem.la
@@ -141,6 +145,7 @@ TESTS += \
 	tests/device/float16-np1.pe tests/device/float16-np2.pe tests/device/float16-np4.pe \
 	tests/device/setup-np1.pe tests/device/setup-np2.pe tests/device/setup-np4.pe \
 	tests/device/buffer-np1.pe tests/device/buffer-np2.pe tests/device/buffer-np4.pe \
+	tests/device/symreg-np1.pe tests/device/symreg-np2.pe tests/device/symreg-np4.pe \
 	tests/device/team_init-np1.pe tests/device/team_init-np2.pe tests/device/team_init-np4.pe \
 	tests/device/team_init_full-np1.pe tests/device/team_init_full-np2.pe \
 	tests/device/team_init_full-np4.pe \

@@ -17,6 +17,8 @@ check_PROGRAMS += \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
 	tests/pe/bad_ctx_double_destroy \
 	tests/pe/bad_buf_overlap tests/pe/bad_buf_zero tests/pe/bad_buf_unknown \
+	tests/pe/bad_symreg_private tests/pe/bad_symreg_size tests/pe/bad_symreg_null \
+	tests/pe/bad_symreg_unknown \
 	tests/pe/bad_team_init_noid \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
@@ -98,6 +100,15 @@ tests_pe_bad_buf_zero_SOURCES = tests/pe/bad_buf_zero.c
 tests_pe_bad_buf_zero_LDADD = libgshmem.la
 tests_pe_bad_buf_unknown_SOURCES = tests/pe/bad_buf_unknown.c
 tests_pe_bad_buf_unknown_LDADD = libgshmem.la
+# gshmemx_buffer_register_symmetric's misuse: one line, the whole job ends (issue 18).
+tests_pe_bad_symreg_private_SOURCES = tests/pe/bad_symreg_private.c
+tests_pe_bad_symreg_private_LDADD = libgshmem.la
+tests_pe_bad_symreg_size_SOURCES = tests/pe/bad_symreg_size.c
+tests_pe_bad_symreg_size_LDADD = libgshmem.la
+tests_pe_bad_symreg_null_SOURCES = tests/pe/bad_symreg_null.c
+tests_pe_bad_symreg_null_LDADD = libgshmem.la
+tests_pe_bad_symreg_unknown_SOURCES = tests/pe/bad_symreg_unknown.c
+tests_pe_bad_symreg_unknown_LDADD = libgshmem.la
 tests_pe_bad_team_init_noid_SOURCES = tests/pe/bad_team_init_noid.c
 tests_pe_bad_team_init_noid_LDADD = libgshmem.la
 tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
@@ -155,6 +166,10 @@ TESTS += \
 	tests/pe/bad_buf_overlap-np1.pe tests/pe/bad_buf_overlap-np2.pe \
 	tests/pe/bad_buf_zero-np1.pe tests/pe/bad_buf_zero-np2.pe \
 	tests/pe/bad_buf_unknown-np1.pe tests/pe/bad_buf_unknown-np2.pe \
+	tests/pe/bad_symreg_private-np1.pe tests/pe/bad_symreg_private-np2.pe \
+	tests/pe/bad_symreg_size-np1.pe tests/pe/bad_symreg_size-np2.pe \
+	tests/pe/bad_symreg_null-np1.pe tests/pe/bad_symreg_null-np2.pe \
+	tests/pe/bad_symreg_unknown-np1.pe tests/pe/bad_symreg_unknown-np2.pe \
 	tests/pe/bad_team_init_noid-np1.pe tests/pe/bad_team_init_noid-np2.pe \
 	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe \
 	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \

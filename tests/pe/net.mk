@@ -77,6 +77,9 @@ TESTS += \
 	tests/device/stream-np1-net.net \
 	tests/device/stream-np2-net.net \
 	tests/device/stream-np4-net.net \
+	tests/device/symreg-np1-net.net \
+	tests/device/symreg-np2-net.net \
+	tests/device/symreg-np4-net.net \
 	tests/device/team_init-np1-net.net \
 	tests/device/team_init-np2-net.net \
 	tests/device/team_init-np4-net.net \
@@ -167,6 +170,14 @@ TESTS += \
 	tests/pe/bad_skip_barrier-np4-net.net \
 	tests/pe/bad_skip_coll-np2-net.net \
 	tests/pe/bad_skip_coll-np3-net.net \
+	tests/pe/bad_symreg_null-np1-net.net \
+	tests/pe/bad_symreg_null-np2-net.net \
+	tests/pe/bad_symreg_private-np1-net.net \
+	tests/pe/bad_symreg_private-np2-net.net \
+	tests/pe/bad_symreg_size-np1-net.net \
+	tests/pe/bad_symreg_size-np2-net.net \
+	tests/pe/bad_symreg_unknown-np1-net.net \
+	tests/pe/bad_symreg_unknown-np2-net.net \
 	tests/pe/bad_sync_area-np1-net.net \
 	tests/pe/bad_sync_area-np2-net.net \
 	tests/pe/bad_team_destroyed-np1-net.net \
