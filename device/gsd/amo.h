@@ -39,22 +39,24 @@ GSD_FN uint64_t gsd_amo(const char *fn, gsd_amo_op_t op, size_t size, void *dest
 {
     gsd_channel_t *c;
     uint64_t off, r;
+    unsigned region;
     void *p;
 
     gsd_check_pe(fn, pe);
-    off = gsd_heap_offset(fn, dest, size, pe);
+    p = gsd_sym_peer(fn, dest, size, pe, &off, &region);
     if (GSD_UNLIKELY((size != 4 && size != 8) || ((uintptr_t)dest & (size - 1)) != 0))
         GSD_FATAL(fn, "address %p is not aligned to its %u-byte type", dest, (unsigned)size);
-    if ((p = gsd_peer_addr(dest, off, pe)) != NULL)
+    if (p)
         return size == 4 ? gsd_amo32(op, (uint32_t *)p, (uint32_t)value, (uint32_t)cmp)
                          : gsd_amo64(op, (uint64_t *)p, value, cmp);
     c = gsd_chan_pick(fn, NULL, pe);
     if (!fetch) {
-        gsd_push(c, GSD_OP_AMO, (unsigned)op, pe, off, NULL, size, value, cmp, GSD_NO_RET);
+        gsd_push_at(c, GSD_OP_AMO, region, (unsigned)op, pe, off, NULL, size, value, cmp,
+                    GSD_NO_RET);
         return 0;
     }
     r = gsd_ret_take(c);
-    gsd_push(c, GSD_OP_AMO, (unsigned)op, pe, off, NULL, size, value, cmp, r);
+    gsd_push_at(c, GSD_OP_AMO, region, (unsigned)op, pe, off, NULL, size, value, cmp, r);
     return gsd_ret_wait(c, r, fn);
 }
 

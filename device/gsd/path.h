@@ -35,12 +35,10 @@ GSD_FN void *gsd_peer_addr(const void *addr, uint64_t off, int pe)
     return base ? (void *)(uintptr_t)(base + off) : NULL;
 }
 
-/* A registered symmetric buffer that holds [addr, addr + len): its offset,
- * region and pe's mapping (NULL: via the proxy), as gsd_sym_peer returns
- * them.  The job ends when no slot holds it (the heap's line: the heap is
- * what most callers meant). */
-GSD_FN void *gsd_xreg_peer(const char *fn, const void *addr, uint64_t len, int pe, uint64_t *off,
-                           unsigned *region)
+/* The registered symmetric buffer that holds [addr, addr + len): 1 with
+ * its offset, region and pe's mapping (*peer NULL: via the proxy), or 0. */
+GSD_FN int gsd_xreg_find(const void *addr, uint64_t len, int pe, uint64_t *off, unsigned *region,
+                         void **peer)
 {
     const gsd_xreg_t *x = GSD_STATE.xreg;
 
@@ -53,11 +51,23 @@ GSD_FN void *gsd_xreg_peer(const char *fn, const void *addr, uint64_t len, int p
             continue;
         *off = o;
         *region = (unsigned)x[i].region;
-        if (pe == GSD_STATE.my_pe)
-            return (void *)(uintptr_t)addr;
-        base = x[i].peer_base[pe];
-        return base ? (void *)(uintptr_t)(base + o) : NULL;
+        base = pe == GSD_STATE.my_pe ? (uint64_t)(uintptr_t)addr - o : x[i].peer_base[pe];
+        *peer = base ? (void *)(uintptr_t)(base + o) : NULL;
+        return 1;
     }
+    return 0;
+}
+
+/* gsd_xreg_find's answer, as gsd_sym_peer returns it; the job ends when no
+ * slot holds the range (the heap's line: the heap is what most callers
+ * meant). */
+GSD_FN void *gsd_xreg_peer(const char *fn, const void *addr, uint64_t len, int pe, uint64_t *off,
+                           unsigned *region)
+{
+    void *peer;
+
+    if (gsd_xreg_find(addr, len, pe, off, region, &peer))
+        return peer;
     GSD_FATAL(fn,
               "address %p (%llu bytes, PE %d) is not in the symmetric heap "
               "(gshmem_malloc) nor in a registered symmetric buffer",
@@ -100,16 +110,27 @@ GSD_FN gsd_channel_t *gsd_chan_arg(const char *fn, int ch)
     return NULL;
 }
 
-/* op: GSD_OP_*; aux2: the AMO op or signal op; offset in `region` (the
- * signal's too).  Returns the descriptor's ticket. */
-GSD_FN uint64_t gsd_push_at(gsd_channel_t *c, unsigned op, unsigned region, unsigned aux2, int pe,
-                            uint64_t offset, const void *local, uint64_t len, uint64_t value,
-                            uint64_t aux, uint64_t ret)
+/* The local symmetric [addr, addr + len) a wait or test reads: in the heap
+ * or a registered buffer, else the job ends. */
+GSD_FN void gsd_sym_check(const char *fn, const void *addr, uint64_t len)
+{
+    uint64_t off;
+    unsigned region;
+
+    (void)gsd_sym_peer(fn, addr, len, GSD_STATE.my_pe, &off, &region);
+}
+
+/* op: GSD_OP_*; aux2: the AMO op or signal op; offset in `region`, a
+ * put-with-signal's signal offset (aux) in `sig_region`.  Returns the
+ * descriptor's ticket. */
+GSD_FN uint64_t gsd_push_sig(gsd_channel_t *c, unsigned op, unsigned region, unsigned sig_region,
+                             unsigned aux2, int pe, uint64_t offset, const void *local,
+                             uint64_t len, uint64_t value, uint64_t aux, uint64_t ret)
 {
     gsd_desc_t d;
 
     d.seq = 0;
-    d.op = GSD_DESC_OP(op, region, region, aux2);
+    d.op = GSD_DESC_OP(op, region, sig_region, aux2);
     d.pe = pe;
     d.offset = offset;
     d.local = (uint64_t)(uintptr_t)local;
@@ -118,6 +139,14 @@ GSD_FN uint64_t gsd_push_at(gsd_channel_t *c, unsigned op, unsigned region, unsi
     d.aux = aux;
     d.ret = ret;
     return gsd_chan_push(c, &d);
+}
+
+/* gsd_push_sig with everything in one region. */
+GSD_FN uint64_t gsd_push_at(gsd_channel_t *c, unsigned op, unsigned region, unsigned aux2, int pe,
+                            uint64_t offset, const void *local, uint64_t len, uint64_t value,
+                            uint64_t aux, uint64_t ret)
+{
+    return gsd_push_sig(c, op, region, region, aux2, pe, offset, local, len, value, aux, ret);
 }
 
 /* gsd_push_at in the device heap's region. */

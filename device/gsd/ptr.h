@@ -51,11 +51,14 @@ GSD_HD void *gshmem_ptr(const void *ptr, int pe)
     return gshmemi_ptr(ptr, pe);
 #else
     uint64_t off = (uint64_t)(uintptr_t)ptr - GSD_STATE.heap_base;
+    unsigned region;
+    void *peer;
 
     gsd_check_pe("gshmem_ptr", pe);
-    if (off >= GSD_STATE.heap_size)
-        return NULL;
-    return gsd_peer_addr(ptr, off, pe);
+    if (off < GSD_STATE.heap_size)
+        return gsd_peer_addr(ptr, off, pe);
+    /* a registered symmetric buffer's mapping, where pe's is mapped here */
+    return gsd_xreg_find(ptr, 1, pe, &off, &region, &peer) ? peer : NULL;
 #endif
 }
 

@@ -98,16 +98,22 @@ GSD_FN void gsd_get(const char *fn, int g, void *dest, const void *src, size_t n
     gsd_rma(fn, g, GSD_OP_GET, src, dest, nbytes, pe, nbi, chan);
 }
 
-/* Heap offset of a strided run's first element; its last one must be in
- * the heap too (the heap is contiguous, so then every element is). */
-GSD_FN uint64_t gsd_strided_offset(const char *fn, const void *first, ptrdiff_t stride,
-                                   size_t nelems, size_t size, int pe)
+/* A strided run's first element on pe (gsd_sym_peer's answer); its last
+ * one must be in the same region (a region is contiguous, so then every
+ * element is). */
+GSD_FN void *gsd_strided_peer(const char *fn, const void *first, ptrdiff_t stride, size_t nelems,
+                              size_t size, int pe, uint64_t *off, unsigned *region)
 {
-    uint64_t off = gsd_heap_offset(fn, first, size, pe);
+    void *r = gsd_sym_peer(fn, first, size, pe, off, region);
+    const char *last = (const char *)first + (ptrdiff_t)(nelems - 1) * stride * (ptrdiff_t)size;
+    uint64_t last_off;
+    unsigned last_region;
 
-    gsd_heap_offset(fn, (const char *)first + (ptrdiff_t)(nelems - 1) * stride * (ptrdiff_t)size,
-                    size, pe);
-    return off;
+    gsd_sym_peer(fn, last, size, pe, &last_off, &last_region);
+    if (GSD_UNLIKELY(last_region != *region))
+        GSD_FATAL(fn, "the strided run from %p to %p (PE %d) leaves its symmetric region", first,
+                  (const void *)last, pe);
+    return r;
 }
 
 /* put: 1 for iput, 0 for iget.  sym is the symmetric side (dest of an iput,
@@ -115,7 +121,7 @@ GSD_FN uint64_t gsd_strided_offset(const char *fn, const void *first, ptrdiff_t 
 GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym_st, void *loc,
                         ptrdiff_t loc_st, size_t nelems, size_t size, int pe)
 {
-    unsigned rank, lanes;
+    unsigned rank, lanes, region;
     uint64_t off;
     size_t i;
     char *r;
@@ -123,8 +129,7 @@ GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym
     gsd_check_pe(fn, pe);
     if (nelems == 0)
         return;
-    off = gsd_strided_offset(fn, sym, sym_st, nelems, size, pe);
-    r = (char *)gsd_peer_addr(sym, off, pe);
+    r = (char *)gsd_strided_peer(fn, sym, sym_st, nelems, size, pe, &off, &region);
     rank = gsd_group_rank(g);
     lanes = gsd_group_size(g);
     gsd_group_sync(g);
@@ -145,12 +150,12 @@ GSD_FN void gsd_strided(const char *fn, int put, int g, void *sym, ptrdiff_t sym
             gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
 
             if (sym_st == 1 && loc_st == 1)
-                gsd_push(c, put ? GSD_OP_PUT : GSD_OP_GET, 0, pe, off, loc, nelems * size, 0, 0,
-                         GSD_NO_RET);
+                gsd_push_at(c, put ? GSD_OP_PUT : GSD_OP_GET, region, 0, pe, off, loc,
+                            nelems * size, 0, 0, GSD_NO_RET);
             else
-                gsd_push(c, put ? GSD_OP_IPUT : GSD_OP_IGET, (unsigned)size, pe, off, loc, nelems,
-                         (uint64_t)(sym_st * (ptrdiff_t)size), (uint64_t)(loc_st * (ptrdiff_t)size),
-                         GSD_NO_RET);
+                gsd_push_at(c, put ? GSD_OP_IPUT : GSD_OP_IGET, region, (unsigned)size, pe, off,
+                            loc, nelems, (uint64_t)(sym_st * (ptrdiff_t)size),
+                            (uint64_t)(loc_st * (ptrdiff_t)size), GSD_NO_RET);
             gsd_chan_quiet(c);
         }
     }
@@ -173,29 +178,32 @@ GSD_FN void gsd_iget(const char *fn, int g, void *dest, const void *src, ptrdiff
  * own single access, GSD_VALUE_STORE / _LOAD in group.h).  size <= 8 travels in the descriptor or a return
  * slot; a larger value (long double, host lanes only) as a blocking put
  * from / get into the caller's variable. */
-GSD_FN void gsd_p_proxy(const char *fn, uint64_t off, const void *value, size_t size, int pe)
+GSD_FN void gsd_p_proxy(const char *fn, unsigned region, uint64_t off, const void *value,
+                        size_t size, int pe)
 {
     gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
 
     if (size <= 8) {
-        gsd_push(c, GSD_OP_P, 0, pe, off, NULL, size, gsd_bits(value, size), 0, GSD_NO_RET);
+        gsd_push_at(c, GSD_OP_P, region, 0, pe, off, NULL, size, gsd_bits(value, size), 0,
+                    GSD_NO_RET);
     } else {
-        gsd_push(c, GSD_OP_PUT, 0, pe, off, value, size, 0, 0, GSD_NO_RET);
+        gsd_push_at(c, GSD_OP_PUT, region, 0, pe, off, value, size, 0, 0, GSD_NO_RET);
         gsd_chan_quiet(c);
     }
 }
 
-GSD_FN void gsd_g_proxy(const char *fn, void *out, uint64_t off, size_t size, int pe)
+GSD_FN void gsd_g_proxy(const char *fn, void *out, unsigned region, uint64_t off, size_t size,
+                        int pe)
 {
     gsd_channel_t *c = gsd_chan_pick(fn, NULL, pe);
 
     if (size <= 8) {
         uint64_t r = gsd_ret_take(c);
 
-        gsd_push(c, GSD_OP_GET, 0, pe, off, NULL, size, 0, 0, r);
+        gsd_push_at(c, GSD_OP_GET, region, 0, pe, off, NULL, size, 0, 0, r);
         gsd_unbits(out, gsd_ret_wait(c, r, fn), size);
     } else {
-        gsd_push(c, GSD_OP_GET, 0, pe, off, out, size, 0, 0, GSD_NO_RET);
+        gsd_push_at(c, GSD_OP_GET, region, 0, pe, off, out, size, 0, 0, GSD_NO_RET);
         gsd_chan_quiet(c);
     }
 }
@@ -285,32 +293,34 @@ static inline void gsd_host_iget(void *dest, const void *src, ptrdiff_t dst, ptr
     {                                                                                       \
         gsd_##OP(#NAME, GSD_THREAD, dest, source, dst, sst, nelems, SZ, pe);                \
     }
-#define GSD_PG(T, N)                                                 \
-    GSD_HD void gshmem_##N##_p(T *dest, T value, int pe)             \
-    {                                                                \
-        const char *fn = "gshmem_" #N "_p";                          \
-        uint64_t off;                                                \
-        T *r;                                                        \
-        gsd_check_pe(fn, pe);                                        \
-        off = gsd_heap_offset(fn, dest, sizeof(T), pe);              \
-        if ((r = (T *)gsd_peer_addr(dest, off, pe)) != NULL)         \
-            GSD_VALUE_STORE(T, r, value);                            \
-        else                                                         \
-            gsd_p_proxy(fn, off, &value, sizeof(T), pe);             \
-    }                                                                \
-    GSD_HD T gshmem_##N##_g(const T *source, int pe)                 \
-    {                                                                \
-        const char *fn = "gshmem_" #N "_g";                          \
-        uint64_t off;                                                \
-        const T *r;                                                  \
-        T v;                                                         \
-        gsd_check_pe(fn, pe);                                        \
-        off = gsd_heap_offset(fn, source, sizeof(T), pe);            \
-        if ((r = (const T *)gsd_peer_addr(source, off, pe)) != NULL) \
-            GSD_VALUE_LOAD(T, v, r);                                 \
-        else                                                         \
-            gsd_g_proxy(fn, &v, off, sizeof(T), pe);                 \
-        return v;                                                    \
+#define GSD_PG(T, N)                                                           \
+    GSD_HD void gshmem_##N##_p(T *dest, T value, int pe)                       \
+    {                                                                          \
+        const char *fn = "gshmem_" #N "_p";                                    \
+        uint64_t off;                                                          \
+        unsigned region;                                                       \
+        T *r;                                                                  \
+        gsd_check_pe(fn, pe);                                                  \
+        r = (T *)gsd_sym_peer(fn, dest, sizeof(T), pe, &off, &region);         \
+        if (r)                                                                 \
+            GSD_VALUE_STORE(T, r, value);                                      \
+        else                                                                   \
+            gsd_p_proxy(fn, region, off, &value, sizeof(T), pe);               \
+    }                                                                          \
+    GSD_HD T gshmem_##N##_g(const T *source, int pe)                           \
+    {                                                                          \
+        const char *fn = "gshmem_" #N "_g";                                    \
+        uint64_t off;                                                          \
+        unsigned region;                                                       \
+        const T *r;                                                            \
+        T v;                                                                   \
+        gsd_check_pe(fn, pe);                                                  \
+        r = (const T *)gsd_sym_peer(fn, source, sizeof(T), pe, &off, &region); \
+        if (r)                                                                 \
+            GSD_VALUE_LOAD(T, v, r);                                           \
+        else                                                                   \
+            gsd_g_proxy(fn, &v, region, off, sizeof(T), pe);                   \
+        return v;                                                              \
     }
 #endif
 

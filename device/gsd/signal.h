@@ -62,14 +62,26 @@ GSD_FN void gsd_check_sig_op(const char *fn, int sig_op)
         GSD_FATAL(fn, "sig_op %d is not GSHMEM_SIGNAL_SET or GSHMEM_SIGNAL_ADD", sig_op);
 }
 
-/* Heap offset of signal word sig on pe (checked: in the heap, aligned). */
-GSD_FN uint64_t gsd_sig_offset(const char *fn, const uint64_t *sig, int pe)
+/* Signal word sig of pe (checked: symmetric, in the heap or a registered
+ * buffer, and aligned): its offset and region, and pe's copy mapped here
+ * (NULL: via the proxy). */
+GSD_FN uint64_t *gsd_sig_peer(const char *fn, const uint64_t *sig, int pe, uint64_t *off,
+                              unsigned *region)
 {
-    uint64_t off = gsd_heap_offset(fn, sig, sizeof(*sig), pe);
+    void *p = gsd_sym_peer(fn, sig, sizeof(*sig), pe, off, region);
 
     if (GSD_UNLIKELY(((uintptr_t)sig & 7) != 0))
         GSD_FATAL(fn, "signal address %p is not 8-byte aligned", (const void *)sig);
-    return off;
+    return (uint64_t *)p;
+}
+
+/* The local signal word a fetch or wait reads, checked as above. */
+GSD_FN void gsd_sig_check(const char *fn, const uint64_t *sig)
+{
+    uint64_t off;
+    unsigned region;
+
+    (void)gsd_sig_peer(fn, sig, GSD_STATE.my_pe, &off, &region);
 }
 
 GSD_FN void gsd_signal_store(uint64_t *p, uint64_t value, int sig_op)
@@ -84,35 +96,39 @@ GSD_FN void gsd_signal(const char *fn, uint64_t *sig, uint64_t value, int sig_op
                        gsd_channel_t *chan)
 {
     uint64_t off;
+    unsigned region;
     uint64_t *p;
 
     gsd_check_pe(fn, pe);
     gsd_check_sig_op(fn, sig_op);
-    off = gsd_sig_offset(fn, sig, pe);
-    if ((p = (uint64_t *)gsd_peer_addr(sig, off, pe)) != NULL)
+    if ((p = gsd_sig_peer(fn, sig, pe, &off, &region)) != NULL)
         gsd_signal_store(p, value, sig_op);
     else
-        gsd_push(gsd_chan_pick(fn, chan, pe), GSD_OP_AMO,
-                 sig_op == GSHMEM_SIGNAL_SET ? GSD_AMO_SET : GSD_AMO_FADD, pe, off, NULL, 8, value,
-                 0, GSD_NO_RET);
+        gsd_push_at(gsd_chan_pick(fn, chan, pe), GSD_OP_AMO, region,
+                    sig_op == GSHMEM_SIGNAL_SET ? GSD_AMO_SET : GSD_AMO_FADD, pe, off, NULL, 8,
+                    value, 0, GSD_NO_RET);
 }
 
 GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src, size_t nbytes,
                            uint64_t *sig, uint64_t value, int sig_op, int pe, int nbi,
                            gsd_channel_t *chan)
 {
-    uint64_t off, soff;
+    uint64_t off = 0, soff;
+    unsigned region, sregion;
     uint64_t *s;
+    void *d = NULL;
 
     gsd_check_pe(fn, pe);
     gsd_check_sig_op(fn, sig_op);
-    off = nbytes ? gsd_heap_offset(fn, dest, nbytes, pe) : 0;
-    soff = gsd_sig_offset(fn, sig, pe);
-    s = (uint64_t *)gsd_peer_addr(sig, soff, pe);
+    if (nbytes)
+        d = gsd_sym_peer(fn, dest, nbytes, pe, &off, &region);
+    s = gsd_sig_peer(fn, sig, pe, &soff, &sregion);
+    if (!nbytes)
+        region = sregion;
     gsd_group_sync(g);
-    if (s) { /* pe is a load/store peer: so is dest */
+    if (s) { /* pe is a load/store peer: its heap and registered buffers are mapped */
         if (nbytes)
-            gsd_copy(g, gsd_peer_addr(dest, off, pe), src, nbytes);
+            gsd_copy(g, d, src, nbytes);
         gsd_group_sync(g);
         if (gsd_group_rank(g) == 0)
             gsd_signal_store(s, value, sig_op); /* the release orders the copy */
@@ -121,8 +137,8 @@ GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src, s
     if (gsd_group_rank(g) == 0) {
         gsd_channel_t *c = gsd_chan_pick(fn, chan, pe);
 
-        gsd_push(c, GSD_OP_PUT_SIGNAL, (unsigned)sig_op, pe, off, src, nbytes, value, soff,
-                 GSD_NO_RET);
+        gsd_push_sig(c, GSD_OP_PUT_SIGNAL, region, sregion, (unsigned)sig_op, pe, off, src, nbytes,
+                     value, soff, GSD_NO_RET);
         if (!nbi)
             gsd_chan_quiet(c);
     }
@@ -186,7 +202,7 @@ GSD_FN void gshmemx_signal_op_ch(uint64_t *sig_addr, uint64_t signal, int sig_op
 
 GSD_FN uint64_t gshmem_signal_fetch(const uint64_t *sig_addr)
 {
-    gsd_sig_offset("gshmem_signal_fetch", sig_addr, GSD_STATE.my_pe);
+    gsd_sig_check("gshmem_signal_fetch", sig_addr);
     return gsd_load_acquire(sig_addr);
 }
 
@@ -194,7 +210,7 @@ GSD_FN uint64_t gshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t c
 {
     const char *fn = "gshmem_signal_wait_until";
 
-    gsd_sig_offset(fn, sig_addr, GSD_STATE.my_pe);
+    gsd_sig_check(fn, sig_addr);
     return gsd_wait_u64(fn, sig_addr, cmp, cmp_value);
 }
 

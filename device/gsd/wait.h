@@ -45,6 +45,7 @@
 #include "gshmem/constants.h"
 
 #include "group.h"
+#include "path.h"
 #include "poll.h"
 #include "rows.h"
 
@@ -144,7 +145,7 @@ GSD_FN gsd_ivars_t gsd_ivars(const char *fn, const void *ivars, size_t nelems, s
 
     gsd_check_cmp(fn, cmp);
     if (nelems)
-        gsd_heap_offset(fn, ivars, nelems * size, GSD_STATE.my_pe);
+        gsd_sym_check(fn, ivars, nelems * size);
     v.ivars = (const char *)ivars;
     v.nelems = nelems;
     v.size = size;
@@ -351,7 +352,7 @@ GSD_FN uint64_t gsd_wait_u64(const char *fn, const uint64_t *addr, int cmp, uint
     GSD_FN void gshmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                           \
     {                                                                                            \
         const char *fn = "gshmem_" #N "_wait_until";                                             \
-        gsd_heap_offset(fn, ivar, sizeof(T), GSD_STATE.my_pe);                                   \
+        gsd_sym_check(fn, ivar, sizeof(T));                                                      \
         gsd_wait_value(fn, ivar, sizeof(T), GSD_SIGNED(T), cmp, GSD_WIDEN(T, cmp_value));        \
     }                                                                                            \
     GSD_FN int gshmem_##N##_test(T *ivar, int cmp, T cmp_value)                                  \

@@ -5,7 +5,8 @@
  * and the returned address is symmetric: host puts and gets, a host atomic
  * add, and device puts and gets from a kernel reach the next PE's buffer,
  * over load/store and (the .net twin) through UCX's map_region and the
- * proxy channels.  A second buffer registers next to the first; both
+ * proxy channels; device p, g, atomics, put-with-signal, a signal wait,
+ * iput and gshmem_ptr on its last 64 bytes.  A second buffer registers next to the first; both
  * unregister with 0, and a freed slot registers again.  On a GPU the
  * device half is left out: kernels cannot reach these host pages.
  */
@@ -21,12 +22,18 @@
 #define SKEW 192     /* the buffer's start inside its page */
 #define HALF (N / 2) /* host RMA on [0, HALF), device RMA on [HALF, N - 64) */
 #define DEV (HALF - 64)
+/* The last 64 bytes, for the device's word-sized routines (offsets). */
+#define W_P (N - 64)    /* int: gshmem_int_p, then gshmem_int_g */
+#define W_AMO (N - 56)  /* uint64: gshmem_uint64_atomic_fetch_add */
+#define W_SIG (N - 48)  /* uint64: the signal of gshmem_putmem_signal */
+#define W_DATA (N - 40) /* 16 bytes: its data */
+#define W_I (N - 24)    /* 2 ints at stride 2: gshmem_int_iput */
 
 typedef struct sym_args {
     unsigned char *sym;   /* the registered buffer */
     unsigned char *local; /* private: the device put's source */
     unsigned char *back;  /* private: the device get's destination */
-    int next;
+    int next, prev, me;
 } sym_args_t;
 
 GSHMEM_KERNEL(sym_put_kernel, sym_args_t, a)
@@ -41,6 +48,38 @@ GSHMEM_KERNEL(sym_get_kernel, sym_args_t, a)
 {
     if (gshmemx_thread_id() == 0 && gshmemx_block_id() == 0)
         gshmem_getmem(a.back, a.sym + HALF, DEV, a.next);
+}
+
+/* The word-sized routines into the next PE's buffer; back[0] gets the
+ * fetch-add's old value, back[1] what the wait saw, back[2] gshmem_ptr's
+ * answer for this PE's own buffer (1: the buffer itself). */
+GSHMEM_KERNEL(sym_word_kernel, sym_args_t, a)
+{
+    if (gshmemx_thread_id() == 0 && gshmemx_block_id() == 0) {
+        uint64_t *back = (uint64_t *)(void *)a.back;
+        const int src[2] = {a.me + 300, a.me + 400};
+        unsigned char data[16];
+
+        for (int i = 0; i < 16; i++)
+            data[i] = (unsigned char)(a.me * 16 + i);
+        gshmem_int_p((int *)(void *)(a.sym + W_P), a.me + 200, a.next);
+        back[0] = gshmem_uint64_atomic_fetch_add((uint64_t *)(void *)(a.sym + W_AMO),
+                                                 (uint64_t)a.me + 1, a.next);
+        gshmem_int_iput((int *)(void *)(a.sym + W_I), src, 2, 1, 2, a.next);
+        gshmem_putmem_signal(a.sym + W_DATA, data, 16, (uint64_t *)(void *)(a.sym + W_SIG),
+                             (uint64_t)a.me + 1, GSHMEM_SIGNAL_SET, a.next);
+        back[1] = gshmem_signal_wait_until((uint64_t *)(void *)(a.sym + W_SIG), GSHMEM_CMP_EQ,
+                                           (uint64_t)a.prev + 1);
+        back[2] = gshmem_ptr(a.sym, a.me) == (void *)a.sym;
+    }
+}
+
+/* After a barrier: back[3] gets the next PE's int that this PE put. */
+GSHMEM_KERNEL(sym_g_kernel, sym_args_t, a)
+{
+    if (gshmemx_thread_id() == 0 && gshmemx_block_id() == 0)
+        ((uint64_t *)(void *)a.back)[3] =
+            (uint64_t)gshmem_int_g((const int *)(void *)(a.sym + W_P), a.next);
 }
 
 static void fill(unsigned char *p, size_t n, int pe, unsigned salt)
@@ -92,6 +131,8 @@ int main(void)
     prev = (dt_me + dt_npes - 1) % dt_npes;
     memset(&a, 0, sizeof(a));
     a.next = (dt_me + 1) % dt_npes;
+    a.prev = prev;
+    a.me = dt_me;
     buf = memfd_buffer(N, SKEW, &fd, &map, &map_len);
     memset(buf, 0, N);
     sym = (unsigned char *)gshmemx_buffer_register_symmetric(buf, N, 0);
@@ -130,6 +171,37 @@ int main(void)
     expect("gshmem_putmem into a registered buffer", sym + HALF, DEV, prev, 5);
     DT_LAUNCH(sym_get_kernel, 1, 1, a);
     expect("gshmem_getmem from a registered buffer", a.back, DEV, dt_me, 5); /* ours */
+    shmem_barrier_all();
+
+    /* the word-sized device routines on the last 64 bytes */
+    memset(a.back, 0, DEV);
+    DT_LAUNCH(sym_word_kernel, 1, 1, a);
+    shmem_barrier_all();
+    {
+        const uint64_t *back = (const uint64_t *)(void *)a.back;
+        const int *iv = (const int *)(void *)(sym + W_I);
+        int ok = 1;
+
+        PT_CHECK_EQ("gshmem_int_p into a registered buffer", (long long)prev + 200,
+                    (long long)*(int *)(void *)(sym + W_P));
+        PT_CHECK_EQ("gshmem_uint64_atomic_fetch_add on a registered buffer (old)", 0,
+                    (long long)back[0]);
+        PT_CHECK_EQ("gshmem_uint64_atomic_fetch_add on a registered buffer (new)",
+                    (long long)prev + 1, (long long)*(uint64_t *)(void *)(sym + W_AMO));
+        PT_CHECK_EQ("gshmem_int_iput into a registered buffer [0]", (long long)prev + 300,
+                    (long long)iv[0]);
+        PT_CHECK_EQ("gshmem_int_iput into a registered buffer [2]", (long long)prev + 400,
+                    (long long)iv[2]);
+        PT_CHECK_EQ("gshmem_signal_wait_until on a registered buffer", (long long)prev + 1,
+                    (long long)back[1]);
+        for (int i = 0; i < 16; i++)
+            ok = ok && sym[W_DATA + i] == (unsigned char)(prev * 16 + i);
+        PT_CHECK_EQ("gshmem_putmem_signal's data in a registered buffer", 1, ok);
+        PT_CHECK_EQ("gshmem_ptr of this PE's registered buffer", 1, (long long)back[2]);
+    }
+    DT_LAUNCH(sym_g_kernel, 1, 1, a);
+    PT_CHECK_EQ("gshmem_int_g from a registered buffer", (long long)dt_me + 200,
+                (long long)((const uint64_t *)(void *)a.back)[3]);
     shmem_barrier_all();
     free(a.local);
     free(a.back);
