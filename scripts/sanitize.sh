@@ -218,10 +218,16 @@ elif runtime_ok address,undefined; then
     units=
     [ -n "$criterion" ] && units=$(paths tests/unit alloc env translate typetable ring)
     # Leaks are errors too, less those of PMIx and Criterion (lsan.supp).
+    # HWLOC_COMPONENTS=-pci: hwloc's PCI plugin (libpciaccess) keeps the
+    # pci.ids table it reads, and hwloc dlcloses the plugin when the
+    # placement's topology is destroyed, so LeakSanitizer reports ~600 KB
+    # from an unknown module that no suppression can name.  The placement
+    # rules are tested on XML topologies (tests/unit/topo), which load no
+    # plugin.
     run_build asan "-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
         "-fsanitize=address,undefined" "$progs $units" "$units $list" "" \
         ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$supp/lsan.supp" \
-        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        HWLOC_COMPONENTS=-pci UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         GSHMEM_RING_TEST_COUNT=1000000 GSHMEM_TEST_TIMEOUT=120
 else
     result SKIP _san/asan "$CC cannot link -fsanitize=address,undefined: $(head -1 "$san/probe.err")"
