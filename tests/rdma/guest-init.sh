@@ -37,6 +37,9 @@ ctl=/run/rig
 exec 2>>$ctl/err
 
 while read -r tag dir; do
+    # A share under /tmp or /run is hidden by the guest's own tmpfs there:
+    # make its mount point (elsewhere it exists on the read-only root).
+    [ -d "$dir" ] || mkdir -p "$dir" 2>/dev/null
     mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none "$tag" "$dir" ||
         echo "guest-init.sh: cannot mount the share $dir" >&2
 done <$ctl/shares
