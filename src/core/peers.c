@@ -126,16 +126,13 @@ static const char *verbs_hca(char *buf, size_t len)
 }
 
 /* Which transport reaches the network peers.  auto: verbs when every PE
- * has an active RDMA port (one vote each through the allgather; every PE
- * with a network peer gets here, and either all PEs have one or none), else
- * UCX.  Returns NULL where the build has none. */
-static const gst_ops_t *choose_network(const char *fn)
+ * has an active port on hca (verbs_hca; one vote each through the
+ * allgather; every PE with a network peer gets here, and either all PEs
+ * have one or none), else UCX.  Returns NULL where the build has none. */
+static const gst_ops_t *choose_network(const char *fn, const char *hca)
 {
     const char *want = gsi_pe.env.transport;
-    int vote, *votes, all = 1;
-    char hca[80];
 
-    (void)fn;
     if (strcmp(want, "verbs") == 0) {
 #ifdef GSHMEM_HAVE_VERBS
         return &gst_verbs_ops;
@@ -152,18 +149,23 @@ static const gst_ops_t *choose_network(const char *fn)
                       "rebuild)");
 #endif
     }
-    vote = gst_verbs_usable(verbs_hca(hca, sizeof(hca)));
-    votes = calloc((size_t)gsi_pe.n_pes, sizeof(int));
-    if (!votes)
-        gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
-    if (gsi_pe.boot->allgather(&vote, votes, sizeof(vote)) != 0)
-        gsi_fatal(fn, "GSHMEM_TRANSPORT=auto: the exchange of RDMA devices failed");
-    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
-        all = all && votes[pe];
-    free(votes);
 #ifdef GSHMEM_HAVE_VERBS
-    if (all)
-        return &gst_verbs_ops;
+    {
+        int vote = gst_verbs_usable(hca), *votes, all = 1;
+
+        votes = calloc((size_t)gsi_pe.n_pes, sizeof(int));
+        if (!votes)
+            gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
+        if (gsi_pe.boot->allgather(&vote, votes, sizeof(vote)) != 0)
+            gsi_fatal(fn, "GSHMEM_TRANSPORT=auto: the exchange of RDMA devices failed");
+        for (int pe = 0; pe < gsi_pe.n_pes; pe++)
+            all = all && votes[pe];
+        free(votes);
+        if (all)
+            return &gst_verbs_ops;
+    }
+#else
+    (void)hca;
 #endif
 #ifdef GSHMEM_HAVE_UCX
     return &gst_ucx_ops;
@@ -205,7 +207,7 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
                              .am_rma = (int)gsi_pe.env.ucx_am,
                              .allgather = gsi_pe.boot->allgather,
                              .hca = verbs_hca(hca, sizeof(hca))};
-    gsi_pe.net = choose_network(fn);
+    gsi_pe.net = choose_network(fn, args.hca);
     for (int pe = 0; !gsi_pe.net && pe < gsi_pe.n_pes; pe++)
         if (net_peer[pe])
             gsi_fatal(fn,
