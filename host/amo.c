@@ -52,7 +52,7 @@ static inline void check_aligned(const char *fn, const void *addr, size_t size)
 /* The target of an AMO: the mapped location, or NULL and *t for the network. */
 #define GSI_AMO_TARGET(T, addr, pe, t)                                                       \
     (gsi_check_init(fn), check_aligned(fn, (addr), sizeof(T)),                               \
-     (T *)gsi_target(fn, (addr), sizeof(T), (pe), (t)))
+     (T *)gsi_amo_target(fn, (addr), sizeof(T), (pe), (t)))
 
 /* The _nbi forms return through `fetch`, a local pointer. */
 #define GSI_FETCH_TO(fetch, call)                                                            \

@@ -18,7 +18,7 @@ static uint64_t lock_amo(const char *fn, uint64_t *word, gst_amo_op_t op, uint64
                          uint64_t compare)
 {
     gsi_target_t t;
-    uint64_t *p = gsi_target(fn, word, sizeof(*word), LOCK_HOME, &t), r = compare;
+    uint64_t *p = gsi_amo_target(fn, word, sizeof(*word), LOCK_HOME, &t), r = compare;
 
     if (!p) {
         gsi_net_amo(fn, &t, LOCK_HOME, op, sizeof(r), &operand, &compare, &r);

@@ -91,21 +91,6 @@ static inline void gsi_coll_begin(gsi_coll_t *c, const char *fn, gsi_group_t *g)
     }
 }
 
-/* Active sets: this PE's words back to SHMEM_SYNC_VALUE.  Counters are
- * taken back by what they brought, so an add that a member already made
- * for a next barrier on the same pSync (which the spec allows) survives. */
-static inline void gsi_coll_end(gsi_coll_t *c)
-{
-    if (c->g->team)
-        return;
-    for (int k = 0; k < GSI_SIG_COUNT; k++) {
-        if (c->counted & (1u << k))
-            __atomic_fetch_sub(&c->sig[k * c->step], c->got[k], __ATOMIC_RELAXED);
-        if (c->written & (1u << k))
-            __atomic_store_n(&c->sig[k * c->step], 0, __ATOMIC_RELAXED);
-    }
-}
-
 static inline uint64_t *gsi_sig(const gsi_coll_t *c, int k)
 {
     return &c->sig[k * c->step];
@@ -128,7 +113,8 @@ static inline uint64_t gsi_sig_fetch_add(gsi_coll_t *c, int k, int i)
 
     if (!c->p2p)
         gsi_fence(c->fn);
-    p = gsi_lib_target(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t);
+    p = gsi_amo_target_for(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t,
+                           GSI_FOR_LIB);
     if (p)
         return __atomic_fetch_add(p, one, __ATOMIC_ACQ_REL);
     gsi_net_amo(c->fn, &t, gsi_group_pe(c->g, i), GST_AMO_FADD, sizeof(one), &one, NULL, &old);
@@ -140,13 +126,29 @@ static inline void gsi_sig_sub(gsi_coll_t *c, int k, int i, uint64_t count)
 {
     gsi_target_t t;
     uint64_t minus = (uint64_t)0 - count;
-    uint64_t *p = gsi_lib_target(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t);
+    uint64_t *p = gsi_amo_target_for(c->fn, gsi_sig(c, k), sizeof(*p), gsi_group_pe(c->g, i), &t,
+                                     GSI_FOR_LIB);
 
     if (p)
         __atomic_fetch_sub(p, count, __ATOMIC_RELAXED);
     else
         gsi_net_amo(c->fn, &t, gsi_group_pe(c->g, i), GST_AMO_FADD, sizeof(minus), &minus, NULL,
                     NULL);
+}
+
+/* Active sets: this PE's words back to SHMEM_SYNC_VALUE.  Counters are
+ * taken back by what they brought, so an add that a member already made
+ * for a next barrier on the same pSync (which the spec allows) survives. */
+static inline void gsi_coll_end(gsi_coll_t *c)
+{
+    if (c->g->team)
+        return;
+    for (int k = 0; k < GSI_SIG_COUNT; k++) {
+        if (c->counted & (1u << k))
+            gsi_sig_sub(c, k, c->g->me, c->got[k]);
+        if (c->written & (1u << k))
+            __atomic_store_n(gsi_sig(c, k), 0, __ATOMIC_RELAXED); /* one writer: this PE */
+    }
 }
 
 /* One poll of a wait of the collective: now and then, on the world, see

@@ -78,6 +78,10 @@ typedef struct gsi_pe_state {
     const struct gsb_ops *boot;
     const struct gst_ops *net;
     unsigned (*net_progress)(void); /* drives the network from waits; NULL: none */
+    /* 1: the network's atomics are not atomic with the CPU's (RDMA atomics
+     * without IBV_ATOMIC_GLOB), so every atomic, to this PE and to mapped
+     * peers too, goes through it (gsi_amo_target_for in src/core/rma.h) */
+    int amo_via_net;
     /* completes what device code queued in the proxy channels so far
      * (src/gpu/proxy.c); NULL: no proxy */
     void (*device_drain)(const char *fn);

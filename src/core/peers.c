@@ -217,6 +217,8 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
     if (gsi_pe.net->init(&args, err, sizeof(err)) != GSI_OK)
         gsi_fatal(fn, "transport %s: %s", gsi_pe.net->name, err);
     gsi_pe.net_progress = gsi_pe.net->progress;
+    gsi_pe.amo_via_net = gsi_pe.net->caps &&
+                         (gsi_pe.net->caps(GST_MEM_HOST, err, sizeof(err)) & GST_CAP_AMO_ALL_PES);
     free(peer_base);
 }
 

@@ -144,11 +144,34 @@ static inline void gsi_net_amo(const char *fn, const gsi_target_t *t, int pe, gs
         gsi_fatal_net(fn, status, pe);
 }
 
-/* Store a 64-bit word on `pe` with release order (signals, barrier flags). */
+/* Where an atomic on [addr, addr + len) of `pe` may be a CPU atomic: the
+ * mapped address, or NULL when the network must do it (*t says where):
+ * the peer is not mapped, or the network's atomics are not atomic with the
+ * CPU's (gsi_pe.amo_via_net), when it does every one, this PE's own too. */
+static inline void *gsi_amo_target_for(const char *fn, const void *addr, size_t len, int pe,
+                                       gsi_target_t *t, int who)
+{
+    void *p = gsi_target_for(fn, addr, len, pe, t, who);
+
+    return __builtin_expect(gsi_pe.amo_via_net, 0) ? NULL : p;
+}
+
+static inline void *gsi_amo_target(const char *fn, const void *addr, size_t len, int pe,
+                                   gsi_target_t *t)
+{
+    return gsi_amo_target_for(fn, addr, len, pe, t, GSI_FOR_USER);
+}
+
+/* Store a 64-bit word on `pe` with release order (signals, barrier flags).
+ * A user's signal word may also take other PEs' adds, so its store is an
+ * atomic (gsi_amo_target_for); the library's own stored words have one
+ * writer and take no adds (src/coll/coll_sig.h), so a mapped one is stored
+ * directly. */
 static inline void gsi_store64_for(const char *fn, uint64_t *addr, uint64_t value, int pe, int who)
 {
     gsi_target_t t;
-    uint64_t *p = gsi_target_for(fn, addr, sizeof(*p), pe, &t, who);
+    uint64_t *p = who == GSI_FOR_USER ? gsi_amo_target_for(fn, addr, sizeof(*p), pe, &t, who)
+                                      : gsi_target_for(fn, addr, sizeof(*p), pe, &t, who);
 
     if (__builtin_expect(p != NULL, 1))
         __atomic_store_n(p, value, __ATOMIC_RELEASE);
@@ -159,7 +182,7 @@ static inline void gsi_store64_for(const char *fn, uint64_t *addr, uint64_t valu
 static inline void gsi_add64_for(const char *fn, uint64_t *addr, uint64_t value, int pe, int who)
 {
     gsi_target_t t;
-    uint64_t *p = gsi_target_for(fn, addr, sizeof(*p), pe, &t, who);
+    uint64_t *p = gsi_amo_target_for(fn, addr, sizeof(*p), pe, &t, who);
 
     if (__builtin_expect(p != NULL, 1))
         __atomic_fetch_add(p, value, __ATOMIC_RELEASE);

@@ -81,6 +81,14 @@ typedef void (*gst_mem_dereg_fn_t)(void *handle);
 #define GST_CAP_GET 0x2u
 #define GST_CAP_AMO 0x4u /* the gst_amo_op_t operations, 4 and 8 bytes */
 #define GST_CAP_ALL (GST_CAP_PUT | GST_CAP_GET | GST_CAP_AMO)
+/* Its atomics are atomic with each other but not with CPU atomics on the
+ * same word (an RDMA device whose atomic_cap is IBV_ATOMIC_HCA: the NIC
+ * reads, modifies and writes memory under its own lock).  Such a transport
+ * reaches every PE, this one and those mapped by load/store included, and
+ * the core then sends every atomic through it, so that all atomics on a
+ * word stay atomic with each other, as OpenSHMEM requires.  Asked of
+ * GST_MEM_HOST only. */
+#define GST_CAP_AMO_ALL_PES 0x8u
 typedef unsigned (*gst_caps_fn_t)(gst_mem_type_t mem_type, char *why, size_t whylen);
 
 /* What a transport is told at init.  It must not call back into the core:

@@ -7,7 +7,7 @@
 # The typed checks are generated from include/gshmem/typetable.h.
 
 check_PROGRAMS += \
-	tests/pe/setup tests/pe/mem tests/pe/static tests/pe/rma tests/pe/amo \
+	tests/pe/setup tests/pe/mem tests/pe/static tests/pe/rma tests/pe/amo tests/pe/amo_contend \
 	tests/pe/signal tests/pe/p2psync tests/pe/order tests/pe/lock tests/pe/ctx \
 	tests/pe/threads tests/pe/barrier tests/pe/generic \
 	tests/pe/bad_pe_range tests/pe/bad_not_symmetric tests/pe/bad_before_init \
@@ -41,6 +41,8 @@ tests_pe_p2psync_SOURCES = tests/pe/p2psync.c tests/pe/pe_test.h
 tests_pe_p2psync_LDADD = libgshmem.la
 tests_pe_order_SOURCES = tests/pe/order.c tests/pe/pe_test.h
 tests_pe_order_LDADD = libgshmem.la
+tests_pe_amo_contend_SOURCES = tests/pe/amo_contend.c tests/pe/pe_test.h
+tests_pe_amo_contend_LDADD = libgshmem.la
 tests_pe_lock_SOURCES = tests/pe/lock.c tests/pe/pe_test.h
 tests_pe_lock_LDADD = libgshmem.la
 tests_pe_ctx_SOURCES = tests/pe/ctx.c tests/pe/pe_test.h
@@ -140,6 +142,7 @@ TESTS += \
 	tests/pe/signal-np1.pe tests/pe/signal-np2.pe tests/pe/signal-np4.pe \
 	tests/pe/p2psync-np1.pe tests/pe/p2psync-np2.pe tests/pe/p2psync-np4.pe \
 	tests/pe/order-np1.pe tests/pe/order-np2.pe tests/pe/order-np4.pe \
+	tests/pe/amo_contend-np1.pe tests/pe/amo_contend-np2.pe tests/pe/amo_contend-np4.pe \
 	tests/pe/lock-np1.pe tests/pe/lock-np2.pe tests/pe/lock-np3.pe tests/pe/lock-np4.pe \
 	tests/pe/ctx-np1.pe tests/pe/ctx-np2.pe tests/pe/ctx-np4.pe \
 	tests/pe/threads-np1.pe tests/pe/threads-np2.pe tests/pe/threads-np4.pe \

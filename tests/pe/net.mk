@@ -97,6 +97,9 @@ TESTS += \
 	tests/pe/amo-np2-net.net \
 	tests/pe/amo-np3-net.net \
 	tests/pe/amo-np4-net.net \
+	tests/pe/amo_contend-np1-net.net \
+	tests/pe/amo_contend-np2-net.net \
+	tests/pe/amo_contend-np4-net.net \
 	tests/pe/bad_amo_unaligned-np1-net.net \
 	tests/pe/bad_amo_unaligned-np2-net.net \
 	tests/pe/bad_before_init-np1-net.net \

@@ -102,6 +102,7 @@ static gsi_status_t verbs_init(const gst_init_args_t *args, char *err, size_t er
                  gst_verbs.port.dev_name);
         goto err_release;
     }
+    gst_verbs.amo_all_pes = gst_verbs.dev_attr.atomic_cap == IBV_ATOMIC_HCA;
     status = gst_verbs_connect(args->net_peer, err, errlen);
     if (status != GSI_OK)
         goto err_release;
@@ -177,6 +178,8 @@ static unsigned verbs_caps(gst_mem_type_t mem_type, char *why, size_t whylen)
     }
     if (mem_type == GST_MEM_CUDA && !gst_verbs_cuda_registrable(why, whylen))
         return 0;
+    if (mem_type == GST_MEM_HOST && amo && gst_verbs.amo_all_pes)
+        amo |= GST_CAP_AMO_ALL_PES;
     return GST_CAP_PUT | GST_CAP_GET | amo;
 }
 

@@ -7,14 +7,16 @@
  * aligned 8-byte word that holds it, leaving the other 4 bytes as they were
  * (a loop iteration that raced with a change to them fails and retries).
  *
- * What gshmem guarantees: atomics that go through this transport to a PE
- * are atomic with respect to each other (the responder's NIC serializes
- * them).  With IBV_ATOMIC_GLOB they are also atomic with respect to the
- * target's own CPU atomics on the word; with IBV_ATOMIC_HCA (rxe, most mlx5
- * settings) they are not, so a program must not mix a PE's local atomics on
- * a word with remote PEs' atomics on it through verbs in the same phase
- * (separated by a barrier they may alternate).  gshmem-info says which the
- * device has. */
+ * Atomics that go through this transport to a PE are atomic with respect
+ * to each other (the responder's NIC serializes them).  With
+ * IBV_ATOMIC_GLOB they are also atomic with respect to the target's own CPU
+ * atomics on the word; with IBV_ATOMIC_HCA (rxe, most mlx5 settings) they
+ * are not: a CPU's fetch-add between the NIC's read and write of the word
+ * is lost (seen on rxe: one add in 24 gone).  So on such a device every
+ * PE's host atomics go through here, to itself (a loopback QP) and to the
+ * PEs it maps too (GST_CAP_AMO_ALL_PES), as Sandia OpenSHMEM does unless
+ * told the NIC's atomics are the CPU's.  gshmem-info says which the device
+ * has. */
 #include "config.h"
 
 #ifdef GSHMEM_HAVE_VERBS

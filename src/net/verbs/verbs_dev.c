@@ -204,8 +204,9 @@ void gst_verbs_describe(char *buf, size_t len)
                                : port ? "port active"
                                       : "no active port",
                                !ctx || attr.atomic_cap == IBV_ATOMIC_NONE ? "none"
-                               : attr.atomic_cap == IBV_ATOMIC_GLOB       ? "8-byte, global"
-                                                                          : "8-byte, HCA");
+                               : attr.atomic_cap == IBV_ATOMIC_GLOB
+                                   ? "8-byte, global"
+                                   : "8-byte, HCA only: every atomic goes through it");
         if (ctx)
             ibv_close_device(ctx);
     }

@@ -2,8 +2,8 @@
  *
  * Every PE creates its QPs, then one allgather carries each PE's address
  * (GID or LID, PSN, MTU) and the QP number it made for every other PE; each
- * QP then goes INIT -> RTR -> RTS against the peer's QP for this PE.  One QP
- * per peer, shared by the PE's threads under gst_verbs.lock (QPs per proxy
+ * QP then goes INIT -> RTR -> RTS against the peer's QP for this PE (a QP
+ * for this PE itself is connected to itself).  One QP per peer, shared by the PE's threads under gst_verbs.lock (QPs per proxy
  * thread are not made yet). */
 #include "config.h"
 
@@ -96,12 +96,15 @@ static int to_rts(struct ibv_qp *qp, uint32_t psn)
 }
 
 /* Create the QPs with inline data where the device takes it (rxe and mlx5
- * do; a device that refuses gets none). */
+ * do; a device that refuses gets none).  Where the device's atomics are not
+ * atomic with the CPU's (IBV_ATOMIC_HCA), every PE gets a QP, this one
+ * (loopback) and those mapped by load/store too: the core then sends every
+ * atomic through this transport (GST_CAP_AMO_ALL_PES in transport.h). */
 static gsi_status_t create_qps(const char *net_peer, char *err, size_t errlen)
 {
     gst_verbs.max_inline = WANT_INLINE;
     for (int pe = 0; pe < gst_verbs.n_pes; pe++) {
-        if (!net_peer[pe])
+        if (!net_peer[pe] && !gst_verbs.amo_all_pes)
             continue;
         gst_verbs.qp[pe] = create_qp(gst_verbs.max_inline);
         if (!gst_verbs.qp[pe] && gst_verbs.max_inline) {

@@ -68,7 +68,10 @@ typedef struct gst_verbs {
     struct ibv_cq *cq;
     struct ibv_device_attr dev_attr;
     gst_verbs_port_t port;
-    struct ibv_qp **qp;  /* [n_pes] NULL: not a network peer */
+    struct ibv_qp **qp; /* [n_pes] NULL: not reached through verbs */
+    /* 1: atomic_cap is IBV_ATOMIC_HCA, so every PE has a QP and every
+     * atomic comes here (GST_CAP_AMO_ALL_PES) */
+    int amo_all_pes;
     uint32_t max_inline; /* what the QPs were created with */
     uint32_t rd_atomic;  /* outstanding READs/atomics per QP */
     char *bounce;        /* GST_VERBS_BOUNCE bytes + 8 for atomics */
