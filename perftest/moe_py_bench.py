@@ -4,6 +4,7 @@ same run on the same data, checked against each other bit for bit.
 
     python3 perftest/moe_py_bench.py [--np 4] [--iters 20] [--warmup 3]
         [--tokens 128 --hidden 2048 --topk 8 --experts-per-pe 8] [--bf16] [--normal]
+        [--gshmem-only]
 
 The default shape is moe_bench's "cpu" preset (perftest/moe_bench.c): 128
 tokens per PE, H=2048, top-8, 8 experts per PE, fp8 dispatch.  The
@@ -11,11 +12,16 @@ processes start with torch.multiprocessing, form a gloo group, and start
 gshmem from it (gshmem.init(group=...)).  Each round: a barrier, dispatch
 (timed), the toy expert (untimed), a barrier, combine (timed), for both
 implementations, alternating which goes first (gshmem's rounds use
-gshmem's barrier, as moe_bench does; the gloo rounds gloo's; PEs that
-outnumber the cores are bound to them as gshmemrun binds moe_bench's).  A round's time is the
-slowest process's.  Prints one JSON line per implementation and phase, as
-moe_bench does ("impl": "gshmem-python" or "gloo"), with the median.
-perftest/moe_py_compare.sh adds the C benchmark and the ratios."""
+gshmem's barrier, as moe_bench does; the gloo rounds gloo's; processes are
+bound to cores as gshmemrun binds moe_bench's PEs, see bind()).  A round's
+time is the slowest process's.  --gshmem-only times gshmem's rounds back
+to back, as moe_bench runs its rounds (a gloo round between them runs
+other code and sleeps in TCP waits, which the C rounds never do), and
+checks the last output against one untimed gloo round after them.  Prints
+one JSON line per implementation and phase, as moe_bench does ("impl":
+"gshmem-python" or "gloo", "rounds": "alternating" or "gshmem-only"),
+with the median.  perftest/moe_py_compare.sh adds the C benchmark and the
+ratios."""
 import argparse
 import json
 import os
@@ -144,10 +150,13 @@ def median(v):
 
 
 def bind(rank, np):
-    """As gshmemrun places the C benchmark's PEs when they outnumber the
-    cores (mpirun --bind-to core --map-by core): PE i on core i mod cores."""
+    """As gshmemrun places the C benchmark's PEs: when they outnumber the
+    cores it asks mpirun for --bind-to core --map-by core, and at 2 PEs or
+    fewer mpirun binds each to a core by default: PE i on core i mod cores.
+    (Unbound, the 2-PE run's threads moved between both cores, where the C
+    PEs each keep one.)"""
     cores = sorted(os.sched_getaffinity(0))
-    if np > len(cores):
+    if np > len(cores) or np <= 2:
         os.sched_setaffinity(0, {cores[rank % len(cores)]})
 
 
@@ -166,6 +175,8 @@ def worker(rank, a, port):
     verified = True
     for i in range(-a.warmup, a.iters):
         order = ["gshmem-python", "gloo"] if i % 2 == 0 else ["gloo", "gshmem-python"]
+        if a.gshmem_only:
+            order = ["gshmem-python"]
         outs = {}
         for impl in order:
             if impl == "gloo":
@@ -177,18 +188,24 @@ def worker(rank, a, port):
             if i >= 0:
                 times[impl][0].append(d)
                 times[impl][1].append(c)
-        verified &= torch.equal(outs["gloo"].view(torch.int16),
-                                outs["gshmem-python"].view(torch.int16))
+        if a.gshmem_only and i == a.iters - 1:
+            outs["gloo"] = gloo_round(g, x, idx, w)[0]  # after the timed rounds, untimed
+        if "gloo" in outs:
+            verified &= torch.equal(outs["gloo"].view(torch.int16),
+                                    outs["gshmem-python"].view(torch.int16))
     ok = torch.tensor([int(verified)])
     dist.all_reduce(ok, op=dist.ReduceOp.MIN)
     if me == 0:
         for impl, (d, c) in times.items():
+            if not d:
+                continue  # --gshmem-only: gloo was not timed
             tot = [p + q for p, q in zip(d, c)]
             for what, v in (("dispatch", d), ("combine", c), ("total", tot)):
                 print(json.dumps({"bench": "moe_%s" % what, "impl": impl,
                                   "mode": "normal" if a.normal else "ll", "npes": n,
                                   "tokens": N, "hidden": H, "topk": K, "experts": E,
                                   "dtype": "bf16" if a.bf16 else "fp8", "iters": a.iters,
+                                  "rounds": "gshmem-only" if a.gshmem_only else "alternating",
                                   "median_us": round(median(v), 1),
                                   "verified": bool(ok[0])}), flush=True)
     buf.destroy()
@@ -209,6 +226,9 @@ def main():
     ap.add_argument("--experts-per-pe", type=int, default=8)
     ap.add_argument("--bf16", action="store_true")
     ap.add_argument("--normal", action="store_true")
+    ap.add_argument("--gshmem-only", action="store_true",
+                    help="time gshmem's rounds back to back, as moe_bench runs them (no gloo "
+                         "round between them); one gloo round at the end checks the output")
     a = ap.parse_args()
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

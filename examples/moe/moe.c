@@ -97,7 +97,8 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
     b->idx = (int32_t *)moe_alloc(m, N * K * 4, &failed);
     b->w = (float *)moe_alloc(m, N * K * 4, &failed);
     b->out = (moe_bf16_t *)moe_alloc(m, N * H * 2, &failed);
-    b->send = (unsigned char *)moe_alloc(m, N * m->a.msg, &failed);
+    /* LL: by call parity, as recv is (moe_ll.c says why) */
+    b->send = (unsigned char *)moe_alloc(m, (mode == MOE_LL ? 2 : 1) * N * m->a.msg, &failed);
     b->done = (uint32_t *)moe_alloc(m, 16 * sizeof(uint32_t), &failed);
     b->warp_word = (uint64_t *)moe_alloc(m, (size_t)warps * 8, &failed);
 

@@ -61,7 +61,7 @@ typedef struct moe_bufs {
     int32_t *idx;        /* [N][K], -1: no expert */
     float *w;            /* [N][K] */
     moe_bf16_t *out;     /* [N][H] */
-    unsigned char *send; /* [N] messages: token t quantized, header {t} */
+    unsigned char *send; /* LL [2][N], normal [N] messages: token t quantized, header {t} */
 
     /* LL */
     unsigned char *recv;    /* sym [2][L][P][N] messages */

@@ -1,7 +1,7 @@
 /*
  * moe_ll.c - low-latency dispatch and combine (DeepEP "LL" style).
  *
- * Dispatch, per warp and token t: quantize t once into send[t] (header
+ * Dispatch, per warp and token t: quantize t once into send[buf][t] (header
  * {t} + payload); for each of its experts e (PE q = e / L, local expert
  * le), take slot = slot_ctr[e]++ and move the message to q's
  * recv[buf][le][me][slot]: plain stores when gshmem_ptr gives q's copy,
@@ -26,7 +26,13 @@
  * Load/store reachability is taken to be mutual (peers on one node map
  * each other's heaps).
  *
- * buf = epoch & 1: two calls can be in flight without a barrier.
+ * buf = epoch & 1: two calls can be in flight without a barrier.  That
+ * holds for send too: a put of dispatch n through the proxy reads its
+ * source when the proxy gets to it, which may be after this PE's dispatch
+ * n has returned (that waits for what arrives here, not for what it sent),
+ * so dispatch n + 1 packs into the other half.  Dispatch n + 2 may reuse
+ * the half: it follows combine n, which waited for rows that each
+ * destination sent only after dispatch n's messages had landed there.
  */
 #include "moe_dev.h"
 
@@ -67,7 +73,7 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
 
     /* Send: one warp per token, its experts in k order. */
     for (t = (int)w.id; t < N; t += (int)w.count) {
-        unsigned char *msg = a.b.send + (size_t)t * a.msg;
+        unsigned char *msg = a.b.send + ((size_t)buf * N + (size_t)t) * a.msg;
 
         moe_pack_warp(&w, &a, t, msg);
         for (k = 0; k < K; k++) {
