@@ -44,11 +44,10 @@ int main(void)
         int odd = npes / 2, even = npes - odd;
 
         expect = (long)npes * ROUNDS;
-        PT_CHECK_EQ_F("shmem_long_atomic_add", expect,
-                      shmem_long_atomic_fetch(&word[0], 0), "PE 0's word after %d adds from each PE",
-                      ROUNDS);
-        PT_CHECK_EQ_F("shmem_int_atomic_add", even * ROUNDS, shmem_int_atomic_fetch(&half[0], 0),
-                      "the low half (even PEs' adds)");
+        PT_CHECK_EQ_F("shmem_long_atomic_add", expect, shmem_long_atomic_fetch(&word[0], 0),
+                      "PE 0's word after %d adds from each PE", ROUNDS);
+        PT_CHECK_EQ_F("shmem_int_atomic_add", even * ROUNDS,
+                      shmem_int_atomic_fetch(&half[0], 0), "the low half (even PEs' adds)");
         PT_CHECK_EQ_F("shmem_int_atomic_add", odd * ROUNDS, shmem_int_atomic_fetch(&half[1], 0),
                       "the high half (odd PEs' adds)");
         PT_CHECK_EQ_F("shmem_signal_add", (uint64_t)(2 * expect), shmem_signal_fetch(sig),
