@@ -1,10 +1,12 @@
-/* src/net/verbs/verbs_qp.c - one reliable-connected QP per network peer.
+/* src/net/verbs/verbs_qp.c - one reliable-connected QP per network peer
+ * (per PE, this one included, where atomics need it: create_qps).
  *
  * Every PE creates its QPs, then one allgather carries each PE's address
  * (GID or LID, PSN, MTU) and the QP number it made for every other PE; each
  * QP then goes INIT -> RTR -> RTS against the peer's QP for this PE (a QP
- * for this PE itself is connected to itself).  One QP per peer, shared by the PE's threads under gst_verbs.lock (QPs per proxy
- * thread are not made yet). */
+ * for this PE itself is connected to itself).  One QP per peer, shared by
+ * the PE's threads under gst_verbs.lock (QPs per proxy thread are not made
+ * yet). */
 #include "config.h"
 
 #ifdef GSHMEM_HAVE_VERBS
