@@ -9,4 +9,4 @@ libgshmem_core_la_SOURCES += src/net/verbs/verbs_dev.h src/net/verbs/verbs_state
 	src/net/verbs/verbs_state.c src/net/verbs/verbs.c src/net/verbs/verbs_dev.c \
 	src/net/verbs/verbs_qp.c \
 	src/net/verbs/verbs_mr.c src/net/verbs/verbs_dmabuf.h src/net/verbs/verbs_dmabuf.c \
-	src/net/verbs/verbs_rma.c src/net/verbs/verbs_amo.c
+	src/net/verbs/verbs_rma.c src/net/verbs/verbs_amo.c src/net/verbs/verbs_async.c

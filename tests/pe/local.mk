@@ -23,7 +23,8 @@ check_PROGRAMS += \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont \
-	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies
+	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
+	tests/pe/bad_verbs_port_down
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -77,6 +78,8 @@ tests_pe_bad_hca_LDADD = libgshmem.la
 # Built here, run over verbs only (tests/rdma/verbs.list).
 tests_pe_bad_verbs_peer_dies_SOURCES = tests/pe/bad_verbs_peer_dies.c
 tests_pe_bad_verbs_peer_dies_LDADD = libgshmem.la
+tests_pe_bad_verbs_port_down_SOURCES = tests/pe/bad_verbs_port_down.c
+tests_pe_bad_verbs_port_down_LDADD = libgshmem.la
 tests_pe_bad_free_SOURCES = tests/pe/bad_free.c
 tests_pe_bad_free_LDADD = libgshmem.la
 tests_pe_bad_wait_cmp_SOURCES = tests/pe/bad_wait_cmp.c

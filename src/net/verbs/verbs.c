@@ -7,7 +7,8 @@
  * as they are added (map_region).  RDMA needs no target CPU, so there is no
  * progress thread and nothing for a waiter to drive: every operation has
  * completed (its CQ entry polled) when its call returns, which is also why
- * fence and quiet have nothing left to wait for. */
+ * fence and quiet have nothing left to wait for.  One thread sleeps on the
+ * device's event fd (verbs_async.c): a port that goes down ends the job. */
 #include "config.h"
 #include "net/transport.h"
 
@@ -49,6 +50,7 @@ static gsi_status_t take_regions(const gst_init_args_t *args, char *err, size_t 
 
 static void release_all(void)
 {
+    gst_verbs_async_stop();
     for (int r = 0; r < GST_MAX_REGIONS; r++)
         gst_verbs_release_region(r);
     gst_verbs_destroy_qps();
@@ -107,6 +109,9 @@ static gsi_status_t verbs_init(const gst_init_args_t *args, char *err, size_t er
     if (status != GSI_OK)
         goto err_release;
     status = take_regions(args, err, errlen);
+    if (status != GSI_OK)
+        goto err_release;
+    status = gst_verbs_async_start(err, errlen);
     if (status != GSI_OK)
         goto err_release;
     return GSI_OK;

@@ -54,9 +54,8 @@ static void handle(const struct ibv_async_event *ev)
     case IBV_EVENT_QP_FATAL:
     case IBV_EVENT_QP_REQ_ERR:
     case IBV_EVENT_QP_ACCESS_ERR:
-        gsi_fatal("gst_verbs", "PE %d: its QP (%u) on %s is in error: %s",
-                  qp_peer(ev->element.qp), ev->element.qp->qp_num, gst_verbs.port.dev_name,
-                  what);
+        gsi_fatal("gst_verbs", "PE %d: its QP (%u) on %s is in error: %s", qp_peer(ev->element.qp),
+                  ev->element.qp->qp_num, gst_verbs.port.dev_name, what);
         break;
     case IBV_EVENT_CQ_ERR:
         gsi_fatal("gst_verbs", "the completion queue on %s overran or broke: %s",

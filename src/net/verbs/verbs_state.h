@@ -9,6 +9,8 @@
  *   verbs_dmabuf.c the GPU heap's dma-buf registration (compiled, not run);
  *   verbs_rma.c   posting, completion, put and get;
  *   verbs_amo.c   atomics;
+ *   verbs_async.c the device's asynchronous events (a port down, a QP in
+ *                 error): a thread that ends the job on them;
  *   verbs.c       init, finalize, ordering, caps and the ops table;
  *   verbs_state.c the state itself. */
 #ifndef GST_VERBS_STATE_H
@@ -111,5 +113,10 @@ gsi_status_t gst_verbs_get(void *dst, int pe, int region, size_t offset, size_t 
 /* verbs_amo.c */
 gsi_status_t gst_verbs_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                            const void *operand, const void *compare, void *fetched);
+
+/* verbs_async.c: start and stop the thread that watches the device's
+ * events. */
+gsi_status_t gst_verbs_async_start(char *err, size_t errlen);
+void gst_verbs_async_stop(void);
 
 #endif
