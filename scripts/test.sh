@@ -1,7 +1,8 @@
 #!/bin/sh
 # The whole test suite: install what is missing, build, run `make check`
 # (unit tests, header checks, multi-PE programs at 1, 2, 3 and 4 PEs, bad
-# input cases), then the sanitizer builds (scripts/sanitize.sh: ASan and
+# input cases), then the soft-RoCE rig on its own (tests/rdma/rig.tap), then
+# the sanitizer builds (scripts/sanitize.sh: ASan and
 # UBSan over the unit tests and a 2-PE subset, TSan over the host-lane device
 # tests; their results are appended to check.out and counted with the rest),
 # then print "N passed, N failed, N skipped" on its own line.
@@ -11,8 +12,10 @@
 cd "$(dirname "$0")/.." || exit 1
 sh scripts/install-deps.sh || exit 1
 sh scripts/build.sh || exit 1
-make -j"$(nproc)" check >check.out 2>&1
+make -j"$(nproc)" check GSHMEM_RIG_TESTS= >check.out 2>&1
 status=$?
+# The soft-RoCE guest alone, with both cores (tests/rdma/local.mk says why).
+make check TESTS=tests/rdma/rig.tap >>check.out 2>&1 || status=1
 sh scripts/sanitize.sh >>check.out 2>&1
 
 # skip_reason NAME: why test NAME skipped, from its log (tests/x/y.sh, .pe and
