@@ -2,7 +2,7 @@
  * tests/pe/bad_verbs_peer_dies.c - over gst_verbs, a PE killed mid-run
  * makes its peer's next completion fail: the survivor prints one line
  * naming the dead PE and the verbs status, and the job ends (no hang).
- * Run only over verbs (tests/rdma/verbs.list): through P2P the puts to a
+ * Run only over verbs (the rig: tests/rdma/tests.list): through P2P the puts to a
  * dead PE's mapping would still succeed.
  */
 /* EXPECT: gshmem: PE 0: gst_verbs: PE 1: work completion failed: */

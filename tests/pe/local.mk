@@ -75,7 +75,7 @@ tests_pe_bad_transport_name_SOURCES = tests/pe/bad_transport_name.c
 tests_pe_bad_transport_name_LDADD = libgshmem.la
 tests_pe_bad_hca_SOURCES = tests/pe/bad_hca.c
 tests_pe_bad_hca_LDADD = libgshmem.la
-# Built here, run over verbs only (tests/rdma/verbs.list).
+# Built here, run over verbs only (the rig: tests/rdma/tests.list).
 tests_pe_bad_verbs_peer_dies_SOURCES = tests/pe/bad_verbs_peer_dies.c
 tests_pe_bad_verbs_peer_dies_LDADD = libgshmem.la
 tests_pe_bad_verbs_port_down_SOURCES = tests/pe/bad_verbs_port_down.c

@@ -10,4 +10,4 @@ GSHMEM_RIG_TESTS = tests/rdma/rig.tap
 TESTS += $(GSHMEM_RIG_TESTS)
 EXTRA_DIST += tests/rdma/rig.tap tests/rdma/tests.list tests/rdma/guest.sh \
 	tests/rdma/guest-init.sh tests/rdma/initramfs-boot.sh tests/rdma/rig-guest.sh \
-	tests/rdma/ib_pair.sh tests/rdma/port_down.sh tests/rdma/README.md
+	tests/rdma/ib_pair.sh tests/rdma/port_down.sh tests/rdma/verbs.list tests/rdma/README.md
