@@ -10,7 +10,8 @@ The default shape is moe_bench's "cpu" preset (perftest/moe_bench.c): 128
 tokens per PE, H=2048, top-8, 8 experts per PE, fp8 dispatch.  The
 processes start with torch.multiprocessing, form a gloo group, and start
 gshmem from it (gshmem.init(group=...)).  Each round: a barrier, dispatch
-(timed), the toy expert (untimed), a barrier, combine (timed), for both
+(timed), a barrier, the toy expert (untimed), a barrier, combine (timed),
+as perftest/moe_bench's rounds (examples/moe/moe_run.c), for both
 implementations, alternating which goes first (gshmem's rounds use
 gshmem's barrier, as moe_bench does; the gloo rounds gloo's; processes are
 bound to cores as gshmemrun binds moe_bench's PEs, see bind()).  A round's
@@ -116,6 +117,12 @@ def gshmem_round(buf, x, idx, w, me, fp8):
     t0 = now_us()
     recv_x, count, handle = buf.dispatch(x, idx, w)
     t1 = now_us()
+    # As moe_run.c: the expert starts from a barrier too.  Without it a PE
+    # done with its dispatch ran its expert beside a PE still in dispatch
+    # on the same core, and that PE's timed dispatch took twice as long
+    # (6 ms against 2.5 at 4 PEs on 2 cores): the C benchmark's PEs wait
+    # there, yielding the core.
+    gshmem.barrier_all()
     L = buf.num_local_experts
     y = torch.zeros((L, buf.num_recv_rows, x.shape[1]), dtype=torch.bfloat16)
     for le in range(L):
@@ -136,6 +143,7 @@ def gloo_round(g, x, idx, w):
     t0 = now_us()
     recv, st = g.dispatch(x, idx)
     t1 = now_us()
+    dist.barrier()  # as gshmem_round
     y = g.expert(recv, st)
     dist.barrier()
     t2 = now_us()
