@@ -37,10 +37,8 @@ const char *moe_path_name(void)
     return p2p ? "load/store" : "proxy";
 }
 
-/* The toy expert (moe_data.h: expert e multiplies by e + 1) over what
- * dispatch packed: rows [L][R][H] of bf16 or fp8 + scales. */
-static void toy_experts(const moe_shape_t *s, int L, int R, const int32_t *count,
-                        const unsigned char *vals, const float *scales, moe_bf16_t *y)
+void moe_toy_experts(const moe_shape_t *s, int L, int R, const int32_t *count,
+                     const unsigned char *vals, const float *scales, moe_bf16_t *y)
 {
     const int H = s->hidden, G = H / MOE_SCALE_BLOCK, me = shmem_my_pe();
     int le, r, i;
@@ -115,7 +113,7 @@ int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, u
             goto fini;
         t1 = now_us();
         shmem_barrier_all();
-        toy_experts(s, L, R, cnt, rx, rs, y);
+        moe_toy_experts(s, L, R, cnt, rx, rs, y);
         shmem_barrier_all();
         t2 = now_us();
         if (gshmem_moe_combine(b, y, w, &h, out))

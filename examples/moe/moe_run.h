@@ -28,6 +28,13 @@ int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, u
                 int warmup, int iters, moe_perf_t *p);
 void moe_perf_free(moe_perf_t *p);
 
+/* The toy expert (moe_data.h: expert e multiplies by e + 1) of this PE's
+ * L local experts over what gshmem_moe_dispatch handed back: count[le]
+ * rows of recv_x [L][R][H] (bf16, or fp8 with scales [L][R][H / 128])
+ * into y [L][R][H] bf16. */
+void moe_toy_experts(const moe_shape_t *s, int L, int R, const int32_t *count,
+                     const unsigned char *vals, const float *scales, moe_bf16_t *y);
+
 /* How this PE reaches the next one: "load/store", "proxy" or "local"
  * (collective: it allocates a probe word of the host heap, which is mapped
  * exactly where the device heap is on host lanes). */

@@ -5,6 +5,8 @@
 # twin with GSHMEM_DISABLE_P2P=1 (every other PE through the proxy
 # channels).  The twins are listed here by hand, as tests/device does for
 # its ring_tiny: tests/pe/gen-net-mk.sh only scans tests/pe and tests/device.
+# moe_inflight: two low-latency dispatches in flight through the public
+# library (gshmem_moe.h), at 2 and 4 PEs and their -net twins.
 
 check_PROGRAMS += tests/moe/moe_ll tests/moe/moe_normal
 tests_moe_moe_ll_SOURCES = tests/moe/moe_test.c
@@ -13,14 +15,21 @@ tests_moe_moe_ll_LDADD = examples/moe/libmoe.la libgshmem.la
 tests_moe_moe_normal_SOURCES = tests/moe/moe_test.c
 tests_moe_moe_normal_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe -DMOE_TEST_MODE=MOE_NORMAL
 tests_moe_moe_normal_LDADD = examples/moe/libmoe.la libgshmem.la
+check_PROGRAMS += tests/moe/moe_inflight
+tests_moe_moe_inflight_SOURCES = tests/moe/moe_inflight.c $(MOE_RUN_SOURCES)
+tests_moe_moe_inflight_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
+tests_moe_moe_inflight_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
+tests_moe_moe_inflight_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
 
 TESTS += \
 	tests/moe/moe_ll-np1.pe tests/moe/moe_ll-np2.pe tests/moe/moe_ll-np4.pe \
-	tests/moe/moe_normal-np1.pe tests/moe/moe_normal-np2.pe tests/moe/moe_normal-np4.pe
+	tests/moe/moe_normal-np1.pe tests/moe/moe_normal-np2.pe tests/moe/moe_normal-np4.pe \
+	tests/moe/moe_inflight-np2.pe tests/moe/moe_inflight-np4.pe
 
 if HAVE_UCX
 TESTS += \
 	tests/moe/moe_ll-np1-net.net tests/moe/moe_ll-np2-net.net tests/moe/moe_ll-np4-net.net \
 	tests/moe/moe_normal-np1-net.net tests/moe/moe_normal-np2-net.net \
-	tests/moe/moe_normal-np4-net.net
+	tests/moe/moe_normal-np4-net.net \
+	tests/moe/moe_inflight-np2-net.net tests/moe/moe_inflight-np4-net.net
 endif
