@@ -223,17 +223,23 @@ def worker(rank, a, port):
         sys.exit(1)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--np", type=int, default=4)
-    ap.add_argument("--iters", type=int, default=20)
-    ap.add_argument("--warmup", type=int, default=3)
+def shape_args(ap, iters, warmup):
+    """The options of a round and its shape (moe_bench's "cpu" preset by
+    default), which perftest/moe_py_profile.py takes too."""
+    ap.add_argument("--iters", type=int, default=iters)
+    ap.add_argument("--warmup", type=int, default=warmup)
     ap.add_argument("--tokens", type=int, default=128)
     ap.add_argument("--hidden", type=int, default=2048)
     ap.add_argument("--topk", type=int, default=8)
     ap.add_argument("--experts-per-pe", type=int, default=8)
     ap.add_argument("--bf16", action="store_true")
     ap.add_argument("--normal", action="store_true")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--np", type=int, default=4)
+    shape_args(ap, 20, 3)
     ap.add_argument("--gshmem-only", action="store_true",
                     help="time gshmem's rounds back to back, as moe_bench runs them (no gloo "
                          "round between them); one gloo round at the end checks the output")

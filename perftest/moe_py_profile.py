@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))  # ref.py
 import gshmem  # noqa: E402  (first: it makes Debian's torch importable)
 import torch  # noqa: E402
 
+import moe_py_bench  # noqa: E402  (beside this file: the options they share)
 import ref  # noqa: E402
 
 
@@ -31,14 +32,7 @@ def faults():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--iters", type=int, default=5)
-    ap.add_argument("--warmup", type=int, default=2)
-    ap.add_argument("--tokens", type=int, default=128)
-    ap.add_argument("--hidden", type=int, default=2048)
-    ap.add_argument("--topk", type=int, default=8)
-    ap.add_argument("--experts-per-pe", type=int, default=8)
-    ap.add_argument("--bf16", action="store_true")
-    ap.add_argument("--normal", action="store_true")
+    moe_py_bench.shape_args(ap, 5, 2)
     ap.add_argument("--pause-file", default=None,
                     help="after the warm-up, PE 0 creates this file and waits until it is gone "
                          "(moe_count.sh turns callgrind's instrumentation on meanwhile)")
