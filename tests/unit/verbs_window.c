@@ -4,7 +4,7 @@
  * fail if a run of more than GST_VERBS_SIGNAL_EVERY - 1 WRs goes
  * unsignalled, if one completion does not retire every earlier WR, if a
  * full window or spent READ credits leave nothing signalled to wait for,
- * or if fence is lost. */
+ * or if fence would not wait for the newest READ/atomic. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -131,19 +131,22 @@ Test(verbs_window, read_credits)
     cr_assert_eq(gst_verbs_window_rd_out(&w), 3);
 }
 
-Test(verbs_window, fence_after_read)
+Test(verbs_window, fence_waits_for_last_read)
 {
     gst_verbs_window_t w = {0};
+    uint64_t a, b;
 
     reset();
     post(&w, 0, 0, 128);
-    gst_verbs_window_fence(&w); /* nothing READ outstanding: no flag */
-    cr_assert(!post(&w, 0, 0, 128).fence);
-    post(&w, 1, 0, 128);
-    gst_verbs_window_fence(&w);
-    cr_assert(post(&w, 0, 0, 128).fence);
-    cr_assert(!post(&w, 0, 0, 128).fence);
-    wait_for(&w, 3);
-    gst_verbs_window_fence(&w); /* the READ is done: no flag */
-    cr_assert(!post(&w, 0, 0, 128).fence);
+    cr_assert_eq(gst_verbs_window_rd_out(&w), 0);
+    a = post(&w, 1, 0, 128).seq;
+    post(&w, 0, 0, 128);
+    b = post(&w, 1, 0, 128).seq;
+    post(&w, 0, 0, 128);
+    cr_assert_eq(gst_verbs_window_rd_last(&w), b);
+    wait_for(&w, a);
+    cr_assert_eq(gst_verbs_window_rd_out(&w), 1);
+    cr_assert_eq(gst_verbs_window_rd_last(&w), b);
+    wait_for(&w, b);
+    cr_assert_eq(gst_verbs_window_rd_out(&w), 0);
 }

@@ -16,8 +16,9 @@
  * one QP in the order they were posted, so WRITEs and atomics to one PE
  * land in order (put-with-signal is a put then an atomic on the same QP,
  * and needs nothing more); a READ or atomic may still be in flight when a
- * later request executes, so a WR posted after fence while one is
- * outstanding carries IBV_SEND_FENCE; and the send queue completes in
+ * later request executes, so fence waits for the READs/atomics
+ * outstanding (gst_verbs_fence says why not IBV_SEND_FENCE); and the send
+ * queue completes in
  * order, so a successful signalled completion means every earlier WR of
  * that QP completed too (verbs_window.h).  wr_id is (PE, WR number), so any
  * poller retires any QP's completions, and a waiter waits on its QP's
@@ -127,8 +128,6 @@ uint64_t gst_verbs_post(int pe, struct ibv_send_wr *wr, int want_signal)
     wr->next = NULL;
     if (plan.signalled)
         wr->send_flags |= IBV_SEND_SIGNALED;
-    if (plan.fence)
-        wr->send_flags |= IBV_SEND_FENCE;
     rc = ibv_post_send(gst_verbs.qp[pe], wr, &bad);
     if (rc)
         gsi_fatal("gst_verbs", "posting to PE %d failed: ibv_post_send: %s (QP %u)", pe,
@@ -151,12 +150,20 @@ gsi_status_t gst_verbs_quiet(void)
     return GSI_OK;
 }
 
+/* A WR after a READ or atomic that is still outstanding could execute
+ * before it: fence waits for the QP's last READ/atomic (WRITEs need
+ * nothing).  Not IBV_SEND_FENCE on the next WR: on the rig's rxe (Debian
+ * 6.1) a QP whose send queue held a fenced WR stalled with it and the
+ * atomics before it uncompleted (tests/device/ring-np2). */
 gsi_status_t gst_verbs_fence(void)
 {
     pthread_mutex_lock(&gst_verbs.lock);
-    for (int pe = 0; gst_verbs.qp && pe < gst_verbs.n_pes; pe++)
-        if (gst_verbs.qp[pe])
-            gst_verbs_window_fence(&gst_verbs.win[pe]);
+    for (int pe = 0; gst_verbs.qp && pe < gst_verbs.n_pes; pe++) {
+        gst_verbs_window_t *w = &gst_verbs.win[pe];
+
+        if (gst_verbs.qp[pe] && gst_verbs_window_rd_out(w))
+            gst_verbs_wait(pe, gst_verbs_window_rd_last(w));
+    }
     pthread_mutex_unlock(&gst_verbs.lock);
     return GSI_OK;
 }

@@ -13,8 +13,7 @@ unsigned gst_verbs_window_rd_out(gst_verbs_window_t *w)
     return w->rd_count;
 }
 
-uint64_t gst_verbs_window_blocker(gst_verbs_window_t *w, int is_rd, unsigned depth,
-                                  unsigned rd_max)
+uint64_t gst_verbs_window_blocker(gst_verbs_window_t *w, int is_rd, unsigned depth, unsigned rd_max)
 {
     if (rd_max > GST_VERBS_MAX_RD)
         rd_max = GST_VERBS_MAX_RD;
@@ -35,8 +34,6 @@ gst_verbs_wr_plan_t gst_verbs_window_post(gst_verbs_window_t *w, int is_rd, int 
                      plan.seq - w->completed >= depth;
     if (plan.signalled)
         w->last_signalled = plan.seq;
-    plan.fence = w->fence_next;
-    w->fence_next = 0;
     if (is_rd) {
         (void)gst_verbs_window_rd_out(w);
         w->rd_seq[(w->rd_head + w->rd_count) % GST_VERBS_MAX_RD] = plan.seq;
@@ -51,8 +48,7 @@ void gst_verbs_window_retire(gst_verbs_window_t *w, uint64_t seq)
         w->completed = seq;
 }
 
-void gst_verbs_window_fence(gst_verbs_window_t *w)
+uint64_t gst_verbs_window_rd_last(const gst_verbs_window_t *w)
 {
-    if (gst_verbs_window_rd_out(w))
-        w->fence_next = 1;
+    return w->rd_seq[(w->rd_head + w->rd_count - 1) % GST_VERBS_MAX_RD];
 }

@@ -27,13 +27,12 @@ typedef struct gst_verbs_window {
     /* numbers of the READs/atomics that may be outstanding, oldest first */
     uint64_t rd_seq[GST_VERBS_MAX_RD];
     unsigned rd_head, rd_count;
-    int fence_next; /* the next WR waits for the READs/atomics before it */
 } gst_verbs_window_t;
 
 /* What gst_verbs_window_post decided for a WR. */
 typedef struct gst_verbs_wr_plan {
     uint64_t seq;
-    int signalled, fence;
+    int signalled;
 } gst_verbs_wr_plan_t;
 
 /* READs/atomics of w not yet known complete. */
@@ -47,7 +46,7 @@ gst_verbs_wr_plan_t gst_verbs_window_post(gst_verbs_window_t *w, int is_rd, int 
                                           unsigned depth);
 /* A successful completion of WR seq: it and every earlier WR are done. */
 void gst_verbs_window_retire(gst_verbs_window_t *w, uint64_t seq);
-/* fence: order the next WR after the READs/atomics outstanding, if any. */
-void gst_verbs_window_fence(gst_verbs_window_t *w);
+/* The number of the newest READ/atomic posted (call with rd_out > 0). */
+uint64_t gst_verbs_window_rd_last(const gst_verbs_window_t *w);
 
 #endif
