@@ -7,6 +7,6 @@ libgshmem_core_la_SOURCES += src/net/transport.h src/net/none.c \
 	src/net/ucx/ucx_private.c
 libgshmem_core_la_SOURCES += src/net/verbs/verbs_dev.h src/net/verbs/verbs_state.h \
 	src/net/verbs/verbs_state.c src/net/verbs/verbs.c src/net/verbs/verbs_dev.c \
-	src/net/verbs/verbs_qp.c \
+	src/net/verbs/verbs_qp.c src/net/verbs/verbs_window.h src/net/verbs/verbs_window.c \
 	src/net/verbs/verbs_mr.c src/net/verbs/verbs_dmabuf.h src/net/verbs/verbs_dmabuf.c \
 	src/net/verbs/verbs_rma.c src/net/verbs/verbs_amo.c src/net/verbs/verbs_async.c

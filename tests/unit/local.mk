@@ -4,7 +4,7 @@
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16 tests/unit/pmi2 tests/unit/topo
+	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -19,6 +19,11 @@ tests_unit_verbs_dmabuf_CPPFLAGS = $(unit_cppflags)
 tests_unit_verbs_dmabuf_CFLAGS = $(unit_cflags) $(IBVERBS_CFLAGS)
 tests_unit_verbs_dmabuf_LDADD = $(CRITERION_LIBS) -ldl
 endif
+# verbs_window: the verbs send window's logic against a simulated send queue.
+tests_unit_verbs_window_SOURCES = tests/unit/verbs_window.c src/net/verbs/verbs_window.c
+tests_unit_verbs_window_CPPFLAGS = $(unit_cppflags)
+tests_unit_verbs_window_CFLAGS = $(unit_cflags)
+tests_unit_verbs_window_LDADD = $(CRITERION_LIBS)
 tests_unit_alloc_SOURCES = tests/unit/alloc.c
 tests_unit_alloc_CPPFLAGS = $(unit_cppflags)
 tests_unit_alloc_CFLAGS = $(unit_cflags)

@@ -5,10 +5,12 @@
  * One protection domain, one completion queue and one RC QP per network
  * peer, all made and connected at init; the regions registered at init and
  * as they are added (map_region).  RDMA needs no target CPU, so there is no
- * progress thread and nothing for a waiter to drive: every operation has
- * completed (its CQ entry polled) when its call returns, which is also why
- * fence and quiet have nothing left to wait for.  One thread sleeps on the
- * device's event fd (verbs_async.c): a port that goes down ends the job. */
+ * progress thread and nothing for progress to drive: operations complete
+ * on the NIC and whoever waits (a blocking get, a bounce slot, quiet) polls
+ * the CQ (verbs_rma.c).  The CQ is sized so that every QP's window of
+ * signalled WRs fits at once: a CQ that overruns loses completions and the
+ * job hangs.  One thread sleeps on the device's event fd (verbs_async.c): a
+ * port that goes down ends the job. */
 #include "config.h"
 #include "net/transport.h"
 
@@ -19,11 +21,6 @@
 #include <string.h>
 
 #include "net/verbs/verbs_state.h"
-
-static gsi_status_t verbs_order(void)
-{
-    return GSI_OK;
-}
 
 static gsi_status_t take_regions(const gst_init_args_t *args, char *err, size_t errlen)
 {
@@ -54,6 +51,8 @@ static void release_all(void)
     for (int r = 0; r < GST_MAX_REGIONS; r++)
         gst_verbs_release_region(r);
     gst_verbs_destroy_qps();
+    free(gst_verbs.win);
+    free(gst_verbs.net_peer);
     if (gst_verbs.bounce_mr)
         ibv_dereg_mr(gst_verbs.bounce_mr);
     free(gst_verbs.bounce);
@@ -67,9 +66,32 @@ static void release_all(void)
     memset(&gst_verbs, 0, sizeof(gst_verbs));
 }
 
+/* Every QP may have gst_verbs.sq_depth signalled WRs outstanding, each
+ * with its entry in the one CQ: the depth is what the device's max_cqe
+ * allows for n_pes QPs (and its max_qp_wr), at most GST_VERBS_SQ_DEPTH. */
+#define CQ_MARGIN 64
+static gsi_status_t size_queues(int n_pes, int *cqe, char *err, size_t errlen)
+{
+    long depth = GST_VERBS_SQ_DEPTH, max_cqe = gst_verbs.dev_attr.max_cqe;
+
+    if (depth > gst_verbs.dev_attr.max_qp_wr)
+        depth = gst_verbs.dev_attr.max_qp_wr;
+    if ((long)n_pes * depth + CQ_MARGIN > max_cqe)
+        depth = (max_cqe - CQ_MARGIN) / n_pes;
+    if (depth < 2) {
+        snprintf(err, errlen, "%s: its CQs (max_cqe %ld) are too small for %d QPs",
+                 gst_verbs.port.dev_name, max_cqe, n_pes);
+        return GSI_ERR_SYSTEM;
+    }
+    gst_verbs.sq_depth = (unsigned)depth;
+    *cqe = (int)((long)n_pes * depth + CQ_MARGIN);
+    return GSI_OK;
+}
+
 static gsi_status_t verbs_init(const gst_init_args_t *args, char *err, size_t errlen)
 {
     gsi_status_t status;
+    int cqe;
 
     memset(&gst_verbs, 0, sizeof(gst_verbs));
     gst_verbs.my_pe = args->my_pe;
@@ -85,19 +107,26 @@ static gsi_status_t verbs_init(const gst_init_args_t *args, char *err, size_t er
         snprintf(err, errlen, "%s: ibv_alloc_pd failed", gst_verbs.port.dev_name);
         goto err_release;
     }
-    gst_verbs.cq = ibv_create_cq(gst_verbs.ctx, 64, NULL, NULL, 0);
+    status = size_queues(args->n_pes, &cqe, err, errlen);
+    if (status != GSI_OK)
+        goto err_release;
+    status = GSI_ERR_SYSTEM;
+    gst_verbs.cq = ibv_create_cq(gst_verbs.ctx, cqe, NULL, NULL, 0);
     if (!gst_verbs.cq) {
         snprintf(err, errlen, "%s: ibv_create_cq failed", gst_verbs.port.dev_name);
         goto err_release;
     }
     gst_verbs.bounce = aligned_alloc(4096, GST_VERBS_BOUNCE + 4096);
     gst_verbs.qp = calloc((size_t)args->n_pes, sizeof(*gst_verbs.qp));
-    if (!gst_verbs.bounce || !gst_verbs.qp) {
+    gst_verbs.win = calloc((size_t)args->n_pes, sizeof(*gst_verbs.win));
+    gst_verbs.net_peer = malloc((size_t)args->n_pes);
+    if (!gst_verbs.bounce || !gst_verbs.qp || !gst_verbs.win || !gst_verbs.net_peer) {
         snprintf(err, errlen, "out of memory for the bounce buffer");
         status = GSI_ERR_NOMEM;
         goto err_release;
     }
-    gst_verbs.bounce_mr = ibv_reg_mr(gst_verbs.pd, gst_verbs.bounce, GST_VERBS_BOUNCE + 8,
+    memcpy(gst_verbs.net_peer, args->net_peer, (size_t)args->n_pes);
+    gst_verbs.bounce_mr = ibv_reg_mr(gst_verbs.pd, gst_verbs.bounce, GST_VERBS_BOUNCE_MR,
                                      IBV_ACCESS_LOCAL_WRITE);
     if (!gst_verbs.bounce_mr) {
         snprintf(err, errlen, "%s: ibv_reg_mr of the bounce buffer failed",
@@ -120,12 +149,15 @@ err_release:
     return status;
 }
 
-/* Collective: once every PE is here none has an operation left towards
- * another (each completed before its call returned). */
+/* Collective: this PE's WRs complete first, so once every PE is past the
+ * allgather none has an operation left towards another. */
 static void verbs_finalize(void)
 {
     int mine = 0, *all = calloc((size_t)gst_verbs.n_pes, sizeof(int));
 
+    pthread_mutex_lock(&gst_verbs.lock);
+    gst_verbs_quiet_locked();
+    pthread_mutex_unlock(&gst_verbs.lock);
     if (all)
         gst_verbs.allgather(&mine, all, sizeof(mine));
     free(all);
@@ -196,10 +228,16 @@ const gst_ops_t gst_verbs_ops = {
     .put = gst_verbs_put,
     .get = gst_verbs_get,
     .amo = gst_verbs_amo,
-    .fence = verbs_order,
-    .quiet = verbs_order,
+    .fence = gst_verbs_fence,
+    .quiet = gst_verbs_quiet,
     .map_region = verbs_map_region,
     .caps = verbs_caps,
+    .put_nbi = gst_verbs_put_nbi,
+    .get_nbi = gst_verbs_get_nbi,
+    .p_nbi = gst_verbs_p_nbi,
+    .amo_nbi = gst_verbs_amo_nbi,
+    /* nothing is held back: every WR is posted as it is issued */
+    .post = NULL,
 };
 
 #endif

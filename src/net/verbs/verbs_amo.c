@@ -25,15 +25,20 @@
 
 #include "net/verbs/verbs_state.h"
 
-/* One verbs atomic on the 8-byte word at (region, offset) of pe. */
+/* One verbs atomic on the 8-byte word at (region, offset) of pe, posted
+ * signalled (every atomic is: its rd_atomic credit must come back).  old:
+ * wait for it and take the word's old value; NULL: return at once, the old
+ * value going to the scratch word nobody reads (the next quiet completes
+ * it).  gst_verbs.lock held. */
 static gsi_status_t atomic8(int pe, int region, size_t offset, enum ibv_wr_opcode opcode,
                             uint64_t compare_add, uint64_t swap, uint64_t *old)
 {
     const gst_verbs_chunk_t *c = gst_verbs_find_chunk(region, offset);
-    uint64_t *slot = (uint64_t *)(void *)(gst_verbs.bounce + GST_VERBS_BOUNCE);
+    uint64_t *slot = (uint64_t *)(void *)(gst_verbs.bounce +
+                                          (old ? GST_VERBS_AMO_RESULT : GST_VERBS_AMO_SCRATCH));
     struct ibv_sge sge = {.addr = (uintptr_t)slot, .length = 8, .lkey = gst_verbs.bounce_mr->lkey};
     struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = opcode};
-    gsi_status_t status;
+    uint64_t seq;
 
     if (!c || pe < 0 || pe >= gst_verbs.n_pes || !gst_verbs.qp[pe] || offset % 8)
         return GSI_ERR_INVALID;
@@ -41,10 +46,12 @@ static gsi_status_t atomic8(int pe, int region, size_t offset, enum ibv_wr_opcod
     wr.wr.atomic.rkey = c->rkey[pe];
     wr.wr.atomic.compare_add = compare_add;
     wr.wr.atomic.swap = swap;
-    status = gst_verbs_post_wait(pe, &wr);
-    if (status == GSI_OK)
+    seq = gst_verbs_post(pe, &wr, 1);
+    if (old) {
+        gst_verbs_wait(pe, seq);
         *old = *slot;
-    return status;
+    }
+    return GSI_OK;
 }
 
 static uint64_t apply(gst_amo_op_t op, uint64_t cur, uint64_t operand)
@@ -113,6 +120,27 @@ gsi_status_t gst_verbs_amo(int pe, int region, size_t offset, gst_amo_op_t op, s
     if (status == GSI_OK && fetched)
         memcpy(fetched, &old, size);
     return status;
+}
+
+/* The operations without a result: an 8-byte add to a network peer is a
+ * fetch-add left outstanding; the rest wait as the blocking form does (a
+ * compare-and-swap loop needs each result).  So does an add to a PE mapped
+ * by load/store (GST_CAP_AMO_ALL_PES): a fence orders nothing between this
+ * transport and the core's stores, so the add must land before the call
+ * returns. */
+gsi_status_t gst_verbs_amo_nbi(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                               uint64_t operand)
+{
+    gsi_status_t status;
+
+    if (size == 8 && op == GST_AMO_FADD && offset % 8 == 0 && pe >= 0 && pe < gst_verbs.n_pes &&
+        gst_verbs.net_peer[pe]) {
+        pthread_mutex_lock(&gst_verbs.lock);
+        status = atomic8(pe, region, offset, IBV_WR_ATOMIC_FETCH_AND_ADD, operand, 0, NULL);
+        pthread_mutex_unlock(&gst_verbs.lock);
+        return status;
+    }
+    return gst_verbs_amo(pe, region, offset, op, size, &operand, NULL, NULL);
 }
 
 #endif

@@ -18,9 +18,6 @@
 
 #include "net/verbs/verbs_state.h"
 
-/* Send-queue depth.  The data path waits for each signalled WR before it
- * posts the next, so at most two WRs are outstanding per QP. */
-#define SQ_DEPTH 16
 /* Small puts go inline (no DMA read of the source) up to this. */
 #define WANT_INLINE 64
 /* Retransmission: 4.096 us * 2^TIMEOUT per try, RETRIES tries, so a dead
@@ -38,7 +35,7 @@ static struct ibv_qp *create_qp(uint32_t inline_len)
         .recv_cq = gst_verbs.cq,
         .qp_type = IBV_QPT_RC,
         .sq_sig_all = 0,
-        .cap = {.max_send_wr = SQ_DEPTH,
+        .cap = {.max_send_wr = gst_verbs.sq_depth, /* the window's credits */
                 .max_recv_wr = 1,
                 .max_send_sge = 1,
                 .max_recv_sge = 1,

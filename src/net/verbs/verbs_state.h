@@ -7,7 +7,10 @@
  *                 through the bootstrap's allgather;
  *   verbs_mr.c    registration of the regions and their chunks, rkeys;
  *   verbs_dmabuf.c the GPU heap's dma-buf registration (compiled, not run);
- *   verbs_rma.c   posting, completion, put and get;
+ *   verbs_window.c one QP's send window: credits, selective signalling,
+ *                 in-order retirement (plain logic, unit-tested);
+ *   verbs_rma.c   posting, the one completion poller, waits, the bounce
+ *                 slots, put, get, fence and quiet;
  *   verbs_amo.c   atomics;
  *   verbs_async.c the device's asynchronous events (a port down, a QP in
  *                 error): a thread that ends the job on them;
@@ -22,6 +25,7 @@
 #include <stdint.h>
 
 #include "net/transport.h"
+#include "net/verbs/verbs_window.h"
 
 /* A region grows by map_region calls; each call's bytes are one chunk with
  * its own MR (keys of earlier chunks never change). */
@@ -59,8 +63,26 @@ typedef struct gst_verbs_addr {
 } gst_verbs_addr_t;
 
 /* Bytes of the registered bounce buffer that carries sources and
- * destinations outside every registered region. */
+ * destinations outside every registered region: GST_VERBS_SLOTS slots, each
+ * held by the WR that uses it until that WR is known complete. */
 #define GST_VERBS_BOUNCE (1u << 20)
+#define GST_VERBS_SLOTS 32
+#define GST_VERBS_SLOT (GST_VERBS_BOUNCE / GST_VERBS_SLOTS)
+/* After the slots: the blocking atomics' result word, then the word the
+ * non-blocking fetch-adds write their (unused) old values to. */
+#define GST_VERBS_AMO_RESULT GST_VERBS_BOUNCE
+#define GST_VERBS_AMO_SCRATCH (GST_VERBS_BOUNCE + 8)
+#define GST_VERBS_BOUNCE_MR (GST_VERBS_BOUNCE + 16)
+/* WRs outstanding per QP at most (less where the device's CQ could not
+ * hold a completion for each of every QP's: verbs_init). */
+#define GST_VERBS_SQ_DEPTH 128
+
+/* A bounce slot: held by WR seq of pe's QP until it completes (seq 0:
+ * free). */
+typedef struct gst_verbs_slot {
+    int pe;
+    uint64_t seq;
+} gst_verbs_slot_t;
 
 typedef struct gst_verbs {
     int my_pe, n_pes;
@@ -78,8 +100,12 @@ typedef struct gst_verbs {
     uint32_t rd_atomic;  /* outstanding READs/atomics per QP */
     char *bounce;        /* GST_VERBS_BOUNCE bytes + 8 for atomics */
     struct ibv_mr *bounce_mr;
-    uint64_t wr_seq;      /* wr_id of the last signalled WR */
-    pthread_mutex_t lock; /* serializes the data path */
+    unsigned sq_depth;       /* WRs outstanding per QP at most */
+    gst_verbs_window_t *win; /* [n_pes] each QP's send window */
+    char *net_peer;          /* [n_pes] 1: a network peer (not mapped) */
+    gst_verbs_slot_t slot[GST_VERBS_SLOTS];
+    unsigned next_slot;
+    pthread_mutex_t lock; /* serializes the data path, polling included */
     gst_verbs_region_t region[GST_MAX_REGIONS];
 } gst_verbs_t;
 
@@ -105,14 +131,27 @@ struct ibv_mr *gst_verbs_reg_cuda(struct ibv_pd *pd, void *addr, size_t len, int
 /* Whether CUDA memory can be registered at all, and if not why. */
 int gst_verbs_cuda_registrable(char *why, size_t whylen);
 
-/* verbs_rma.c: post one WR on pe's QP and wait for its completion. */
-gsi_status_t gst_verbs_post_wait(int pe, struct ibv_send_wr *wr);
+/* verbs_rma.c; the first three with gst_verbs.lock held.  Post wr on pe's
+ * QP once its window has room (signalled where the window or want_signal
+ * says); returns the WR's number. */
+uint64_t gst_verbs_post(int pe, struct ibv_send_wr *wr, int want_signal);
+/* Wait until WR seq of pe's QP is known complete, polling the CQ. */
+void gst_verbs_wait(int pe, uint64_t seq);
+/* Wait until every WR posted on every QP is complete. */
+void gst_verbs_quiet_locked(void);
 gsi_status_t gst_verbs_put(int pe, int region, size_t offset, const void *src, size_t len);
 gsi_status_t gst_verbs_get(void *dst, int pe, int region, size_t offset, size_t len);
+gsi_status_t gst_verbs_put_nbi(int pe, int region, size_t offset, const void *src, size_t len);
+gsi_status_t gst_verbs_get_nbi(void *dst, int pe, int region, size_t offset, size_t len);
+gsi_status_t gst_verbs_p_nbi(int pe, int region, size_t offset, uint64_t value, size_t len);
+gsi_status_t gst_verbs_fence(void);
+gsi_status_t gst_verbs_quiet(void);
 
 /* verbs_amo.c */
 gsi_status_t gst_verbs_amo(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
                            const void *operand, const void *compare, void *fetched);
+gsi_status_t gst_verbs_amo_nbi(int pe, int region, size_t offset, gst_amo_op_t op, size_t size,
+                               uint64_t operand);
 
 /* verbs_async.c: start and stop the thread that watches the device's
  * events. */
