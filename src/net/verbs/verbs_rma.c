@@ -18,12 +18,11 @@
  * and needs nothing more); a READ or atomic may still be in flight when a
  * later request executes, so fence waits for the READs/atomics
  * outstanding (gst_verbs_fence says why not IBV_SEND_FENCE); and the send
- * queue completes in
- * order, so a successful signalled completion means every earlier WR of
- * that QP completed too (verbs_window.h).  wr_id is (PE, WR number), so any
- * poller retires any QP's completions, and a waiter waits on its QP's
- * completed count, never on seeing its own wr_id (another thread may have
- * polled it).  Everything runs under gst_verbs.lock, polling included;
+ * queue completes in order, so a successful signalled completion means
+ * every earlier WR of that QP completed too (verbs_window.h).  wr_id is
+ * (PE, WR number), so any poller retires any QP's completions, and a
+ * waiter waits on its QP's completed count, never on seeing its own wr_id
+ * (another thread may have polled it).  Everything runs under gst_verbs.lock, polling included;
  * RDMA needs no CPU at the target, so waiting with it held cannot stall a
  * peer.  A failed completion (retry exceeded: the peer is gone; a
  * protection error; a QP in error) is one line naming the peer and the
