@@ -22,8 +22,12 @@ checks the last output against one untimed gloo round after them.  Prints
 one JSON line per implementation and phase, as moe_bench does ("impl":
 "gshmem-python" or "gloo", "rounds": "alternating" or "gshmem-only"),
 with the median.  perftest/moe_py_compare.sh adds the C benchmark and the
-ratios."""
+ratios.  gshmem's rounds run moe_bench's own C toy expert (--expert c, the
+default: perftest/moe_toy_py.c through ctypes), so that python / C is the
+cost of the Python calls; --expert torch runs ref.expert as the gloo
+rounds do ("expert" in the JSON lines says which)."""
 import argparse
+import ctypes
 import json
 import os
 import socket
@@ -46,9 +50,13 @@ def now_us():
 
 
 def slowest(us):
-    t = torch.tensor([us], dtype=torch.float64)
+    """Each round's slowest process, from every process's list of rounds:
+    one reduction after the rounds, as moe_run.c does (one per round made
+    every process sleep in a TCP wait between rounds, which the C rounds
+    never do, and the next round ran slower from it)."""
+    t = torch.tensor(us, dtype=torch.float64)
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
-    return float(t[0])
+    return t.tolist()
 
 
 class Gloo:
@@ -107,7 +115,30 @@ class Gloo:
         return ref.combine(rows, idx, w)
 
 
-def gshmem_round(buf, x, idx, w, me, fp8):
+def c_expert(lib, buf, recv_x, count, y, fp8):
+    """moe_bench's toy expert (perftest/moe_toy_py.c) into y, in place."""
+    vals, scales = (recv_x[0], recv_x[1]) if fp8 else (recv_x, None)
+    lib.moe_toy_experts_flat(buf.hidden, int(fp8), buf.num_local_experts, buf.num_recv_rows,
+                             ctypes.c_void_p(count.data_ptr()), ctypes.c_void_p(vals.data_ptr()),
+                             ctypes.c_void_p(scales.data_ptr() if fp8 else None),
+                             ctypes.c_void_p(y.data_ptr()))
+    return y
+
+
+def torch_expert(buf, recv_x, count, me, fp8):
+    L = buf.num_local_experts
+    y = torch.zeros((L, buf.num_recv_rows, buf.hidden), dtype=torch.bfloat16)
+    for le in range(L):
+        c = int(count[le])
+        if fp8:
+            y[le, :c] = ref.expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
+        else:
+            y[le, :c] = ref.expert(recv_x[le, :c], None, me * L + le)
+    return y
+
+
+def gshmem_round(buf, x, idx, w, me, fp8, toy, y):
+    """toy: the C expert's library (y: its output, reused), or None: torch's."""
     # The barriers before each timed phase are gshmem's, as in moe_bench,
     # so each phase starts as the C one does: the call is collective, and
     # whatever keeps the PEs from leaving the barrier together (a gloo
@@ -123,14 +154,10 @@ def gshmem_round(buf, x, idx, w, me, fp8):
     # (6 ms against 2.5 at 4 PEs on 2 cores): the C benchmark's PEs wait
     # there, yielding the core.
     gshmem.barrier_all()
-    L = buf.num_local_experts
-    y = torch.zeros((L, buf.num_recv_rows, x.shape[1]), dtype=torch.bfloat16)
-    for le in range(L):
-        c = int(count[le])
-        if fp8:
-            y[le, :c] = ref.expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
-        else:
-            y[le, :c] = ref.expert(recv_x[le, :c], None, me * L + le)
+    if toy is not None:
+        y = c_expert(toy, buf, recv_x, count, y, fp8)
+    else:
+        y = torch_expert(buf, recv_x, count, me, fp8)
     gshmem.barrier_all()
     t2 = now_us()
     out = buf.combine(y, handle)
@@ -178,6 +205,8 @@ def worker(rank, a, port):
     E = L * n
     x, idx, w = ref.inputs(me, 1, N, H, E, K, "random")
     buf = gshmem.moe.Buffer(H, E, K, N, low_latency_mode=not a.normal, use_fp8=fp8)
+    toy = ctypes.CDLL(a.toy_lib) if a.expert == "c" else None
+    y = torch.empty((L, buf.num_recv_rows, H), dtype=torch.bfloat16)
     g = Gloo(n, L, H, fp8)
     times = {"gshmem-python": ([], []), "gloo": ([], [])}
     verified = True
@@ -190,9 +219,8 @@ def worker(rank, a, port):
             if impl == "gloo":
                 out, d, c = gloo_round(g, x, idx, w)
             else:
-                out, d, c = gshmem_round(buf, x, idx, w, me, fp8)
+                out, d, c = gshmem_round(buf, x, idx, w, me, fp8, toy, y)
             outs[impl] = out
-            d, c = slowest(d), slowest(c)
             if i >= 0:
                 times[impl][0].append(d)
                 times[impl][1].append(c)
@@ -201,6 +229,9 @@ def worker(rank, a, port):
         if "gloo" in outs:
             verified &= torch.equal(outs["gloo"].view(torch.int16),
                                     outs["gshmem-python"].view(torch.int16))
+    for impl, (d, c) in times.items():
+        if d:
+            times[impl] = (slowest(d), slowest(c))
     ok = torch.tensor([int(verified)])
     dist.all_reduce(ok, op=dist.ReduceOp.MIN)
     if me == 0:
@@ -214,6 +245,7 @@ def worker(rank, a, port):
                                   "tokens": N, "hidden": H, "topk": K, "experts": E,
                                   "dtype": "bf16" if a.bf16 else "fp8", "iters": a.iters,
                                   "rounds": "gshmem-only" if a.gshmem_only else "alternating",
+                                  "expert": a.expert if impl != "gloo" else "torch",
                                   "median_us": round(median(v), 1),
                                   "verified": bool(ok[0])}), flush=True)
     buf.destroy()
@@ -243,6 +275,11 @@ def main():
     ap.add_argument("--gshmem-only", action="store_true",
                     help="time gshmem's rounds back to back, as moe_bench runs them (no gloo "
                          "round between them); one gloo round at the end checks the output")
+    ap.add_argument("--expert", choices=("c", "torch"), default="c",
+                    help="gshmem's rounds run moe_bench's C toy expert between the timed phases "
+                         "(perftest/moe_toy_py.c: the same work as the C rounds), or torch's")
+    ap.add_argument("--toy-lib", default=os.path.join(HERE, ".libs", "libmoe_toy.so"),
+                    help="the C toy expert's library (built by make)")
     a = ap.parse_args()
     s = socket.socket()
     s.bind(("127.0.0.1", 0))

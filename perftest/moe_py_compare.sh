@@ -6,9 +6,13 @@
 # top-8, 8 experts per PE, fp8), REPS times with the order swapped each rep.
 # Prints the medians and the two ratios the Python issue targets:
 #   gloo / python time  (throughput ratio, target >= 3)
-#   python / C time     (the Python call overhead, target <= 1.15)
+#   python / C time     (the Python call overhead, target <= 1.15: the
+#                        Python rounds run the C benchmark's own toy
+#                        expert between their timed phases, through ctypes)
 # and python-only / C: a second Python run with --gshmem-only (gshmem's
-# rounds back to back, no gloo round between them, as the C rounds run).
+# rounds back to back, no gloo round between them, as the C rounds run);
+# python-torch / C: a third, with torch's expert (ref.expert) instead, whose
+# memory traffic slows the timed phases after it (perftest/moe_toy_py.c).
 # PASS/FAIL are for information only.
 #
 #   NP (4), ITERS (20), REPS (3), MODE (ll|normal), GSHMEM_BUILD (the build
@@ -32,11 +36,19 @@ run_c() {
         -n "$iters" -w 3 | grep '^{' >>"$log"
 }
 run_py() {
-    python3 "$src/perftest/moe_py_bench.py" --np "$np" --iters "$iters" $normal | grep '^{' >>"$log"
+    toy="--toy-lib $build/perftest/.libs/libmoe_toy.so"
+    python3 "$src/perftest/moe_py_bench.py" --np "$np" --iters "$iters" $normal $toy |
+        grep '^{' >>"$log"
     # gshmem's rounds back to back, as moe_bench runs them: what of the gap
     # the gloo rounds between them leave
-    python3 "$src/perftest/moe_py_bench.py" --np "$np" --iters "$iters" $normal --gshmem-only |
-        grep '^{' | sed 's/"impl": "gshmem-python"/"impl": "gshmem-python-only"/' >>"$log"
+    python3 "$src/perftest/moe_py_bench.py" --np "$np" --iters "$iters" $normal $toy \
+        --gshmem-only | grep '^{' |
+        sed 's/"impl": "gshmem-python"/"impl": "gshmem-python-only"/' >>"$log"
+    # and with torch's expert between the timed phases, as a torch model
+    # would have (the gloo rounds' expert)
+    python3 "$src/perftest/moe_py_bench.py" --np "$np" --iters "$iters" $normal --expert torch \
+        --gshmem-only | grep '^{' | grep '"gshmem-python"' |
+        sed 's/"impl": "gshmem-python"/"impl": "gshmem-python-torch"/' >>"$log"
 }
 
 r=0
@@ -54,7 +66,7 @@ def med(impl, what):
 bad = [r for r in rows if not r.get("verified", False)]
 print("impl            dispatch_us  combine_us    total_us   (median of reps' medians)")
 for impl, name in (("gshmem", "C"), ("gshmem-python", "python"), ("gshmem-python-only", "python-only"),
-                   ("gloo", "gloo")):
+                   ("gshmem-python-torch", "python-torch"), ("gloo", "gloo")):
     print("%-14s %12s %11s %11s" % (name, med(impl, "dispatch"), med(impl, "combine"),
                                     med(impl, "total")))
 c, p, g = med("gshmem", "total"), med("gshmem-python", "total"), med("gloo", "total")
@@ -64,6 +76,9 @@ if c and p and g:
     o = med("gshmem-python-only", "total")
     if o:
         print("python-only / C: %.2fx (gshmem's rounds back to back, as in C)" % (o / c))
+    t = med("gshmem-python-torch", "total")
+    if t:
+        print("python-torch / C: %.2fx (torch's expert between the phases, not C's)" % (t / c))
 if bad:
     print("UNVERIFIED results: %d" % len(bad))
     sys.exit(1)

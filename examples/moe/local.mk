@@ -43,6 +43,15 @@ perftest_moe_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
 perftest_moe_bench_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
 perftest_moe_bench_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
 
+# perftest/moe_py_bench.py's expert, moe_bench's own through ctypes
+# (perftest/moe_toy_py.c says why).  -rpath makes libtool build it shared.
+noinst_LTLIBRARIES += perftest/libmoe_toy.la
+perftest_libmoe_toy_la_SOURCES = perftest/moe_toy_py.c $(MOE_RUN_SOURCES)
+perftest_libmoe_toy_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
+perftest_libmoe_toy_la_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
+perftest_libmoe_toy_la_LDFLAGS = -module -avoid-version -rpath $(abs_builddir)/perftest
+perftest_libmoe_toy_la_LIBADD = examples/moe/libgshmem_moe.la libgshmem.la
+
 EXTRA_DIST += perftest/moe_mpi_baseline.c perftest/moe_compare.sh
 
 # The tests of this library (kept beside it, so this one include brings both).
