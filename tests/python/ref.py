@@ -90,6 +90,20 @@ def expert(vals, scales, e):
     return (v * float(e + 1)).to(torch.bfloat16)
 
 
+def run_experts(me, recv_x, count, L, fp8):
+    """This PE's L toy experts over what dispatch returned (recv_x: bf16
+    [L][R][H], or (uint8, scales) for fp8; count[le] rows valid): y [L][R][H]."""
+    vals = recv_x[0] if fp8 else recv_x
+    y = torch.zeros(vals.shape, dtype=torch.bfloat16)
+    for le in range(L):
+        c = int(count[le])
+        if fp8:
+            y[le, :c] = expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
+        else:
+            y[le, :c] = expert(recv_x[le, :c], None, me * L + le)
+    return y
+
+
 def combine(rows, idx, w):
     """sum over k, in k order, of w[t, k] * rows[k][t] (float32), as bf16."""
     n, topk = idx.shape

@@ -34,17 +34,6 @@ def expected_recv(me, n, E, routing, seed, case, fp8):
     return rows
 
 
-def run_experts(me, recv_x, count, L, fp8):
-    y = torch.zeros((L, recv_x[0].shape[1] if fp8 else recv_x.shape[1], H), dtype=torch.bfloat16)
-    for le in range(L):
-        c = int(count[le])
-        if fp8:
-            y[le, :c] = ref.expert(recv_x[0][le, :c], recv_x[1][le, :c], me * L + le)
-        else:
-            y[le, :c] = ref.expert(recv_x[le, :c], None, me * L + le)
-    return y
-
-
 def expected_out(me, E, routing, seed, case, fp8):
     x, idx, w = ref.inputs(me, seed, ntokens(me, case), H, E, K, routing)
     if fp8:
@@ -92,7 +81,7 @@ def test_dispatch_combine_match_reference(low_latency, fp8, routing, case):
     for _ in range(2):  # the second round reuses the buffer
         recv_x, count, handle = buf.dispatch(x, idx, w)
         check_recv(buf, handle, me, n, E, routing, seed, case, fp8, recv_x, count)
-        y = run_experts(me, recv_x, count, buf.num_local_experts, fp8)
+        y = ref.run_experts(me, recv_x, count, buf.num_local_experts, fp8)
         out = buf.combine(y, handle)
         exp = expected_out(me, E, routing, seed, case, fp8)
         assert out.shape == exp.shape
@@ -114,9 +103,9 @@ def test_two_low_latency_dispatches_in_flight():
         buf.dispatch(xa, ia, wa)
     with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_combine: handle of dispatch 2"
                        % me):
-        buf.combine(run_experts(me, rb, cb, buf.num_local_experts, False), hb, wb)
-    out_a = buf.combine(run_experts(me, ra, ca, buf.num_local_experts, False), ha)
-    out_b = buf.combine(run_experts(me, rb, cb, buf.num_local_experts, False), hb, wb)
+        buf.combine(ref.run_experts(me, rb, cb, buf.num_local_experts, False), hb, wb)
+    out_a = buf.combine(ref.run_experts(me, ra, ca, buf.num_local_experts, False), ha)
+    out_b = buf.combine(ref.run_experts(me, rb, cb, buf.num_local_experts, False), hb, wb)
     assert torch.equal(out_a.view(torch.int16),
                        expected_out(me, E, "random", 1, "full", False).view(torch.int16))
     exp_b = ref.inputs(me, 2, N - 3, H, E, K, "skewed")
@@ -151,10 +140,10 @@ def test_bad_arguments_raise_before_sending():
         buf.dispatch(x, dup, w)
     recv_x, count, handle = buf.dispatch(x, idx)
     with pytest.raises(ValueError, match="no topk_weights"):
-        buf.combine(run_experts(me, recv_x, count, buf.num_local_experts, True), handle)
+        buf.combine(ref.run_experts(me, recv_x, count, buf.num_local_experts, True), handle)
     with pytest.raises(ValueError, match="shape"):
         buf.combine(torch.zeros((1, 1, H), dtype=torch.bfloat16), handle, w)
-    out = buf.combine(run_experts(me, recv_x, count, buf.num_local_experts, True), handle, w)
+    out = buf.combine(ref.run_experts(me, recv_x, count, buf.num_local_experts, True), handle, w)
     assert torch.equal(out.view(torch.int16),
                        expected_out(me, E, "random", 3, "full", True).view(torch.int16))
     gshmem.barrier()
