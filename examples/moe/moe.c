@@ -138,6 +138,7 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
         b->d_tail = (uint64_t *)moe_alloc(m, P * C * 8, &failed);
         b->d_fin = (uint64_t *)moe_alloc(m, P * C * 8, &failed);
         b->d_head = (uint64_t *)moe_alloc(m, P * C * 8, &failed);
+        b->d_ack = (uint64_t *)moe_alloc(m, P * C * 8, &failed);
         b->d_stage = (unsigned char *)moe_alloc(m, P * C * S * m->a.drec, &failed);
         b->c_ring = (unsigned char *)moe_alloc(m, P * C * S * m->a.crec, &failed);
         b->c_tail = (uint64_t *)moe_alloc(m, P * C * 8, &failed);

@@ -82,6 +82,7 @@ typedef struct moe_bufs {
     uint64_t *d_tail;       /* sym [P src][C] records written (by src) */
     uint64_t *d_fin;        /* sym [P src][C] epoch << 40 | records this call */
     uint64_t *d_head;       /* sym [P dst][C] records consumed by dst (credit) */
+    uint64_t *d_ack;        /* sym [P dst][C] the last call dst received whole from me */
     unsigned char *d_stage; /* sym [P dst][C][S] proxy source copies */
     unsigned char *c_ring;  /* sym [P src][C][S] combine records */
     uint64_t *c_tail;       /* sym [P src][C] */

@@ -18,7 +18,13 @@
  * staging copy of the ring and go as ONE put-with-signal per chunk on proxy
  * channel c.  A dispatch stream ends with a signal, epoch << 40 | records
  * this call (the receiver cannot know how many); a combine receiver knows
- * how many rows to expect from its own routing.
+ * how many rows to expect from its own routing.  The receiver of a whole
+ * dispatch stream acks the call to its sender (d_ack), and a sender starts
+ * a stream only once the previous call's is acked: a PE whose combine
+ * needs nothing from a peer (no tokens, or all its experts its own) can be
+ * a call ahead of that peer, and its records and fin would land among
+ * those of the call the peer is still receiving (the fin overwritten, the
+ * peer waiting for it for ever).
  *
  * In combine, a load/store home gets no rows at all: it reads them where
  * the expert wrote them (expert_out on the expert PE) in its reduction,
@@ -138,6 +144,9 @@ MOE_DEV int nm_dispatch_send(const nm_ctx_t *x, int q, int c, uint64_t *word)
 
     if (st->done)
         return 0;
+    if (moe_warp_bcast(&x->w, word, moe_load_acquire(&a->b.d_ack[(size_t)q * x->C + c])) + 1 <
+        a->epoch)
+        return 0; /* q still receives my previous call on this stream */
     if (room > (uint32_t)a->chunk)
         room = (uint32_t)a->chunk;
     while (st->cursor < end && n < room) {
@@ -228,8 +237,11 @@ MOE_DEV int nm_dispatch_recv(const nm_ctx_t *x, int src, int c, uint64_t *word)
     moe_warp_sync();
     fin = moe_warp_bcast(&x->w, word, moe_load_acquire(&a->b.d_fin[ix]));
     if (fin >> NM_EPOCH_BITS == a->epoch && (fin & ((1ull << NM_EPOCH_BITS) - 1)) == st->n_call) {
-        if (x->w.lane == 0)
+        if (x->w.lane == 0) {
             st->done = 1;
+            gshmemx_signal_op_ch(&a->b.d_ack[(size_t)x->me * x->C + c], a->epoch, GSHMEM_SIGNAL_SET,
+                                 src, c % x->nch);
+        }
         moe_warp_sync();
         return 1;
     }
