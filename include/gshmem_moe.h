@@ -12,8 +12,9 @@
  * Layouts (L = local experts = num_experts / npes, P = npes, N = max tokens
  * per PE, H = hidden):
  *   x        [ntokens][H] bf16 (uint16 bit patterns), ntokens <= N
- *   topk_idx [ntokens][topk] int32, global expert ids, -1 = none; the
- *            experts of one token must be distinct
+ *   topk_idx [ntokens][topk] int32 (int64 for gshmem_moe_dispatch_i64),
+ *            global expert ids, -1 = none; the experts of one token must
+ *            be distinct
  *   topk_w   [ntokens][topk] float
  *   recv_x   [L][P * N][H]: bf16 (2 bytes) or fp8 e4m3 (1 byte) values
  *   recv_scales [L][P * N][H / 128] float (fp8 only: value = q * scale)
@@ -99,6 +100,14 @@ GSHMEM_MOE_API int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x,
                                        void *recv_x, float *recv_scales,
                                        int32_t *recv_count,
                                        gshmem_moe_handle_t *handle);
+
+/* gshmem_moe_dispatch with int64 topk_idx (DeepEP's and torch's index
+ * type), checked at its full width: no caller-side narrowing copy. */
+GSHMEM_MOE_API int gshmem_moe_dispatch_i64(gshmem_moe_t *b, const uint16_t *x,
+                                           const int64_t *topk_idx, int ntokens,
+                                           void *recv_x, float *recv_scales,
+                                           int32_t *recv_count,
+                                           gshmem_moe_handle_t *handle);
 
 /* Collective.  handle: what dispatch filled, the oldest not yet combined;
  * topk_w [handle->num_tokens][topk]. */

@@ -243,33 +243,45 @@ static void layout_normal(gshmem_moe_t *b, int p)
         }
 }
 
-static int check_routing(const gshmem_moe_t *b, const int32_t *idx, int ntokens)
+/* topk_idx as the caller holds it: int32 (gshmem_moe_dispatch) or int64
+ * (gshmem_moe_dispatch_i64, DeepEP's and torch's index type), read here
+ * so that such a caller need not range-check and narrow a copy first. */
+typedef struct routing {
+    const void *idx;
+    int wide; /* int64 */
+} routing_t;
+
+static int64_t route_at(routing_t r, size_t i)
 {
-    const char *fn = "gshmem_moe_dispatch";
+    return r.wide ? ((const int64_t *)r.idx)[i] : (int64_t)((const int32_t *)r.idx)[i];
+}
+
+static int check_routing(const gshmem_moe_t *b, const char *fn, routing_t idx, int ntokens)
+{
     int t, k, j;
 
     for (t = 0; t < ntokens; t++)
         for (k = 0; k < b->K; k++) {
-            int32_t e = idx[(size_t)t * b->K + k];
+            int64_t e = route_at(idx, (size_t)t * b->K + k);
 
             if (e < -1 || e >= b->cfg.num_experts)
                 return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
-                                "topk_idx[%d][%d] = %d is not -1 or an expert 0 to %d", t, k, e,
-                                b->cfg.num_experts - 1);
+                                "topk_idx[%d][%d] = %lld is not -1 or an expert 0 to %d", t, k,
+                                (long long)e, b->cfg.num_experts - 1);
             for (j = 0; j < k && e >= 0; j++)
-                if (idx[(size_t)t * b->K + j] == e)
-                    return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
-                                    "token %d selects expert %d twice (topk_idx[%d][%d] and [%d])",
-                                    t, e, t, j, k);
+                if (route_at(idx, (size_t)t * b->K + j) == e)
+                    return moe_fail(
+                        GSHMEM_MOE_ERR_INVALID, fn,
+                        "token %d selects expert %lld twice (topk_idx[%d][%d] and [%d])", t,
+                        (long long)e, t, j, k);
         }
     return 0;
 }
 
-int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_idx, int ntokens,
-                        void *recv_x, float *recv_scales, int32_t *recv_count,
-                        gshmem_moe_handle_t *handle)
+static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_t topk_idx,
+                    int ntokens, void *recv_x, float *recv_scales, int32_t *recv_count,
+                    gshmem_moe_handle_t *handle)
 {
-    const char *fn = "gshmem_moe_dispatch";
     const int fp8 = b && b->cfg.format == GSHMEM_MOE_FP8;
     const uint32_t in_flight = b && b->cfg.mode == GSHMEM_MOE_LOW_LATENCY ? 2 : 1;
     size_t rowb, vb;
@@ -280,7 +292,7 @@ int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_
     if (ntokens < 0 || ntokens > b->N)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "ntokens %d is not 0 to max_tokens_per_pe %d",
                         ntokens, b->N);
-    if ((ntokens > 0 && (!x || !topk_idx)) || !recv_x || !recv_count || !handle ||
+    if ((ntokens > 0 && (!x || !topk_idx.idx)) || !recv_x || !recv_count || !handle ||
         (fp8 && !recv_scales))
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                         "a NULL array (x, topk_idx, recv_x, recv_count, handle, or recv_scales "
@@ -290,12 +302,12 @@ int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_
                         "%u dispatches wait for their combine; %s mode allows %u",
                         b->m.epoch_dispatch - b->combined,
                         in_flight == 2 ? "low-latency" : "normal", in_flight);
-    if ((rc = check_routing(b, topk_idx, ntokens)) != 0)
+    if ((rc = check_routing(b, fn, topk_idx, ntokens)) != 0)
         return rc;
 
     p = (int)((b->m.epoch_dispatch + 1) & 1u);
     for (r = 0; r < b->N * b->K; r++)
-        b->idx_host[r] = r < ntokens * b->K ? topk_idx[r] : -1;
+        b->idx_host[r] = r < ntokens * b->K ? (int32_t)route_at(topk_idx, (size_t)r) : -1;
     b->m.a.b.idx = b->m.idx = b->idx[p];
     gshmemx_memcpy_to_device(b->idx[p], b->idx_host, (size_t)b->N * b->K * 4);
     if (ntokens > 0)
@@ -327,6 +339,26 @@ int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_
     handle->epoch = b->m.epoch_dispatch;
     handle->num_tokens = ntokens;
     return 0;
+}
+
+int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_idx, int ntokens,
+                        void *recv_x, float *recv_scales, int32_t *recv_count,
+                        gshmem_moe_handle_t *handle)
+{
+    const routing_t r = {topk_idx, 0};
+
+    return dispatch(b, "gshmem_moe_dispatch", x, r, ntokens, recv_x, recv_scales, recv_count,
+                    handle);
+}
+
+int gshmem_moe_dispatch_i64(gshmem_moe_t *b, const uint16_t *x, const int64_t *topk_idx,
+                            int ntokens, void *recv_x, float *recv_scales, int32_t *recv_count,
+                            gshmem_moe_handle_t *handle)
+{
+    const routing_t r = {topk_idx, 1};
+
+    return dispatch(b, "gshmem_moe_dispatch_i64", x, r, ntokens, recv_x, recv_scales, recv_count,
+                    handle);
 }
 
 int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *topk_w,
