@@ -25,13 +25,16 @@ with the median.  perftest/moe_py_compare.sh adds the C benchmark and the
 ratios.  gshmem's rounds run moe_bench's own C toy expert (--expert c, the
 default: perftest/moe_toy_py.c through ctypes), so that python / C is the
 cost of the Python calls; --expert torch runs ref.expert as the gloo
-rounds do ("expert" in the JSON lines says which)."""
+rounds do ("expert" in the JSON lines says which).  Combine writes into
+one output tensor (out=, as DeepEP's), as moe_bench writes into one
+buffer."""
 import argparse
 import ctypes
 import json
 import os
 import socket
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))  # ref.py: quantize, combine
@@ -45,7 +48,6 @@ import ref  # noqa: E402
 
 
 def now_us():
-    import time
     return time.perf_counter() * 1e6
 
 
@@ -125,8 +127,11 @@ def c_expert(lib, buf, recv_x, count, y, fp8):
     return y
 
 
-def gshmem_round(buf, x, idx, w, me, fp8, toy, y):
-    """toy: the C expert's library (y: its output, reused), or None: torch's."""
+def gshmem_round(buf, x, idx, w, me, fp8, toy, y, out):
+    """toy: the C expert's library (y: its output, reused), or None: torch's.
+    out: combine's output, reused (DeepEP's out=), as moe_bench reuses its
+    own: with a new one each round two live outputs alternate in the cache,
+    which the C rounds do not pay."""
     # The barriers before each timed phase are gshmem's, as in moe_bench,
     # so each phase starts as the C one does: the call is collective, and
     # whatever keeps the PEs from leaving the barrier together (a gloo
@@ -148,7 +153,7 @@ def gshmem_round(buf, x, idx, w, me, fp8, toy, y):
         y = ref.run_experts(me, recv_x, count, buf.num_local_experts, fp8)
     gshmem.barrier_all()
     t2 = now_us()
-    out = buf.combine(y, handle)
+    out = buf.combine(y, handle, out=out)
     t3 = now_us()
     return out, t1 - t0, t3 - t2
 
@@ -195,6 +200,7 @@ def worker(rank, a, port):
     buf = gshmem.moe.Buffer(H, E, K, N, low_latency_mode=not a.normal, use_fp8=fp8)
     toy = ctypes.CDLL(a.toy_lib) if a.expert == "c" else None
     y = torch.empty((L, buf.num_recv_rows, H), dtype=torch.bfloat16)
+    out = torch.empty((N, H), dtype=torch.bfloat16)
     g = Gloo(n, L, H, fp8)
     times = {"gshmem-python": ([], []), "gloo": ([], [])}
     verified = True
@@ -205,10 +211,10 @@ def worker(rank, a, port):
         outs = {}
         for impl in order:
             if impl == "gloo":
-                out, d, c = gloo_round(g, x, idx, w)
+                res, d, c = gloo_round(g, x, idx, w)
             else:
-                out, d, c = gshmem_round(buf, x, idx, w, me, fp8, toy, y)
-            outs[impl] = out
+                res, d, c = gshmem_round(buf, x, idx, w, me, fp8, toy, y, out)
+            outs[impl] = res
             if i >= 0:
                 times[impl][0].append(d)
                 times[impl][1].append(c)

@@ -7,7 +7,7 @@ gshmempydir = $(libdir)/gshmem/python
 gshmempkgdir = $(gshmempydir)/gshmem
 GSHMEM_PY_FILES = python/gshmem/__init__.py python/gshmem/_deps.py python/gshmem/_lib.py \
 	python/gshmem/core.py python/gshmem/memory.py python/gshmem/rma.py python/gshmem/coll.py \
-	python/gshmem/moe.py
+	python/gshmem/moe.py python/gshmem/_reuse.py
 gshmempkg_DATA = $(GSHMEM_PY_FILES)
 EXTRA_DIST += python/install-pth.sh
 

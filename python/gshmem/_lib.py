@@ -169,6 +169,8 @@ def _moe_protos(m):
     m.gshmem_moe_dispatch.restype = c_int
     m.gshmem_moe_dispatch.argtypes = [c_void_p, c_void_p, c_void_p, c_int, c_void_p, c_void_p,
                                       c_void_p, c_void_p]
+    m.gshmem_moe_dispatch_i64.restype = c_int
+    m.gshmem_moe_dispatch_i64.argtypes = m.gshmem_moe_dispatch.argtypes
     m.gshmem_moe_combine.restype = c_int
     m.gshmem_moe_combine.argtypes = [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p]
     m.gshmem_moe_recv_source.restype = c_int

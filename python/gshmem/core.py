@@ -156,6 +156,9 @@ def n_pes():
 def barrier_all(stream=None):
     """Quiet, then wait for every PE."""
     _need_init("barrier_all")
+    if stream is None and _lib.backend["name"] != "cuda":
+        lib.shmem_barrier_all()  # host lanes: no stream to look up (a round's hot path)
+        return
     from .memory import stream_of
     st = stream_of("barrier_all", stream)
     if st is None:

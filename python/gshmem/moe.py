@@ -27,6 +27,7 @@ import ctypes
 
 from . import core
 from ._lib import moe_lib, moe_check
+from ._reuse import Pool
 from .memory import _torch, on_gpu
 
 FP8, BF16 = 0, 1
@@ -77,52 +78,63 @@ class Buffer:
         self._b = b
         self.num_local_experts = self._lib.gshmem_moe_local_experts(b)
         self.num_recv_rows = self._lib.gshmem_moe_recv_rows(b)
+        # Where dispatch's and combine's host results are made (_reuse.py)
+        torch = _torch()
+        L, R, H = self.num_local_experts, self.num_recv_rows, self.hidden
+        self._recv_shape, self._scale_shape = (L, R, H), (L, R, H // 128)
+        self._recv_vals = Pool(torch.uint8 if use_fp8 else torch.bfloat16)
+        self._recv_scales, self._out = Pool(torch.float32), Pool(torch.bfloat16)
+        self._count = Pool(torch.int32)
 
     def destroy(self):
         """Collective: free the buffer's symmetric memory."""
         if self._b:
             self._lib.gshmem_moe_destroy(self._b)
             self._b = None
+            for pool in (self._recv_vals, self._recv_scales, self._out, self._count):
+                pool.clear()
 
     def _live(self, fn):
         if not self._b:
             raise ValueError("gshmem.moe.Buffer.%s: the buffer was destroyed" % fn)
 
+    # The checks read each attribute once and make no torch call that a
+    # CPU tensor of the right kind does not need: they run right after the
+    # previous call streamed megabytes through the caches (_reuse.py).
     def _check_x(self, fn, name, x, dtype, shape):
         torch = _torch()
         if not isinstance(x, torch.Tensor):
             raise ValueError("gshmem.moe.%s: %s must be a torch.Tensor" % (fn, name))
-        if x.device.type != "cpu":
+        if not x.is_cpu:
             if not on_gpu() or x.device.type != "cuda":
                 raise ValueError("gshmem.moe.%s: %s is on %s; this build's buffers are host "
                                  "memory" % (fn, name, x.device))
             x = x.cpu()  # the C API takes host pointers
         if x.dtype != dtype:
             raise ValueError("gshmem.moe.%s: %s is %s, not %s" % (fn, name, x.dtype, dtype))
-        if tuple(x.shape) != tuple(shape):
+        if x.shape != shape:
             raise ValueError("gshmem.moe.%s: %s has shape %s, not %s" %
                              (fn, name, tuple(x.shape), tuple(shape)))
         return x.contiguous()
 
     def _routing(self, fn, topk_idx, n):
+        """topk_idx as the library reads it, and whether it is int64: the
+        library checks the values (range, no expert twice) at their own
+        width before anything is sent, so an int64 is not narrowed here."""
         torch = _torch()
-        if not isinstance(topk_idx, torch.Tensor) or topk_idx.dtype not in (torch.int32,
-                                                                             torch.int64):
+        dtype = topk_idx.dtype if isinstance(topk_idx, torch.Tensor) else None
+        if dtype not in (torch.int32, torch.int64):
             raise ValueError("gshmem.moe.%s: topk_idx must be an int32 or int64 tensor" % fn)
-        idx = self._check_x(fn, "topk_idx", topk_idx, topk_idx.dtype, (n, self.num_topk))
-        # The range is checked on the caller's values (an int64 could wrap to
-        # a valid int32); the library checks both again, and that no token
-        # selects an expert twice, before it sends anything (its line).
-        if n and (int(idx.min()) < -1 or int(idx.max()) >= self.num_experts):
-            raise ValueError("gshmem.moe.%s: topk_idx holds values outside -1 .. %d" %
-                             (fn, self.num_experts - 1))
-        return idx if idx.dtype == torch.int32 else idx.to(torch.int32)
+        return self._check_x(fn, "topk_idx", topk_idx, dtype, (n, self.num_topk)), \
+            dtype == torch.int64
 
     def dispatch(self, x, topk_idx, topk_weights=None):
         """Collective.  x: bf16 [ntokens, hidden], ntokens <= the buffer's
         num_max_dispatch_tokens_per_rank; topk_idx [ntokens, num_topk] (int64
         as DeepEP, or int32; -1 = none); topk_weights float32, kept in the
-        handle for combine.  Returns (recv_x, recv_count, handle)."""
+        handle for combine.  Returns (recv_x, recv_count, handle).  The
+        results may reuse the memory of earlier results that nothing holds
+        any more (_reuse.py), as torch's caching allocator does on a GPU."""
         torch = _torch()
         fn = "dispatch"
         self._live(fn)
@@ -134,47 +146,72 @@ class Buffer:
                              "num_max_dispatch_tokens_per_rank %d" %
                              (n, self.num_max_dispatch_tokens_per_rank))
         x = self._check_x(fn, "x", x, torch.bfloat16, (n, self.hidden))
-        idx = self._routing(fn, topk_idx, n)
+        idx, wide = self._routing(fn, topk_idx, n)
         if topk_weights is not None:
             topk_weights = self._check_x(fn, "topk_weights", topk_weights, torch.float32,
                                          (n, self.num_topk))
-        L, R, H = self.num_local_experts, self.num_recv_rows, self.hidden
-        if self.use_fp8:
-            q = torch.empty((L, R, H), dtype=torch.uint8)
-            scales = torch.empty((L, R, H // 128), dtype=torch.float32)
-            recv_x, vals, sp = (q, scales), q.data_ptr(), scales.data_ptr()
-        else:
-            recv_x = torch.empty((L, R, H), dtype=torch.bfloat16)
-            vals, sp = recv_x.data_ptr(), None
-        count = torch.empty(L, dtype=torch.int32)
+        vals, vp = self._recv_vals.take(self._recv_shape)
+        scales, sp = self._recv_scales.take(self._scale_shape) if self.use_fp8 else (None, None)
+        count, cp = self._count.take((self.num_local_experts,))
         c = _CHandle()
-        moe_check(self._lib.gshmem_moe_dispatch(self._b, x.data_ptr(), idx.data_ptr(), n, vals, sp,
-                                                count.data_ptr(), ctypes.byref(c)))
+        call = self._lib.gshmem_moe_dispatch_i64 if wide else self._lib.gshmem_moe_dispatch
+        moe_check(call(self._b, x.data_ptr(), idx.data_ptr(), n, vp, sp, cp, ctypes.byref(c)))
+        vals, count = self._recv_vals.tensor(vals), self._count.tensor(count)
+        recv_x = (vals, self._recv_scales.tensor(scales)) if self.use_fp8 else vals
         if on_gpu():
             count = count.cuda()
             recv_x = tuple(t.cuda() for t in recv_x) if self.use_fp8 else recv_x.cuda()
         return recv_x, count, Handle(c, idx, topk_weights, count)
 
-    def combine(self, x, handle, topk_weights=None):
+    def combine(self, x, handle, topk_weights=None, out=None):
         """Collective.  x: bf16 [num_local_experts, P*N, hidden], the expert
         outputs in recv_x's order; topk_weights float32 [ntokens, num_topk]
-        (default: those given to dispatch).  Returns bf16 [ntokens, hidden]."""
+        (default: those given to dispatch); out: where to write the result
+        (bf16 [ntokens, hidden], contiguous), as DeepEP's out=, else a new
+        tensor.  Returns the result."""
         torch = _torch()
         fn = "combine"
         self._live(fn)
         if not isinstance(handle, Handle):
             raise ValueError("gshmem.moe.combine: handle must be what dispatch returned")
         n = handle.num_tokens
-        x = self._check_x(fn, "x", x, torch.bfloat16,
-                          (self.num_local_experts, self.num_recv_rows, self.hidden))
+        x = self._check_x(fn, "x", x, torch.bfloat16, self._recv_shape)
         w = topk_weights if topk_weights is not None else handle.topk_weights
         if w is None:
             raise ValueError("gshmem.moe.combine: no topk_weights (give them here or to dispatch)")
-        w = self._check_x(fn, "topk_weights", w, torch.float32, (n, self.num_topk))
-        out = torch.empty((n, self.hidden), dtype=torch.bfloat16)
+        if w is not handle.topk_weights:  # those were checked by dispatch
+            w = self._check_x(fn, "topk_weights", w, torch.float32, (n, self.num_topk))
+        staged = out is None or not self._check_out(out, n)
+        if staged:
+            block, op = self._out.take((n, self.hidden))
+        else:
+            op = out.data_ptr()
         moe_check(self._lib.gshmem_moe_combine(self._b, x.data_ptr(), w.data_ptr(),
-                                               ctypes.byref(handle._c), out.data_ptr()))
-        return out.cuda() if on_gpu() else out
+                                               ctypes.byref(handle._c), op))
+        if out is None:
+            out = self._out.tensor(block)
+            return out.cuda() if on_gpu() else out
+        if staged:
+            out.copy_(self._out.tensor(block))  # a CUDA out, through host memory
+        return out
+
+    def _check_out(self, out, n):
+        """combine's out= checked before anything is sent; True when the
+        library can write it directly (host memory)."""
+        torch = _torch()
+        if not isinstance(out, torch.Tensor):
+            raise ValueError("gshmem.moe.combine: out must be a torch.Tensor")
+        if out.dtype != torch.bfloat16 or out.shape != (n, self.hidden):
+            raise ValueError("gshmem.moe.combine: out is %s %s, not torch.bfloat16 %s" %
+                             (out.dtype, tuple(out.shape), (n, self.hidden)))
+        if not out.is_contiguous():
+            raise ValueError("gshmem.moe.combine: out must be contiguous (it is written in place)")
+        if out.is_cpu:
+            return True
+        if not on_gpu() or out.device.type != "cuda":
+            raise ValueError("gshmem.moe.combine: out is on %s; this build's buffers are host "
+                             "memory" % out.device)
+        return False
 
     def recv_source(self, handle, local_expert, row):
         """(source PE, source token) of row `row` of local expert `local_expert`."""

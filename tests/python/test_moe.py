@@ -78,15 +78,54 @@ def test_dispatch_combine_match_reference(low_latency, fp8, routing, case):
                             num_max_dispatch_tokens_per_rank=N, low_latency_mode=low_latency,
                             use_fp8=fp8)
     x, idx, w = ref.inputs(me, seed, ntokens(me, case), H, E, K, routing)
-    for _ in range(2):  # the second round reuses the buffer
-        recv_x, count, handle = buf.dispatch(x, idx, w)
+    for rnd in range(2):  # the second round reuses the buffer, with int32 indices
+        recv_x, count, handle = buf.dispatch(x, idx if rnd == 0 else idx.to(torch.int32), w)
         check_recv(buf, handle, me, n, E, routing, seed, case, fp8, recv_x, count)
         y = ref.run_experts(me, recv_x, count, buf.num_local_experts, fp8)
-        out = buf.combine(y, handle)
+        if rnd == 0:
+            out = buf.combine(y, handle)
+        else:  # DeepEP's out=: written in place, over the first round's result
+            given = torch.full_like(out, 7.0)
+            out = buf.combine(y, handle, out=given)
+            assert out is given
         exp = expected_out(me, E, routing, seed, case, fp8)
         assert out.shape == exp.shape
         assert torch.equal(out.view(torch.int16), exp.view(torch.int16)), \
             (out.float() - exp.float()).abs().max()
+    gshmem.barrier()
+    buf.destroy()
+
+
+def test_results_are_reused_only_when_nothing_holds_them():
+    """dispatch/combine results come from a pool (gshmem/_reuse.py): a
+    result, or only a view of it, that the caller keeps is never written by
+    a later call; once nothing holds it its memory is used again."""
+    me, n = gshmem.my_pe(), gshmem.n_pes()
+    E = PER_PE * n
+    buf = gshmem.moe.Buffer(H, E, K, N, low_latency_mode=True, use_fp8=True)
+    x, idx, w = ref.inputs(me, 11, N, H, E, K, "random")
+    recv_x, count, handle = buf.dispatch(x, idx, w)
+    first = recv_x[0].data_ptr()
+    vals = recv_x[0][:, :4]  # only a view of the values is kept
+    keep_vals, keep_count = vals.clone(), count.clone()
+    out = buf.combine(ref.run_experts(me, recv_x, count, buf.num_local_experts, True), handle)
+    keep_out = out.clone()
+    ptrs = set()
+    del recv_x, handle
+    for seed in (12, 13, 14, 15, 16):  # more rounds than the pool keeps blocks
+        x2, idx2, w2 = ref.inputs(me, seed, N, H, E, K, "skewed")
+        r2, c2, h2 = buf.dispatch(x2, idx2, w2)
+        ptrs.add(r2[0].data_ptr())
+        buf.combine(ref.run_experts(me, r2, c2, buf.num_local_experts, True), h2)
+        del r2, c2, h2
+    assert first not in ptrs
+    assert torch.equal(vals, keep_vals) and torch.equal(count, keep_count)
+    assert torch.equal(out.view(torch.int16), keep_out.view(torch.int16))
+    assert len(ptrs) == 1, "a result nobody holds was not reused: %d blocks" % len(ptrs)
+    del vals, out, count
+    r3, c3, h3 = buf.dispatch(x, idx, w)
+    assert r3[0].data_ptr() in ptrs | {first}
+    buf.combine(ref.run_experts(me, r3, c3, buf.num_local_experts, True), h3)
     gshmem.barrier()
     buf.destroy()
 
@@ -99,7 +138,8 @@ def test_two_low_latency_dispatches_in_flight():
     xb, ib, wb = ref.inputs(me, 2, N - 3, H, E, K, "skewed")
     ra, ca, ha = buf.dispatch(xa, ia, wa)
     rb, cb, hb = buf.dispatch(xb, ib)
-    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_dispatch: 2 dispatches" % me):
+    with pytest.raises(ValueError,
+                       match="gshmem: PE %d: gshmem_moe_dispatch_i64: 2 dispatches" % me):
         buf.dispatch(xa, ia, wa)
     with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_combine: handle of dispatch 2"
                        % me):
@@ -131,11 +171,21 @@ def test_bad_arguments_raise_before_sending():
         buf.dispatch(x, idx[:, :2], w)
     bad = idx.clone()
     bad[0, 0] = E
-    with pytest.raises(ValueError, match="outside -1"):
+    with pytest.raises(ValueError, match=r"gshmem: PE %d: gshmem_moe_dispatch_i64: "
+                       r"topk_idx\[0\]\[0\] = %d is not -1 or an expert 0 to %d" % (me, E, E - 1)):
+        buf.dispatch(x, bad, w)
+    # An int64 that would wrap to a valid int32 expert is refused at its own width
+    bad[0, 0] = 2 ** 32 + 1
+    with pytest.raises(ValueError, match=r"topk_idx\[0\]\[0\] = %d is not -1" % (2 ** 32 + 1)):
+        buf.dispatch(x, bad, w)
+    bad = idx.to(torch.int32)
+    bad[2, 1] = -2
+    with pytest.raises(ValueError, match=r"gshmem: PE %d: gshmem_moe_dispatch: "
+                       r"topk_idx\[2\]\[1\] = -2 is not -1" % me):
         buf.dispatch(x, bad, w)
     dup = idx.clone()
     dup[1, 1] = dup[1, 0]
-    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_dispatch: token 1 selects "
+    with pytest.raises(ValueError, match="gshmem: PE %d: gshmem_moe_dispatch_i64: token 1 selects "
                        "expert %d twice" % (me, int(dup[1, 0]))):
         buf.dispatch(x, dup, w)
     recv_x, count, handle = buf.dispatch(x, idx)
@@ -143,6 +193,14 @@ def test_bad_arguments_raise_before_sending():
         buf.combine(ref.run_experts(me, recv_x, count, buf.num_local_experts, True), handle)
     with pytest.raises(ValueError, match="shape"):
         buf.combine(torch.zeros((1, 1, H), dtype=torch.bfloat16), handle, w)
+    y = ref.run_experts(me, recv_x, count, buf.num_local_experts, True)
+    with pytest.raises(ValueError, match=r"out is torch.float32 \(%d, %d\), not torch.bfloat16" %
+                       (N, H)):
+        buf.combine(y, handle, w, out=torch.zeros((N, H)))
+    with pytest.raises(ValueError, match="out is torch.bfloat16"):
+        buf.combine(y, handle, w, out=torch.zeros((N - 1, H), dtype=torch.bfloat16))
+    with pytest.raises(ValueError, match="out must be contiguous"):
+        buf.combine(y, handle, w, out=torch.zeros((H, N), dtype=torch.bfloat16).t())
     out = buf.combine(ref.run_experts(me, recv_x, count, buf.num_local_experts, True), handle, w)
     assert torch.equal(out.view(torch.int16),
                        expected_out(me, E, "random", 3, "full", True).view(torch.int16))
