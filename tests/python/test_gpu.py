@@ -130,6 +130,11 @@ def test_moe_with_cuda_tensors(gpu_heap, low_latency, fp8):
                                             int(e[t])) for t in range(N)]))
     want = ref.combine(rows, idx, w)
     assert torch.equal(out.cpu().view(torch.int16), want.view(torch.int16))
+    # The same round again, combined into a CUDA out= (staged through host memory)
+    recv_x, count, handle = buf.dispatch(x.cuda(), idx.cuda(), w.cuda())
+    given = torch.empty_like(out)
+    assert buf.combine(y.cuda(), handle, out=given) is given
+    assert torch.equal(given.cpu().view(torch.int16), want.view(torch.int16))
     gshmem.barrier()
     torch.cuda.current_stream().synchronize()
     buf.destroy()
