@@ -103,6 +103,12 @@ def test_collectives_on_stream(gpu_heap):
         gshmem.free(t)
 
 
+def experts_on_host(me, recv_x, count, L, fp8):
+    """ref.run_experts over a CUDA dispatch's results, copied to the host."""
+    host = (recv_x[0].cpu(), recv_x[1].cpu()) if fp8 else recv_x.cpu()
+    return ref.run_experts(me, host, count.cpu(), L, fp8)
+
+
 @pytest.mark.parametrize("low_latency", [True, False], ids=["ll", "normal"])
 @pytest.mark.parametrize("fp8", [True, False], ids=["fp8", "bf16"])
 def test_moe_with_cuda_tensors(gpu_heap, low_latency, fp8):
@@ -113,12 +119,8 @@ def test_moe_with_cuda_tensors(gpu_heap, low_latency, fp8):
     x, idx, w = ref.inputs(me, 5, N, H, E, K, "random")
     recv_x, count, handle = buf.dispatch(x.cuda(), idx.cuda(), w.cuda())
     assert count.device.type == "cuda"
-    y = torch.zeros((L, buf.num_recv_rows, H), dtype=torch.bfloat16)
-    for le in range(L):
-        c = int(count[le])
-        q, s = (recv_x[0][le, :c].cpu(), recv_x[1][le, :c].cpu()) if fp8 else \
-            (recv_x[le, :c].cpu(), None)
-        y[le, :c] = ref.expert(q, s, me * L + le)
+    y = experts_on_host(me, recv_x, count, L, fp8)
+    assert y.shape == (L, buf.num_recv_rows, H)
     out = buf.combine(y.cuda(), handle)
     assert out.device.type == "cuda"
     if fp8:
@@ -132,6 +134,7 @@ def test_moe_with_cuda_tensors(gpu_heap, low_latency, fp8):
     assert torch.equal(out.cpu().view(torch.int16), want.view(torch.int16))
     # The same round again, combined into a CUDA out= (staged through host memory)
     recv_x, count, handle = buf.dispatch(x.cuda(), idx.cuda(), w.cuda())
+    y = experts_on_host(me, recv_x, count, L, fp8)
     given = torch.empty_like(out)
     assert buf.combine(y.cuda(), handle, out=given) is given
     assert torch.equal(given.cpu().view(torch.int16), want.view(torch.int16))
