@@ -1,7 +1,18 @@
-/* src/topo/topo.c - this PE's placement: load the node's topology once at
- * init (hwloc reads HWLOC_XMLFILE itself, so a test can hand it a synthetic
- * node), decide for every PE of the node from the bindings the cards
- * carried (place.c), keep this PE's answer and apply it.
+/* src/topo/topo.c - this PE's placement: decide for every PE of the node
+ * from the bindings the cards carried (place.c), keep this PE's answer and
+ * apply it.  hwloc reads HWLOC_XMLFILE itself, so a test can hand it a
+ * synthetic node.
+ *
+ * hwloc's load is most of what init would cost (30-60 ms with its PCI
+ * discovery, several ms without), and a node with no GPU, no RDMA device
+ * and one NUMA node has only the proxy threads' cores to decide.  So a
+ * scan of sysfs comes first (a few directory reads): where it finds any
+ * of those, or an override row or HWLOC_XMLFILE asks for more, the whole
+ * topology is loaded at init as before; where it finds none, the decision
+ * waits until something needs it (a proxy thread binding itself, the
+ * SHMEM_INFO lines) and then loads the topology without I/O objects.  Both
+ * ways give the same placement: the scan looks for exactly what place.c
+ * would find (NVIDIA display or 3D PCI functions, OpenFabrics devices).
  *
  * An unbound PE (allowed on every CPU) stands on its slice of the node's
  * cores, so unbound PEs still spread over the GPUs and NICs instead of all
@@ -10,11 +21,13 @@
 #include "config.h"
 #include "topo/topo.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/mempolicy.h>
@@ -27,7 +40,13 @@ static struct {
     int bind; /* the topology is this machine's: its CPUs and nodes exist */
     gsi_place_t mine;
     char why[GSI_TOPO_WHY]; /* why nothing was decided */
-} topo;
+    /* Deferred (nothing to place but the proxy cores): the arguments kept
+     * until the first query that needs the decision. */
+    int deferred;
+    gsi_topo_args_t args;
+    gsi_topo_cpus_t *cpus;
+    pthread_mutex_t lock;
+} topo = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 void gsi_topo_my_cpus(gsi_topo_cpus_t *out)
 {
@@ -66,7 +85,63 @@ static gsi_status_t bindings(hwloc_topology_t t, const gsi_topo_args_t *a, hwloc
     return GSI_OK;
 }
 
-gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
+/* Whether sysfs shows anything that makes the whole topology worth its
+ * load: an NVIDIA GPU (display or 3D controller), an RDMA device, or more
+ * than one NUMA node.  Unreadable counts as "yes": hwloc then decides. */
+static int node_has_io(void)
+{
+    DIR *d;
+    struct dirent *e;
+    int found = 0, numa = 0;
+
+    if ((d = opendir("/sys/class/infiniband"))) {
+        while (!found && (e = readdir(d)))
+            found = e->d_name[0] != '.';
+        closedir(d);
+    }
+    if (!found && (d = opendir("/sys/devices/system/node"))) {
+        while ((e = readdir(d)))
+            numa += !strncmp(e->d_name, "node", 4) && e->d_name[4] >= '0' && e->d_name[4] <= '9';
+        closedir(d);
+        found = numa > 1;
+    }
+    if (found)
+        return 1;
+    if (!(d = opendir("/sys/bus/pci/devices")))
+        return 1;
+    while (!found && (e = readdir(d))) {
+        char path[300], vendor[16] = "", cls[16] = "";
+        FILE *f;
+
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
+        if ((f = fopen(path, "r"))) {
+            if (!fgets(vendor, sizeof(vendor), f))
+                vendor[0] = 0;
+            fclose(f);
+        }
+        if (strncmp(vendor, "0x10de", 6))
+            continue;
+        snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/class", e->d_name);
+        if ((f = fopen(path, "r"))) {
+            if (!fgets(cls, sizeof(cls), f))
+                cls[0] = 0;
+            fclose(f);
+        }
+        found = !strncmp(cls, "0x0300", 6) || !strncmp(cls, "0x0302", 6);
+    }
+    closedir(d);
+    return found;
+}
+
+static int is_auto(const char *v)
+{
+    return !v || !strcasecmp(v, "auto");
+}
+
+/* Load the topology (with its I/O objects when io) and decide. */
+static gsi_status_t decide(const gsi_topo_args_t *a, int io, char *err, size_t len)
 {
     gsi_place_env_t env = {.gpu = a->gpu,
                            .hca = a->hca,
@@ -77,16 +152,12 @@ gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
     gsi_place_t *all;
     gsi_status_t status = GSI_ERR_NOMEM;
 
-    topo.decided = 0;
-    if (!a->enabled) {
-        snprintf(topo.why, sizeof(topo.why), "off (GSHMEM_TOPO=0)");
-        return GSI_OK;
-    }
     if (hwloc_topology_init(&t) != 0) {
         snprintf(topo.why, sizeof(topo.why), "none (hwloc_topology_init failed)");
         return GSI_OK;
     }
-    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    hwloc_topology_set_io_types_filter(t, io ? HWLOC_TYPE_FILTER_KEEP_IMPORTANT
+                                             : HWLOC_TYPE_FILTER_KEEP_NONE);
     if (hwloc_topology_load(t) != 0) {
         snprintf(topo.why, sizeof(topo.why), "none (hwloc cannot load this node's topology)");
         hwloc_topology_destroy(t);
@@ -103,7 +174,6 @@ gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
         topo.mine = all[a->node_rank];
         all[a->node_rank].proxy_cpus = NULL; /* kept in topo.mine */
         gsi_topo_place_free(all, a->n_node);
-        topo.decided = 1;
         /* A topology from HWLOC_XMLFILE names CPUs this machine may lack:
          * report its placement, bind nothing. */
         topo.bind = hwloc_topology_is_thissystem(t);
@@ -114,6 +184,7 @@ gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
             snprintf(dev, sizeof(dev), "%s:%d", topo.mine.nic, topo.mine.nic_port);
             setenv("UCX_NET_DEVICES", dev, 0);
         }
+        __atomic_store_n(&topo.decided, 1, __ATOMIC_RELEASE);
     }
 err_alloc:
     for (int r = 0; bind && r < a->n_node; r++)
@@ -124,11 +195,58 @@ err_alloc:
     return status;
 }
 
+gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
+{
+    topo.decided = 0;
+    topo.deferred = 0;
+    if (!a->enabled) {
+        snprintf(topo.why, sizeof(topo.why), "off (GSHMEM_TOPO=0)");
+        return GSI_OK;
+    }
+    if (getenv("HWLOC_XMLFILE") || !is_auto(a->gpu) || !is_auto(a->hca) ||
+        !is_auto(a->proxy_cpus) || !is_auto(a->heap_numa) || node_has_io())
+        return decide(a, 1, err, len);
+    /* Nothing here but cores: decide when it is asked for. */
+    topo.cpus = malloc((size_t)a->n_node * sizeof(*topo.cpus));
+    if (!topo.cpus)
+        return GSI_ERR_NOMEM;
+    memcpy(topo.cpus, a->cpus, (size_t)a->n_node * sizeof(*topo.cpus));
+    topo.args = *a;
+    topo.args.cpus = topo.cpus;
+    topo.deferred = 1;
+    snprintf(topo.why, sizeof(topo.why), "none (the deferred decision failed)");
+    return GSI_OK;
+}
+
+/* A deferred decision, taken once by whichever thread asks first.  Every
+ * row is "auto" there, so it cannot fail but for memory, which leaves it
+ * undecided ("none"). */
+static int decided(void)
+{
+    char err[256];
+
+    if (__atomic_load_n(&topo.decided, __ATOMIC_ACQUIRE))
+        return 1;
+    if (!__atomic_load_n(&topo.deferred, __ATOMIC_ACQUIRE))
+        return 0;
+    pthread_mutex_lock(&topo.lock);
+    if (topo.deferred) {
+        if (decide(&topo.args, 0, err, sizeof(err)) != GSI_OK)
+            GSI_WARN("placement: %s", err);
+        __atomic_store_n(&topo.deferred, 0, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&topo.lock);
+    return topo.decided;
+}
+
 void gsi_topo_fini(void)
 {
     if (topo.decided)
         gsi_topo_place_free(&topo.mine, 1);
     topo.decided = 0;
+    topo.deferred = 0;
+    free(topo.cpus);
+    topo.cpus = NULL;
 }
 
 int gsi_topo_hca(char *name, size_t len, int *port)
@@ -153,7 +271,7 @@ void gsi_topo_bind_proxy_thread(void)
     cpu_set_t set;
     int rc;
 
-    if (!topo.decided || !topo.bind || hwloc_bitmap_iszero(topo.mine.proxy_cpus))
+    if (!decided() || !topo.bind || hwloc_bitmap_iszero(topo.mine.proxy_cpus))
         return;
     CPU_ZERO(&set);
     for (int i = hwloc_bitmap_first(topo.mine.proxy_cpus); i >= 0 && i < CPU_SETSIZE;
@@ -186,7 +304,7 @@ void gsi_topo_bind_heap(void *addr, size_t len)
 
 void gsi_topo_print(FILE *out, const char *prefix)
 {
-    if (!topo.decided) {
+    if (!decided()) {
         fprintf(out, "%s%s\n", prefix, topo.why);
         return;
     }
