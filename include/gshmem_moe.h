@@ -30,8 +30,18 @@
  * rings: one dispatch at a time).  Both give the same results bit for bit.
  * Combines must come in the order of their dispatches.
  *
+ * Zero copy (DeepEP's zero-copy combine): dispatch with recv_x (and
+ * recv_scales) NULL copies nothing out; gshmem_moe_expert_rows then gives,
+ * per local expert, its rows in recv_x's order as pointers into the
+ * library's buffers: the payload and scales to read and the row to write
+ * the expert's H bf16 outputs to; combine with expert_y NULL takes the
+ * outputs from there.  The pointers hold until that dispatch's combine.
+ *
  * Memory: the pointers above are host memory.  The library stages them
- * into its own symmetric buffers (gshmem_malloc, through gshmemx_memcpy_*).
+ * into its own symmetric buffers (gshmem_malloc, through gshmemx_memcpy_*);
+ * on host lanes its kernels read x and write out in place instead.  The
+ * zero-copy rows are where the kernels run: host memory on host lanes,
+ * device memory in the CUDA build.
  * libgshmem_moe.so is built for host lanes: its kernels run on host
  * threads.  A CUDA build of gshmem also installs libgshmem_moe_cuda.so, the
  * same API with the kernels on the GPU, device-linked inside the library
@@ -84,6 +94,13 @@ typedef struct gshmem_moe_handle {
 
 typedef struct gshmem_moe gshmem_moe_t;
 
+/* One received row, zero copy (gshmem_moe_expert_rows). */
+typedef struct gshmem_moe_row {
+    const void *x;       /* H payload values: fp8 e4m3 (1 byte) or bf16 (2) */
+    const float *scales; /* fp8: its H / 128 scales; NULL for bf16 */
+    uint16_t *y;         /* where the expert writes its H bf16 outputs */
+} gshmem_moe_row_t;
+
 /* Collective.  0 and *out, or a negative status (bad config, no heap room). */
 GSHMEM_MOE_API int gshmem_moe_create(const gshmem_moe_config_t *cfg,
                                      gshmem_moe_t **out);
@@ -94,7 +111,8 @@ GSHMEM_MOE_API int gshmem_moe_local_experts(const gshmem_moe_t *b);
 /* Rows of recv_x per local expert (P * N). */
 GSHMEM_MOE_API int gshmem_moe_recv_rows(const gshmem_moe_t *b);
 
-/* Collective.  recv_scales may be NULL for bf16 (must not be for fp8). */
+/* Collective.  recv_scales may be NULL for bf16 (must not be for fp8);
+ * recv_x NULL: no copy out (zero copy, gshmem_moe_expert_rows). */
 GSHMEM_MOE_API int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x,
                                        const int32_t *topk_idx, int ntokens,
                                        void *recv_x, float *recv_scales,
@@ -110,12 +128,19 @@ GSHMEM_MOE_API int gshmem_moe_dispatch_i64(gshmem_moe_t *b, const uint16_t *x,
                                            gshmem_moe_handle_t *handle);
 
 /* Collective.  handle: what dispatch filled, the oldest not yet combined;
- * topk_w [handle->num_tokens][topk]. */
+ * topk_w [handle->num_tokens][topk]; expert_y NULL: the outputs were
+ * written through gshmem_moe_expert_rows' y pointers. */
 GSHMEM_MOE_API int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y,
                                       const float *topk_w,
                                       const gshmem_moe_handle_t *handle,
                                       uint16_t *out);
 
+/* After a dispatch, until its combine: local expert le's *count rows, in
+ * recv_x's order (zero copy; see above). */
+GSHMEM_MOE_API int gshmem_moe_expert_rows(const gshmem_moe_t *b,
+                                          const gshmem_moe_handle_t *handle,
+                                          int le, const gshmem_moe_row_t **rows,
+                                          int *count);
 /* After a dispatch: for row r of local expert le, the source PE and token. */
 GSHMEM_MOE_API int gshmem_moe_recv_source(const gshmem_moe_t *b,
                                           const gshmem_moe_handle_t *handle,

@@ -18,7 +18,9 @@
  *
  * Options: -s cpu|deepep (default both), -m ll|normal|both (default both),
  * -r random|skewed|empty|sparse, -n rounds (default 200 cpu, 20 deepep),
- * -w warm-up rounds (default 10 / 2).  Build: gshmemcc -O2 -Iexamples/moe
+ * -w warm-up rounds (default 10 / 2), -c staged: recv_x and expert_y
+ * arrays of the caller ("impl":"gshmem_staged"; default zero copy, the
+ * expert on the rows in place, "impl":"gshmem").  Build: gshmemcc -O2 -Iexamples/moe
  * perftest/moe_bench.c examples/moe/moe*.c (perftest/moe_compare.sh does).
  */
 #include <stdio.h>
@@ -28,22 +30,23 @@
 
 #include "moe_run.h"
 
-static int run(const char *shape, int mode, int route, int iters, int warmup, const char *path)
+static int run(const char *shape, int mode, int route, int iters, int warmup, int staged,
+               const char *path)
 {
     moe_shape_t s;
     moe_perf_t p;
-    const char *m = mode == MOE_LL ? "ll" : "normal";
+    const char *m = mode == MOE_LL ? "ll" : "normal", *impl = staged ? "gshmem_staged" : "gshmem";
 
     if (moe_shape_preset(shape, shmem_n_pes(), &s))
         return 2;
-    if (moe_measure(&s, (moe_mode_t)mode, (moe_route_kind_t)route, 1, warmup, iters, &p))
+    if (moe_measure(&s, (moe_mode_t)mode, (moe_route_kind_t)route, 1, warmup, iters, !staged, &p))
         return 1;
     if (shmem_my_pe() == 0) {
-        moe_json_line("dispatch", "gshmem", m, path, shape, &s, p.selections, p.dispatch_us, iters,
+        moe_json_line("dispatch", impl, m, path, shape, &s, p.selections, p.dispatch_us, iters,
                       moe_dispatch_bytes(&s, (long)p.selections), p.verified);
-        moe_json_line("combine", "gshmem", m, path, shape, &s, p.selections, p.combine_us, iters,
+        moe_json_line("combine", impl, m, path, shape, &s, p.selections, p.combine_us, iters,
                       moe_combine_bytes(&s, (long)p.selections), p.verified);
-        moe_json_line("total", "gshmem", m, path, shape, &s, p.selections, p.total_us, iters, 0,
+        moe_json_line("total", impl, m, path, shape, &s, p.selections, p.total_us, iters, 0,
                       p.verified);
         if (!p.verified)
             fprintf(stderr, "moe_bench: %s %s: the output differs from the reference\n", shape, m);
@@ -56,16 +59,17 @@ static int run(const char *shape, int mode, int route, int iters, int warmup, co
 int main(int argc, char **argv)
 {
     const char *shape = NULL, *modes = "both", *path;
-    int route = MOE_ROUTE_RANDOM, iters = 0, warmup = -1, opt, rc = 0, mode, sh;
+    int route = MOE_ROUTE_RANDOM, iters = 0, warmup = -1, staged = 0, opt, rc = 0, mode, sh;
 
     shmem_init();
-    while ((opt = getopt(argc, argv, "s:m:r:n:w:")) != -1) {
+    while ((opt = getopt(argc, argv, "s:m:r:n:w:c")) != -1) {
         switch (opt) {
         case 's': shape = optarg; break;
         case 'm': modes = optarg; break;
         case 'r': route = moe_route_parse(optarg); break;
         case 'n': iters = atoi(optarg); break;
         case 'w': warmup = atoi(optarg); break;
+        case 'c': staged = 1; break;
         default: route = -1;
         }
     }
@@ -73,7 +77,7 @@ int main(int argc, char **argv)
         if (shmem_my_pe() == 0)
             fprintf(stderr,
                     "usage: %s [-s cpu|deepep] [-m ll|normal|both] "
-                    "[-r random|skewed|empty|sparse] [-n iters] [-w warmup]\n",
+                    "[-r random|skewed|empty|sparse] [-n iters] [-w warmup] [-c]\n",
                     argv[0]);
         shmem_finalize();
         return 2;
@@ -94,7 +98,7 @@ int main(int argc, char **argv)
                       warmup >= 0 ? warmup
                       : sh == 0   ? 10
                                   : 2,
-                      path);
+                      staged, path);
         }
     }
     shmem_finalize();

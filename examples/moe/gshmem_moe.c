@@ -7,6 +7,15 @@
  * atomics, normal records come per stream).  The layout it found is kept
  * per call parity, so combine puts each expert row where the combine kernel
  * reads it.
+ *
+ * Zero copy: a caller that passes no recv_x to dispatch reads each row
+ * where it landed and writes its expert's output straight into the row the
+ * combine kernel reads (gshmem_moe_expert_rows, then combine with no
+ * expert_y), as DeepEP's zero-copy combine buffer does.  On host lanes
+ * (libgshmem_moe.so) the kernels also read the caller's x and write its out
+ * in place: those are host memory there, like the kernels' own buffers.
+ * So on host lanes a zero-copy round moves every byte once, as the kernels
+ * alone do; the staged copies cost as much again (issue 26).
  */
 #include "gshmem_moe.h"
 
@@ -16,6 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__CUDACC__)
+#define MOE_IN_PLACE 0 /* x and out are host arrays: staged */
+#else
+#define MOE_IN_PLACE 1 /* host lanes: the kernels use the caller's x and out */
+#endif
 
 /* One received (token, local expert): where it came from, its message
  * (header + payload) and the row its expert output goes to. */
@@ -29,13 +44,14 @@ struct gshmem_moe {
     moe_t m;
     gshmem_moe_config_t cfg;
     int L, P, N, H, K;
-    int32_t *idx[2];      /* symmetric [N][K] per call parity (the LL combine reads its own) */
-    int32_t *idx_host;    /* [N][K] staging, -1 padded */
-    float *w_host;        /* [N][K] staging, zero padded */
-    moe_entry_t *lay[2];  /* [L][P * N] per parity, sorted */
-    int32_t *lay_n[2];    /* [L] */
-    moe_entry_t *scratch; /* [N]: one (le, src) list while sorting */
-    uint32_t combined;    /* epoch of the last combine */
+    int32_t *idx[2];           /* symmetric [N][K] per call parity (the LL combine reads its own) */
+    int32_t *idx_host;         /* [N][K] staging, -1 padded */
+    float *w_host;             /* [N][K] staging, zero padded */
+    moe_entry_t *lay[2];       /* [L][P * N] per parity, sorted */
+    gshmem_moe_row_t *rows[2]; /* [L][P * N] per parity: lay's rows as the caller sees them */
+    int32_t *lay_n[2];         /* [L] */
+    moe_entry_t *scratch;      /* [N]: one (le, src) list while sorting */
+    uint32_t combined;         /* epoch of the last combine */
 };
 
 static char moe_err[512];
@@ -125,10 +141,11 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
     b->scratch = (moe_entry_t *)malloc((size_t)b->N * sizeof(moe_entry_t));
     for (rc = 0; rc < 2; rc++) {
         b->lay[rc] = (moe_entry_t *)calloc(LPN, sizeof(moe_entry_t));
+        b->rows[rc] = (gshmem_moe_row_t *)calloc(LPN, sizeof(gshmem_moe_row_t));
         b->lay_n[rc] = (int32_t *)calloc((size_t)b->L, 4);
     }
     if (!b->idx[1] || !b->idx_host || !b->w_host || !b->scratch || !b->lay[0] || !b->lay[1] ||
-        !b->lay_n[0] || !b->lay_n[1]) {
+        !b->rows[0] || !b->rows[1] || !b->lay_n[0] || !b->lay_n[1]) {
         gshmem_moe_destroy(b);
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory (symmetric or private)");
     }
@@ -145,6 +162,7 @@ void gshmem_moe_destroy(gshmem_moe_t *b)
     gshmem_free(b->idx[1]);
     free(b->idx_host), free(b->w_host), free(b->scratch);
     free(b->lay[0]), free(b->lay[1]), free(b->lay_n[0]), free(b->lay_n[1]);
+    free(b->rows[0]), free(b->rows[1]);
     free(b);
 }
 
@@ -292,11 +310,11 @@ static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_
     if (ntokens < 0 || ntokens > b->N)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "ntokens %d is not 0 to max_tokens_per_pe %d",
                         ntokens, b->N);
-    if ((ntokens > 0 && (!x || !topk_idx.idx)) || !recv_x || !recv_count || !handle ||
-        (fp8 && !recv_scales))
+    if ((ntokens > 0 && (!x || !topk_idx.idx)) || !recv_count || !handle ||
+        (fp8 && recv_x && !recv_scales))
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
-                        "a NULL array (x, topk_idx, recv_x, recv_count, handle, or recv_scales "
-                        "for fp8)");
+                        "a NULL array (x, topk_idx, recv_count, handle, or recv_scales for fp8 "
+                        "with recv_x)");
     if (b->m.epoch_dispatch - b->combined >= in_flight)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                         "%u dispatches wait for their combine; %s mode allows %u",
@@ -310,9 +328,14 @@ static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_
         b->idx_host[r] = r < ntokens * b->K ? (int32_t)route_at(topk_idx, (size_t)r) : -1;
     b->m.a.b.idx = b->m.idx = b->idx[p];
     gshmemx_memcpy_to_device(b->idx[p], b->idx_host, (size_t)b->N * b->K * 4);
-    if (ntokens > 0)
+    b->m.a.live = ntokens;
+    if (MOE_IN_PLACE)
+        b->m.a.b.x = ntokens > 0 ? (moe_bf16_t *)(uintptr_t)x : b->m.x;
+    else if (ntokens > 0)
         gshmemx_memcpy_to_device(b->m.a.b.x, x, (size_t)ntokens * b->H * 2);
-    if (moe_dispatch(&b->m) != 0)
+    rc = moe_dispatch(&b->m);
+    b->m.a.b.x = b->m.x;
+    if (rc != 0)
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "the dispatch kernel did not run");
 
     memset(b->lay_n[p], 0, (size_t)b->L * 4);
@@ -325,11 +348,18 @@ static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_
     for (le = 0; le < b->L; le++) {
         const moe_entry_t *e = b->lay[p] + (size_t)le * b->P * b->N;
 
+        gshmem_moe_row_t *v = b->rows[p] + (size_t)le * b->P * b->N;
+
         recv_count[le] = b->lay_n[p][le];
         for (r = 0; r < b->lay_n[p][le]; r++) {
             size_t row = (size_t)le * b->P * b->N + (size_t)r;
             const unsigned char *pay = e[r].msg + MOE_HDR_BYTES;
 
+            v[r].x = pay;
+            v[r].scales = fp8 ? (const float *)(const void *)(pay + rowb) : NULL;
+            v[r].y = e[r].row;
+            if (!recv_x)
+                continue; /* zero copy: the caller reads the rows in place */
             gshmemx_memcpy_from_device((unsigned char *)recv_x + row * rowb, pay, rowb);
             if (fp8)
                 gshmemx_memcpy_from_device(recv_scales + row * (b->H / MOE_SCALE_BLOCK), pay + rowb,
@@ -365,7 +395,7 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
                        const gshmem_moe_handle_t *handle, uint16_t *out)
 {
     const char *fn = "gshmem_moe_combine";
-    int p, le, r, n;
+    int p, le, r, n, rc;
 
     if (b == NULL || handle == NULL)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "buffer or handle is NULL");
@@ -374,11 +404,12 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
                         "handle of dispatch %u, but the next to combine is dispatch %u (of %u)",
                         handle->epoch, b->combined + 1, b->m.epoch_dispatch);
     n = handle->num_tokens;
-    if ((n > 0 && (!topk_w || !out)) || (!expert_y && b->L > 0))
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "a NULL array (expert_y, topk_w or out)");
+    if (n > 0 && (!topk_w || !out))
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "a NULL array (topk_w or out)");
 
     p = (int)(handle->epoch & 1u);
-    for (le = 0; le < b->L; le++) {
+    /* No expert_y: the outputs are in place already (gshmem_moe_expert_rows). */
+    for (le = 0; expert_y && le < b->L; le++) {
         const moe_entry_t *e = b->lay[p] + (size_t)le * b->P * b->N;
 
         for (r = 0; r < b->lay_n[p][le]; r++)
@@ -391,11 +422,35 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
         memcpy(b->w_host, topk_w, (size_t)n * b->K * 4);
     gshmemx_memcpy_to_device(b->m.a.b.w, b->w_host, (size_t)b->N * b->K * 4);
     b->m.a.b.idx = b->m.idx = b->idx[p];
-    if (moe_combine(&b->m) != 0)
+    b->m.a.live = n;
+    if (MOE_IN_PLACE && n > 0)
+        b->m.a.b.out = out;
+    rc = moe_combine(&b->m);
+    b->m.a.b.out = b->m.out;
+    if (rc != 0)
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "the combine kernel did not run");
     b->combined = handle->epoch;
-    if (n > 0)
+    if (!MOE_IN_PLACE && n > 0)
         gshmemx_memcpy_from_device(out, b->m.a.b.out, (size_t)n * b->H * 2);
+    return 0;
+}
+
+int gshmem_moe_expert_rows(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, int le,
+                           const gshmem_moe_row_t **rows, int *count)
+{
+    const char *fn = "gshmem_moe_expert_rows";
+    int p;
+
+    if (b == NULL || handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
+        handle->epoch > b->m.epoch_dispatch)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
+    if (le < 0 || le >= b->L)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "local expert %d is not 0 to %d", le, b->L - 1);
+    if (rows == NULL || count == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "rows or count is NULL");
+    p = (int)(handle->epoch & 1u);
+    *rows = b->rows[p] + (size_t)le * b->P * b->N;
+    *count = b->lay_n[p][le];
     return 0;
 }
 

@@ -103,6 +103,7 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
     b->warp_word = (uint64_t *)moe_alloc(m, (size_t)warps * 8, &failed);
 
     m->a.push = env_long("MOE_PUSH", 0) != 0;
+    m->a.live = s->tokens;
     if (mode == MOE_LL) {
         b->recv = (unsigned char *)moe_alloc(m, 2 * L * P * N * m->a.msg, &failed);
         b->recv_sig = (uint64_t *)moe_alloc(m, 2 * L * P * 8, &failed);

@@ -118,6 +118,8 @@ typedef struct moe_args {
     int streams, ring_slots, chunk, sel_max; /* normal: channels C, S, records per chunk, J */
     int push;            /* combine: copy rows to load/store peers too (MOE_PUSH=1) */
     uint32_t epoch;      /* this call's number, from 1 */
+    int live;            /* tokens 0 .. live - 1 are this call's (<= N): the only ones packed
+                          * and written to out, so x and out may be the caller's arrays */
     uint64_t msg;        /* LL message bytes */
     uint64_t drec, crec; /* normal: dispatch and combine record bytes */
 } moe_args_t;

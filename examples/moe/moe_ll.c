@@ -72,7 +72,7 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
     int t, k, item;
 
     /* Send: one warp per token, its experts in k order. */
-    for (t = (int)w.id; t < N; t += (int)w.count) {
+    for (t = (int)w.id; t < a.live; t += (int)w.count) {
         unsigned char *msg = a.b.send + ((size_t)buf * N + (size_t)t) * a.msg;
 
         moe_pack_warp(&w, &a, t, msg);
@@ -243,7 +243,7 @@ GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
             gshmem_signal_wait_until(&a.b.comb_arrive[(size_t)buf * P + q], GSHMEM_CMP_GE,
                                      a.b.comb_cum[(size_t)buf * P + q]);
     moe_warp_sync();
-    for (t = (int)w.id; t < N; t += (int)w.count) {
+    for (t = (int)w.id; t < a.live; t += (int)w.count) {
         const int32_t *ti = a.b.idx + (size_t)t * K;
         const float *tw = a.b.w + (size_t)t * K;
         const moe_bf16_t *rows[MOE_MAX_TOPK];

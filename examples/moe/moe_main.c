@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 
         if (strcmp(modes, "both") && strcmp(modes, mode == MOE_LL ? "ll" : "normal"))
             continue;
-        if (moe_measure(&s, (moe_mode_t)mode, (moe_route_kind_t)route, 1, warmup, iters, &p)) {
+        if (moe_measure(&s, (moe_mode_t)mode, (moe_route_kind_t)route, 1, warmup, iters, 1, &p)) {
             bad = 1;
             continue;
         }

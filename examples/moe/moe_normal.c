@@ -286,7 +286,7 @@ GSHMEM_KERNEL(moe_nm_dispatch_kernel, moe_args_t, a)
     uint64_t *word = &a.b.warp_word[x.w.id];
     int t, s;
 
-    for (t = (int)x.w.id; t < x.N; t += (int)x.w.count)
+    for (t = (int)x.w.id; t < a.live; t += (int)x.w.count)
         moe_pack_warp(&x.w, &a, t, a.b.send + (size_t)t * a.msg);
     nm_reset(&x, 1);
     if (x.w.lane == 0)
@@ -482,7 +482,7 @@ GSHMEM_KERNEL(moe_nm_combine_kernel, moe_args_t, a)
                 gshmem_signal_wait_until(&a.b.c_ready[q], GSHMEM_CMP_GE, a.epoch);
     moe_warp_sync();
 
-    for (t = (int)x.w.id; t < x.N; t += (int)x.w.count) {
+    for (t = (int)x.w.id; t < a.live; t += (int)x.w.count) {
         const int32_t *ti = a.b.idx + (size_t)t * x.K;
         const float *tw = a.b.w + (size_t)t * x.K;
         const moe_bf16_t *rows[NM_MAX_TOPK];

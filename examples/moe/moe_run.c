@@ -1,8 +1,10 @@
 /*
  * moe_run.c - one measured run of dispatch + expert + combine (the example
  * program and perftest/moe_bench share it), through the public library
- * (gshmem_moe.h): the times include its staging and packing copies, as a
- * user's (and the Python package's) calls do.  Each timed phase sits between
+ * (gshmem_moe.h), either zero copy (the expert reads and writes the rows in
+ * place, gshmem_moe_expert_rows) or staged (recv_x and expert_y arrays of
+ * the caller, as the Python package's calls are): the times include the
+ * library's copies of the way chosen.  Each timed phase sits between
  * barriers (not timed), so it measures the phase itself: not the skew the
  * untimed expert leaves, nor (PEs sharing cores) a PE that could not run
  * because the PE beside it on its core was busy in the expert.  The calls
@@ -37,37 +39,60 @@ const char *moe_path_name(void)
     return p2p ? "load/store" : "proxy";
 }
 
+void moe_toy_row(const moe_shape_t *s, int e, const void *x, const float *sc, moe_bf16_t *y)
+{
+    const int H = s->hidden;
+    const float f = (float)(e + 1);
+    int i;
+
+    if (s->dtype == MOE_FP8) {
+        const unsigned char *q = (const unsigned char *)x;
+
+        for (i = 0; i < H; i++)
+            y[i] = moe_f32_to_bf16(moe_fp8_to_f32(q[i]) * sc[i / MOE_SCALE_BLOCK] * f);
+    } else {
+        const moe_bf16_t *v = (const moe_bf16_t *)x;
+
+        for (i = 0; i < H; i++)
+            y[i] = moe_f32_to_bf16(moe_bf16_to_f32(v[i]) * f);
+    }
+}
+
 void moe_toy_experts(const moe_shape_t *s, int L, int R, const int32_t *count,
                      const unsigned char *vals, const float *scales, moe_bf16_t *y)
 {
     const int H = s->hidden, G = H / MOE_SCALE_BLOCK, me = shmem_my_pe();
-    int le, r, i;
+    const size_t vb = s->dtype == MOE_FP8 ? 1 : 2;
+    int le, r;
 
-    for (le = 0; le < L; le++) {
-        const float f = (float)(me * L + le + 1);
-
+    for (le = 0; le < L; le++)
         for (r = 0; r < count[le]; r++) {
             const size_t row = (size_t)le * R + (size_t)r;
-            moe_bf16_t *o = y + row * H;
 
-            if (s->dtype == MOE_FP8) {
-                const unsigned char *q = vals + row * H;
-                const float *sc = scales + row * G;
-
-                for (i = 0; i < H; i++)
-                    o[i] = moe_f32_to_bf16(moe_fp8_to_f32(q[i]) * sc[i / MOE_SCALE_BLOCK] * f);
-            } else {
-                const moe_bf16_t *v = (const moe_bf16_t *)(const void *)vals + row * H;
-
-                for (i = 0; i < H; i++)
-                    o[i] = moe_f32_to_bf16(moe_bf16_to_f32(v[i]) * f);
-            }
+            moe_toy_row(s, me * L + le, vals + row * H * vb,
+                        s->dtype == MOE_FP8 ? scales + row * G : NULL, y + row * H);
         }
+}
+
+/* The same over the rows in place (zero copy): 0, or the library's status. */
+static int toy_experts_in_place(const moe_shape_t *s, const gshmem_moe_t *b,
+                                const gshmem_moe_handle_t *h, int L)
+{
+    const int me = shmem_my_pe();
+    const gshmem_moe_row_t *rows;
+    int le, r, n, rc;
+
+    for (le = 0; le < L; le++) {
+        if ((rc = gshmem_moe_expert_rows(b, h, le, &rows, &n)) != 0)
+            return rc;
+        for (r = 0; r < n; r++)
+            moe_toy_row(s, me * L + le, rows[r].x, rows[r].scales, rows[r].y);
     }
+    return 0;
 }
 
 int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, uint64_t seed,
-                int warmup, int iters, moe_perf_t *p)
+                int warmup, int iters, int zero_copy, moe_perf_t *p)
 {
     const int me = shmem_my_pe(), N = s->tokens, H = s->hidden, K = s->topk;
     const int L = s->experts / s->npes, R = s->npes * N;
@@ -109,14 +134,19 @@ int moe_measure(const moe_shape_t *s, moe_mode_t mode, moe_route_kind_t route, u
 
         shmem_barrier_all(); /* not timed: every PE starts the phase together */
         t0 = now_us();
-        if (gshmem_moe_dispatch(b, x, idx, N, rx, rs, cnt, &h))
+        if (gshmem_moe_dispatch(b, x, idx, N, zero_copy ? NULL : rx, zero_copy ? NULL : rs, cnt,
+                                &h))
             goto fini;
         t1 = now_us();
         shmem_barrier_all();
-        moe_toy_experts(s, L, R, cnt, rx, rs, y);
+        if (zero_copy) {
+            if (toy_experts_in_place(s, b, &h, L))
+                goto fini;
+        } else
+            moe_toy_experts(s, L, R, cnt, rx, rs, y);
         shmem_barrier_all();
         t2 = now_us();
-        if (gshmem_moe_combine(b, y, w, &h, out))
+        if (gshmem_moe_combine(b, zero_copy ? NULL : y, w, &h, out))
             goto fini;
         t3 = now_us();
         if (i >= 0)

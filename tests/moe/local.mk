@@ -7,6 +7,8 @@
 # its ring_tiny: tests/pe/gen-net-mk.sh only scans tests/pe and tests/device.
 # moe_inflight: two low-latency dispatches in flight through the public
 # library (gshmem_moe.h), at 2 and 4 PEs and their -net twins.
+# moe_zero_copy: the library's zero-copy round (rows in place) against a
+# staged one and the reference, fewer tokens than the maximum.
 
 check_PROGRAMS += tests/moe/moe_ll tests/moe/moe_normal
 tests_moe_moe_ll_SOURCES = tests/moe/moe_test.c
@@ -20,16 +22,23 @@ tests_moe_moe_inflight_SOURCES = tests/moe/moe_inflight.c $(MOE_RUN_SOURCES)
 tests_moe_moe_inflight_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
 tests_moe_moe_inflight_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
 tests_moe_moe_inflight_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+check_PROGRAMS += tests/moe/moe_zero_copy
+tests_moe_moe_zero_copy_SOURCES = tests/moe/moe_zero_copy.c $(MOE_RUN_SOURCES)
+tests_moe_moe_zero_copy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
+tests_moe_moe_zero_copy_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
+tests_moe_moe_zero_copy_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
 
 TESTS += \
 	tests/moe/moe_ll-np1.pe tests/moe/moe_ll-np2.pe tests/moe/moe_ll-np4.pe \
 	tests/moe/moe_normal-np1.pe tests/moe/moe_normal-np2.pe tests/moe/moe_normal-np4.pe \
-	tests/moe/moe_inflight-np2.pe tests/moe/moe_inflight-np4.pe
+	tests/moe/moe_inflight-np2.pe tests/moe/moe_inflight-np4.pe \
+	tests/moe/moe_zero_copy-np1.pe tests/moe/moe_zero_copy-np2.pe tests/moe/moe_zero_copy-np4.pe
 
 if HAVE_UCX
 TESTS += \
 	tests/moe/moe_ll-np1-net.net tests/moe/moe_ll-np2-net.net tests/moe/moe_ll-np4-net.net \
 	tests/moe/moe_normal-np1-net.net tests/moe/moe_normal-np2-net.net \
 	tests/moe/moe_normal-np4-net.net \
-	tests/moe/moe_inflight-np2-net.net tests/moe/moe_inflight-np4-net.net
+	tests/moe/moe_inflight-np2-net.net tests/moe/moe_inflight-np4-net.net \
+	tests/moe/moe_zero_copy-np2-net.net tests/moe/moe_zero_copy-np4-net.net
 endif
