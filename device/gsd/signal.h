@@ -120,11 +120,10 @@ GSD_FN void gsd_put_signal(const char *fn, int g, void *dest, const void *src, s
 
     gsd_check_pe(fn, pe);
     gsd_check_sig_op(fn, sig_op);
+    s = gsd_sig_peer(fn, sig, pe, &soff, &sregion);
+    region = sregion; /* a put of no bytes names the signal's region */
     if (nbytes)
         d = gsd_sym_peer(fn, dest, nbytes, pe, &off, &region);
-    s = gsd_sig_peer(fn, sig, pe, &soff, &sregion);
-    if (!nbytes)
-        region = sregion;
     gsd_group_sync(g);
     if (s) { /* pe is a load/store peer: its heap and registered buffers are mapped */
         if (nbytes)
