@@ -17,6 +17,10 @@ TESTS += \
 	tests/device/bad_cmp-np2-net.net \
 	tests/device/bad_culib_twice-np1-net.net \
 	tests/device/bad_cumodule_fini-np2-net.net \
+	tests/device/bad_dfree_asym-np2-net.net \
+	tests/device/bad_dmalloc_asym-np2-net.net \
+	tests/device/bad_dmalloc_asym-np4-net.net \
+	tests/device/bad_dmalloc_mixed-np2-net.net \
 	tests/device/bad_global_exit_dev-np1-net.net \
 	tests/device/bad_global_exit_dev-np2-net.net \
 	tests/device/bad_global_exit_dev-np4-net.net \
