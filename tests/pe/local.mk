@@ -21,6 +21,7 @@ check_PROGRAMS += \
 	tests/pe/bad_symreg_unknown \
 	tests/pe/bad_team_init_noid \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
+	tests/pe/bad_team_split_overflow \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
@@ -124,6 +125,8 @@ tests_pe_bad_skip_coll_SOURCES = tests/pe/bad_skip_coll.c
 tests_pe_bad_skip_coll_LDADD = libgshmem.la
 tests_pe_bad_malloc_asym_SOURCES = tests/pe/bad_malloc_asym.c
 tests_pe_bad_malloc_asym_LDADD = libgshmem.la
+tests_pe_bad_team_split_overflow_SOURCES = tests/pe/bad_team_split_overflow.c
+tests_pe_bad_team_split_overflow_LDADD = libgshmem.la
 tests_pe_bad_amo_unaligned_SOURCES = tests/pe/bad_amo_unaligned.c
 tests_pe_bad_amo_unaligned_LDADD = libgshmem.la
 tests_pe_bad_put_null_SOURCES = tests/pe/bad_put_null.c
@@ -181,6 +184,7 @@ TESTS += \
 	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
 	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \
 	tests/pe/bad_malloc_asym-np2.pe tests/pe/bad_malloc_asym-np4.pe \
+	tests/pe/bad_team_split_overflow-np1.pe tests/pe/bad_team_split_overflow-np2.pe \
 	tests/pe/bad_amo_unaligned-np1.pe tests/pe/bad_amo_unaligned-np2.pe \
 	tests/pe/bad_put_null-np1.pe tests/pe/bad_put_null-np2.pe \
 	tests/pe/start_pes_no_finalize-np1.pe tests/pe/start_pes_no_finalize-np2.pe \

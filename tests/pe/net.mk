@@ -195,6 +195,8 @@ TESTS += \
 	tests/pe/bad_team_garbage-np2-net.net \
 	tests/pe/bad_team_init_noid-np1-net.net \
 	tests/pe/bad_team_init_noid-np2-net.net \
+	tests/pe/bad_team_split_overflow-np1-net.net \
+	tests/pe/bad_team_split_overflow-np2-net.net \
 	tests/pe/bad_topo_gpu-np1-net.net \
 	tests/pe/bad_topo_gpu-np2-net.net \
 	tests/pe/bad_transport_name-np1-net.net \
