@@ -17,6 +17,7 @@ check_PROGRAMS += \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
 	tests/pe/bad_ctx_double_destroy \
 	tests/pe/bad_buf_overlap tests/pe/bad_buf_zero tests/pe/bad_buf_unknown \
+	tests/pe/bad_buf_unmapped \
 	tests/pe/bad_symreg_private tests/pe/bad_symreg_size tests/pe/bad_symreg_null \
 	tests/pe/bad_symreg_unknown \
 	tests/pe/bad_team_init_noid \
@@ -104,6 +105,8 @@ tests_pe_bad_buf_overlap_SOURCES = tests/pe/bad_buf_overlap.c
 tests_pe_bad_buf_overlap_LDADD = libgshmem.la
 tests_pe_bad_buf_zero_SOURCES = tests/pe/bad_buf_zero.c
 tests_pe_bad_buf_zero_LDADD = libgshmem.la
+tests_pe_bad_buf_unmapped_SOURCES = tests/pe/bad_buf_unmapped.c
+tests_pe_bad_buf_unmapped_LDADD = libgshmem.la
 tests_pe_bad_buf_unknown_SOURCES = tests/pe/bad_buf_unknown.c
 tests_pe_bad_buf_unknown_LDADD = libgshmem.la
 # gshmemx_buffer_register_symmetric's misuse: one line, the whole job ends (issue 18).
@@ -174,6 +177,7 @@ TESTS += \
 	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe \
 	tests/pe/bad_buf_overlap-np1.pe tests/pe/bad_buf_overlap-np2.pe \
 	tests/pe/bad_buf_zero-np1.pe tests/pe/bad_buf_zero-np2.pe \
+	tests/pe/bad_buf_unmapped-np1.pe \
 	tests/pe/bad_buf_unknown-np1.pe tests/pe/bad_buf_unknown-np2.pe \
 	tests/pe/bad_symreg_private-np1.pe tests/pe/bad_symreg_private-np2.pe \
 	tests/pe/bad_symreg_size-np1.pe tests/pe/bad_symreg_size-np2.pe \

@@ -113,6 +113,7 @@ TESTS += \
 	tests/pe/bad_buf_overlap-np2-net.net \
 	tests/pe/bad_buf_unknown-np1-net.net \
 	tests/pe/bad_buf_unknown-np2-net.net \
+	tests/pe/bad_buf_unmapped-np1-net.net \
 	tests/pe/bad_buf_zero-np1-net.net \
 	tests/pe/bad_buf_zero-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
