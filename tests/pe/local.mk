@@ -20,7 +20,7 @@ check_PROGRAMS += \
 	tests/pe/bad_buf_unmapped \
 	tests/pe/bad_symreg_private tests/pe/bad_symreg_size tests/pe/bad_symreg_null \
 	tests/pe/bad_symreg_unknown \
-	tests/pe/bad_team_init_noid \
+	tests/pe/bad_team_init_noid tests/pe/bad_team_init_ctx_neg tests/pe/bad_team_init_ctx_huge \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_team_split_overflow \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
@@ -120,6 +120,10 @@ tests_pe_bad_symreg_unknown_SOURCES = tests/pe/bad_symreg_unknown.c
 tests_pe_bad_symreg_unknown_LDADD = libgshmem.la
 tests_pe_bad_team_init_noid_SOURCES = tests/pe/bad_team_init_noid.c
 tests_pe_bad_team_init_noid_LDADD = libgshmem.la
+tests_pe_bad_team_init_ctx_neg_SOURCES = tests/pe/bad_team_init_ctx_neg.c
+tests_pe_bad_team_init_ctx_neg_LDADD = libgshmem.la
+tests_pe_bad_team_init_ctx_huge_SOURCES = tests/pe/bad_team_init_ctx_huge.c
+tests_pe_bad_team_init_ctx_huge_LDADD = libgshmem.la
 tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
 tests_pe_bad_ctx_double_destroy_LDADD = libgshmem.la
 tests_pe_bad_skip_barrier_SOURCES = tests/pe/bad_skip_barrier.c
@@ -184,6 +188,7 @@ TESTS += \
 	tests/pe/bad_symreg_null-np1.pe tests/pe/bad_symreg_null-np2.pe \
 	tests/pe/bad_symreg_unknown-np1.pe tests/pe/bad_symreg_unknown-np2.pe \
 	tests/pe/bad_team_init_noid-np1.pe tests/pe/bad_team_init_noid-np2.pe \
+	tests/pe/bad_team_init_ctx_neg-np2.pe tests/pe/bad_team_init_ctx_huge-np2.pe \
 	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe \
 	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
 	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \
