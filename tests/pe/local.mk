@@ -204,3 +204,7 @@ TESTS += \
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh
 EXTRA_DIST += tests/pe/am.sh
+# The same path over UCX's TCP transport alone, where every operation is a
+# message (scripts/sanitize.sh runs it under UBSan too).
+TESTS += tests/pe/tcp.sh
+EXTRA_DIST += tests/pe/tcp.sh
