@@ -24,7 +24,7 @@ check_PROGRAMS += \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_team_split_overflow \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
-	tests/pe/start_pes_finalize tests/pe/stop_cont \
+	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
 	tests/pe/bad_verbs_port_down
 
@@ -142,6 +142,8 @@ tests_pe_start_pes_no_finalize_SOURCES = tests/pe/start_pes_no_finalize.c tests/
 tests_pe_start_pes_no_finalize_LDADD = libgshmem.la
 tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_test.h
 tests_pe_start_pes_finalize_LDADD = libgshmem.la
+tests_pe_reinit_SOURCES = tests/pe/reinit.c
+tests_pe_reinit_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -199,7 +201,8 @@ TESTS += \
 	tests/pe/start_pes_no_finalize-np1.pe tests/pe/start_pes_no_finalize-np2.pe \
 	tests/pe/start_pes_no_finalize-np4.pe \
 	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
-	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe
+	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
+	tests/pe/reinit-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

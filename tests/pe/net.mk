@@ -291,6 +291,7 @@ TESTS += \
 	tests/pe/reducescatter_net-np2-net.net \
 	tests/pe/reducescatter_net-np3-net.net \
 	tests/pe/reducescatter_net-np4-net.net \
+	tests/pe/reinit-np2-net.net \
 	tests/pe/rma-np1-net.net \
 	tests/pe/rma-np2-net.net \
 	tests/pe/rma-np4-net.net \
