@@ -1,13 +1,13 @@
 #!/bin/sh
 # Python allocations of different sizes on 2 PEs (bad_alloc.py) end the job
 # with the line of the allocation-call comparison (host/alloc_call.c).
-# Exit 77 with a SKIP line when python3 cannot import numpy.
+# Exit 77 with a SKIP line when python3 cannot import numpy and torch.
 set -u
 top=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${GSHMEM_TOP_BUILDDIR:-$top}
-if ! why=$(cd "$top/python/gshmem" && python3 -c 'import _deps; _deps.ensure(); import numpy' \
+if ! why=$(cd "$top/python/gshmem" && python3 -c 'import _deps; _deps.ensure(); import numpy, torch' \
     2>&1 | tail -n 1); then
-    echo "py-bad-alloc-np2.sh: SKIP: python3 cannot import numpy ($why)"
+    echo "py-bad-alloc-np2.sh: SKIP: python3 cannot import numpy and torch ($why)"
     exit 77
 fi
 PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH}
