@@ -15,6 +15,13 @@ static pmix_proc_t self;
 static pmix_proc_t wildcard;
 static int job_size;
 static unsigned long allgather_round;
+/* The launcher connection is made once and kept for the life of the
+ * process: a PMIx_Finalize then PMIx_Init in one process (shmem_finalize,
+ * then shmem_init again) made later fences fail with PARTIAL SUCCESS, gets
+ * time out, or hang, most runs over UCX.  `finalized`: the library is
+ * finalized now, so the connection is closed at exit (pmix_at_exit); a
+ * process that exits without shmem_finalize leaves it as before. */
+static int connected, finalized, at_exit_set;
 
 static int fail(const char *what, pmix_status_t rc)
 {
@@ -27,6 +34,13 @@ static int pmix_init(const void *args, gsb_info_t *info)
     (void)args;
     pmix_value_t *value = NULL;
     pmix_status_t rc;
+
+    if (connected) { /* init after finalize: the same connection and job */
+        finalized = 0;
+        info->rank = (int)self.rank;
+        info->size = job_size;
+        return 0;
+    }
 
     /* The client's default shared-memory datastore (gds ds21) costs ~8 ms of
      * attach time at every start; the hash datastore takes ~2 ms and is ample
@@ -45,6 +59,7 @@ static int pmix_init(const void *args, gsb_info_t *info)
         goto err_finalize;
     job_size = (int)value->data.uint32;
     PMIX_VALUE_RELEASE(value);
+    connected = 1;
     info->rank = (int)self.rank;
     info->size = job_size;
     return 0;
@@ -114,10 +129,28 @@ static void pmix_abort(int status, const char *msg)
     _exit(status);
 }
 
+static void pmix_at_exit(void)
+{
+    if (connected && finalized)
+        PMIx_Finalize(NULL, 0);
+    connected = 0;
+}
+
+/* Kept open for a later init; closed at exit (see `connected`).  The
+ * exit handler is registered here, not at init, so that it runs after a
+ * finalize that an exit handler of the program's (start_pes) makes. */
 static int pmix_finalize(void)
 {
-    pmix_status_t rc = PMIx_Finalize(NULL, 0);
+    pmix_status_t rc;
 
+    finalized = 1;
+    if (!at_exit_set && atexit(pmix_at_exit) == 0)
+        at_exit_set = 1;
+    if (at_exit_set)
+        return 0;
+    /* No exit handler: closed now, as before. */
+    connected = 0;
+    rc = PMIx_Finalize(NULL, 0);
     return rc == PMIX_SUCCESS ? 0 : fail("PMIx_Finalize", rc);
 }
 

@@ -4,6 +4,7 @@
  * parts of the GSD_HD routines (gsd/team.h, gsd/setup.h), which answer
  * from the host's teams what device code reads in the device team table. */
 #include "api.h"
+#include "alloc_call.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,15 +41,18 @@ static void check_symmetric(const char *fn, const void *ptr)
 /* zero: clear the block before the barrier, after which peers may write it. */
 static void *alloc_collective(const char *fn, size_t size, size_t align, int zero)
 {
+    const gsi_alloc_call_t *call;
     void *ptr = NULL;
 
     gsi_check_init(fn);
+    call = gsi_alloc_announce(GSI_ALLOC_DEVICE, size, align, 0);
     if (size)
         ptr = gsi_device_heap_alloc(fn, size, align);
     if (ptr && zero)
         gsi_device_memzero(ptr, size);
     check_symmetric(fn, ptr);
     gsi_barrier_world(fn, 1);
+    gsi_alloc_compare(fn, call);
     return ptr;
 }
 
@@ -74,9 +78,17 @@ void *gshmem_align(size_t alignment, size_t size)
 void gshmem_free(void *ptr)
 {
     const char *fn = "gshmem_free";
+    const gsi_alloc_call_t *call;
+    long long off;
 
     gsi_check_init(fn);
+    /* Named first: a foreign pointer would also differ from the peers'. */
+    off = ptr ? gsi_device_heap_offset(ptr) : -1;
+    if (ptr && off < 0)
+        gsi_fatal(fn, "%p was not returned by gshmem_malloc (or was freed already)", ptr);
+    call = gsi_alloc_announce(GSI_ALLOC_DEVICE, 0, 0, ptr ? (uint64_t)off + 1 : 0);
     gsi_barrier_release(fn);
+    gsi_alloc_compare(fn, call);
     if (ptr && gsi_device_heap_free(ptr) != GSI_OK)
         gsi_fatal(fn, "%p was not returned by gshmem_malloc (or was freed already)", ptr);
 }

@@ -3,6 +3,7 @@
  * and a barrier keeps a PE from touching memory a peer has not allocated yet
  * or has already freed. */
 #include "api.h"
+#include "alloc_call.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,59 +12,14 @@
 #include "coll/sync.h"
 #include "core/heap.h"
 
-/* This PE's collective allocation calls so far (the neighbour check). */
-static uint64_t alloc_calls;
-
-/* Before the call's barrier: what this call asks for, in this PE's sync
- * area, for its neighbour to read after the barrier (src/coll/sync.h).
- * block: the block freed or resized, or NULL. */
+/* Before the call's barrier (host/alloc_call.h).  block: the block freed
+ * or resized, or NULL. */
 static const gsi_alloc_call_t *announce_call(size_t size, size_t align, const void *block)
 {
-    gsi_alloc_call_t *mine = &gsi_pe.sync->alloc[++alloc_calls & 1];
-
-    mine->seq = alloc_calls;
-    mine->size = size;
-    mine->align = align;
-    mine->offset = block ? (uintptr_t)block - gsi_pe.region[GSI_REGION_HEAP].base + 1 : 0;
-    return mine;
-}
-
-/* After the barrier: the next PE made the same call?  Allocation is
- * deterministic, so PEs that ask alike get the same addresses; one that
- * asks otherwise gets another address, or a NULL, and its puts and gets
- * land in the wrong place.  One read of the neighbour's record (a load, or
- * one get over the network) checks the whole ring, as every PE checks
- * its own neighbour. */
-static void compare_call(const char *fn, const gsi_alloc_call_t *mine)
-{
-    int pe = (gsi_pe.my_pe + 1) % gsi_pe.n_pes;
-    gsi_alloc_call_t theirs;
-
-    if (pe == gsi_pe.my_pe)
-        return;
-    gsi_lib_get(fn, &theirs, mine, sizeof(theirs), pe);
-    if (theirs.seq != mine->seq)
-        gsi_fatal(fn,
-                  "PE %d is in its allocation call number %llu, this PE in its %llu: every "
-                  "PE must make the same allocation calls (shmem_malloc, shmem_free, ...) in "
-                  "the same order",
-                  pe, (unsigned long long)theirs.seq, (unsigned long long)mine->seq);
-    if (theirs.size != mine->size)
-        gsi_fatal(fn,
-                  "PE %d asked for %llu bytes, this PE for %llu: every PE must ask for the "
-                  "same size",
-                  pe, (unsigned long long)theirs.size, (unsigned long long)mine->size);
-    if (theirs.align != mine->align)
-        gsi_fatal(fn,
-                  "PE %d asked for alignment %llu, this PE for %llu: every PE must ask for "
-                  "the same",
-                  pe, (unsigned long long)theirs.align, (unsigned long long)mine->align);
-    if (theirs.offset != mine->offset)
-        gsi_fatal(fn,
-                  "PE %d passed the block at heap offset %#llx, this PE the one at %#llx: "
-                  "every PE must pass the same block",
-                  pe, (unsigned long long)theirs.offset - 1,
-                  (unsigned long long)mine->offset - 1);
+    return gsi_alloc_announce(GSI_ALLOC_HEAP, size, align,
+                              block
+                                  ? (uintptr_t)block - gsi_pe.region[GSI_REGION_HEAP].base + 1
+                                  : 0);
 }
 
 /* SHMEM_DEBUG: prove that every PE got the same address. */
@@ -100,7 +56,7 @@ static void *alloc_collective(const char *fn, size_t size, size_t align, int zer
         memset(ptr, 0, size);
     check_symmetric(fn, ptr);
     gsi_barrier_world(fn, 1);
-    compare_call(fn, call);
+    gsi_alloc_compare(fn, call);
     return ptr;
 }
 
@@ -147,7 +103,7 @@ void pshmem_free(void *ptr)
         gsi_fatal(fn, "%p was not returned by shmem_malloc (or was freed already)", ptr);
     call = announce_call(0, 0, ptr);
     gsi_barrier_release(fn);
-    compare_call(fn, call);
+    gsi_alloc_compare(fn, call);
     if (ptr && gsi_heap_free(ptr) != GSI_OK)
         gsi_fatal(fn, "%p was not returned by shmem_malloc (or was freed already)", ptr);
 }
@@ -171,7 +127,7 @@ void *pshmem_realloc(void *ptr, size_t size)
     /* No peer may still be writing the old block when it moves. */
     call = announce_call(size, 0, ptr);
     gsi_barrier_release(fn);
-    compare_call(fn, call);
+    gsi_alloc_compare(fn, call);
     moved = gsi_heap_realloc(fn, ptr, size);
     check_symmetric(fn, moved);
     gsi_barrier_world(fn, 1);

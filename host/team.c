@@ -67,7 +67,9 @@ int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, i
                               shmem_team_t *new_team)
 {
     const char *fn = "shmem_team_split_strided";
-    int last = start + (size - 1) * stride;
+    /* Wide: (size - 1) * stride overflows an int for stride 2^30 and
+     * size 3 or more, and may wrap back into range. */
+    long long last = (long long)start + ((long long)size - 1) * stride;
 
     gsi_check_init(fn);
     if (!new_team)

@@ -53,6 +53,12 @@ int gshmemx_team_init(gshmem_team_t *team, gshmem_team_config_t *config, long co
     }
     n_contexts = config_mask & GSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS ? config->num_contexts
                                                                     : 0;
+    if (n_contexts < 0 || n_contexts > GSI_CTX_POOL) {
+        GSI_WARN("%s: config->num_contexts is %d: it must be 0 to %d (the contexts that can "
+                 "exist at once)",
+                 fn, n_contexts, GSI_CTX_POOL);
+        return GSHMEMX_ERROR_INVALID_VALUE;
+    }
     status = gsi_team_create_uid(fn, config->uniqueid, npes, pe_idx_in_team, n_contexts,
                                  &made, err, sizeof(err));
     if (status != GSI_OK) {

@@ -5,7 +5,10 @@
 #
 #   _san/asan  -fsanitize=address,undefined: the unit tests, and a 2-PE
 #              subset of tests/pe by load/store and over UCX
-#              (GSHMEM_DISABLE_P2P=1: the -net twins)
+#              (GSHMEM_DISABLE_P2P=1: the -net twins), the same programs
+#              over UCX's TCP transport alone (tests/pe/tcp.sh: every
+#              operation an active message, headers at any alignment), and
+#              bad_team_split_overflow (the stride arithmetic)
 #   _san/tsan  -fsanitize=thread: the host-lane device tests of dev_progs
 #              (below) at 1 and 2 PEs, those of dev_progs2 at 2 PEs and
 #              barrier3_order at 3,
@@ -212,9 +215,9 @@ pe_progs="rma amo signal coll_bcast reduce ctx mem static"
 if ! wanted asan; then
     :
 elif runtime_ok address,undefined; then
-    progs=$(paths tests/pe $pe_progs)
-    list=$(stamps tests/pe np2.pe $pe_progs)
-    [ -n "$net" ] && list="$list $(stamps tests/pe np2-net.net $pe_progs)"
+    progs="$(paths tests/pe $pe_progs) tests/pe/bad_team_split_overflow"
+    list="$(stamps tests/pe np2.pe $pe_progs) tests/pe/bad_team_split_overflow-np2.pe"
+    [ -n "$net" ] && list="$list $(stamps tests/pe np2-net.net $pe_progs) tests/pe/tcp.sh"
     units=
     [ -n "$criterion" ] && units=$(paths tests/unit alloc env translate typetable ring)
     # Leaks are errors too, less those of PMIx and Criterion (lsan.supp).

@@ -41,6 +41,7 @@ typedef struct moe_entry {
 } moe_entry_t;
 
 struct gshmem_moe {
+    uint32_t magic; /* MOE_LIVE from create to destroy (moe_live) */
     moe_t m;
     gshmem_moe_config_t cfg;
     int L, P, N, H, K;
@@ -76,6 +77,23 @@ static int moe_fail(int status, const char *fn, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "%s\n", moe_err);
     return status;
+}
+
+#define MOE_LIVE 0x6d6f6531u /* "moe1" */
+
+/* Whether b is a buffer from gshmem_moe_create not yet destroyed; else one
+ * line.  A destroyed buffer's word was cleared; one that was never a buffer
+ * is unlikely to hold it. */
+static int moe_live(const gshmem_moe_t *b, const char *fn)
+{
+    if (b && b->magic == MOE_LIVE)
+        return 1;
+    if (b)
+        moe_fail(0, fn, "buffer %p is not a live gshmem_moe_t (destroyed, or never created)",
+                 (const void *)b);
+    else
+        moe_fail(0, fn, "buffer is NULL");
+    return 0;
 }
 
 static int check_config(const gshmem_moe_config_t *c, int npes)
@@ -124,6 +142,7 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
     b = (gshmem_moe_t *)calloc(1, sizeof *b);
     if (b == NULL)
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory");
+    b->magic = MOE_LIVE;
     b->cfg = *cfg;
     b->P = shmem_n_pes(), b->N = cfg->max_tokens_per_pe, b->H = cfg->hidden, b->K = cfg->topk;
     b->L = cfg->num_experts / b->P;
@@ -155,8 +174,9 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
 
 void gshmem_moe_destroy(gshmem_moe_t *b)
 {
-    if (b == NULL)
+    if (b == NULL || !moe_live(b, "gshmem_moe_destroy"))
         return;
+    b->magic = 0;
     b->m.a.b.idx = b->idx[0]; /* moe_fini frees the one moe_init made */
     moe_fini(&b->m);
     gshmem_free(b->idx[1]);
@@ -168,12 +188,12 @@ void gshmem_moe_destroy(gshmem_moe_t *b)
 
 int gshmem_moe_local_experts(const gshmem_moe_t *b)
 {
-    return b ? b->L : 0;
+    return b && moe_live(b, "gshmem_moe_local_experts") ? b->L : 0;
 }
 
 int gshmem_moe_recv_rows(const gshmem_moe_t *b)
 {
-    return b ? b->P * b->N : 0;
+    return b && moe_live(b, "gshmem_moe_recv_rows") ? b->P * b->N : 0;
 }
 
 static int32_t dev_i32(const int32_t *p)
@@ -377,6 +397,8 @@ int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_
 {
     const routing_t r = {topk_idx, 0};
 
+    if (!moe_live(b, "gshmem_moe_dispatch"))
+        return GSHMEM_MOE_ERR_INVALID;
     return dispatch(b, "gshmem_moe_dispatch", x, r, ntokens, recv_x, recv_scales, recv_count,
                     handle);
 }
@@ -387,6 +409,8 @@ int gshmem_moe_dispatch_i64(gshmem_moe_t *b, const uint16_t *x, const int64_t *t
 {
     const routing_t r = {topk_idx, 1};
 
+    if (!moe_live(b, "gshmem_moe_dispatch_i64"))
+        return GSHMEM_MOE_ERR_INVALID;
     return dispatch(b, "gshmem_moe_dispatch_i64", x, r, ntokens, recv_x, recv_scales, recv_count,
                     handle);
 }
@@ -397,8 +421,10 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
     const char *fn = "gshmem_moe_combine";
     int p, le, r, n, rc;
 
-    if (b == NULL || handle == NULL)
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "buffer or handle is NULL");
+    if (!moe_live(b, fn))
+        return GSHMEM_MOE_ERR_INVALID;
+    if (handle == NULL)
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "handle is NULL");
     if (handle->epoch != b->combined + 1 || handle->epoch > b->m.epoch_dispatch)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                         "handle of dispatch %u, but the next to combine is dispatch %u (of %u)",
@@ -441,7 +467,9 @@ int gshmem_moe_expert_rows(const gshmem_moe_t *b, const gshmem_moe_handle_t *han
     const char *fn = "gshmem_moe_expert_rows";
     int p;
 
-    if (b == NULL || handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
+    if (!moe_live(b, fn))
+        return GSHMEM_MOE_ERR_INVALID;
+    if (handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
         handle->epoch > b->m.epoch_dispatch)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
     if (le < 0 || le >= b->L)
@@ -461,7 +489,9 @@ int gshmem_moe_recv_source(const gshmem_moe_t *b, const gshmem_moe_handle_t *han
     const moe_entry_t *e;
     int p;
 
-    if (b == NULL || handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
+    if (!moe_live(b, fn))
+        return GSHMEM_MOE_ERR_INVALID;
+    if (handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
         handle->epoch > b->m.epoch_dispatch)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
     p = (int)(handle->epoch & 1u);

@@ -50,7 +50,7 @@ def broadcast(dst, src, root, stream=None):
     _types(fn, dst, src)
     if _n(dst) != _n(src):
         raise ValueError("gshmem.%s: dst has %d elements but src %d" % (fn, _n(dst), _n(src)))
-    check_pe(fn, root)
+    root = check_pe(fn, root)
     d, n = check_symmetric(fn, "dst", dst)
     s, _ = check_symmetric(fn, "src", src)
     if st is None:

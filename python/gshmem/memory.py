@@ -12,6 +12,7 @@ laid over it through __cuda_array_interface__ (torch.as_tensor, no copy);
 see README.md, "Python".
 """
 import ctypes
+import operator
 
 from . import _deps
 
@@ -204,9 +205,21 @@ def check_local(fn, name, obj):
 
 
 def check_pe(fn, pe):
+    """pe as a Python int: any integer (int, a NumPy integer, a one-element
+    integer tensor: whatever has __index__) of the job's range; a bool (True
+    would be PE 1), a float or anything else is refused."""
     n = core.n_pes()
-    if not isinstance(pe, int) or not 0 <= pe < n:
+    if isinstance(pe, (bool, np.bool_)) or (hasattr(pe, "dtype") and
+                                            str(pe.dtype) in ("bool", "torch.bool")):
+        raise ValueError("gshmem.%s: PE %r is a bool, not a PE number" % (fn, pe))
+    try:
+        i = operator.index(pe)
+    except TypeError:
+        raise ValueError("gshmem.%s: PE %r is not an integer (it is %s)" %
+                         (fn, pe, type(pe).__name__)) from None
+    if not 0 <= i < n:
         raise ValueError("gshmem.%s: PE %r is out of range: the job has PEs 0 to %d" % (fn, pe, n - 1))
+    return i
 
 
 def peer_tensor(t, pe):
@@ -214,7 +227,7 @@ def peer_tensor(t, pe):
     or a GshmemError when that peer is not mapped (over the network)."""
     fn = "peer_tensor"
     ptr, n = check_symmetric(fn, "t", t)
-    check_pe(fn, pe)
+    pe = check_pe(fn, pe)
     p = lib.shmem_ptr(ptr, pe)
     if not p:
         raise GshmemError("gshmem.peer_tensor: PE %d is not mapped here (reached over the "

@@ -26,11 +26,18 @@ def _numel(t):
     return t.numel() if hasattr(t, "numel") else t.size
 
 
+_SIGNAL_DTYPES = ("int64", "uint64", "torch.int64", "torch.uint64")
+
+
 def _signal(fn, sig):
     ptr, n = check_symmetric(fn, "signal", sig)
     if n != 8:
         raise ValueError("gshmem.%s: the signal must be one 8-byte word (int64 or uint64 of one "
                          "element), not %d bytes" % (fn, n))
+    # A float64 word would be added to and compared as an integer's bits.
+    if str(sig.dtype) not in _SIGNAL_DTYPES:
+        raise ValueError("gshmem.%s: the signal must be an int64 or uint64 word, not %s" %
+                         (fn, sig.dtype))
     return ptr
 
 
@@ -42,7 +49,7 @@ def put(dst, src, pe, stream=None):
     _same(fn, dst, src)
     d, n = check_symmetric(fn, "dst", dst)
     s, _ = check_local(fn, "src", src)
-    check_pe(fn, pe)
+    pe = check_pe(fn, pe)
     if st is None:
         lib.shmem_putmem(d, s, n, pe)
     else:
@@ -57,7 +64,7 @@ def get(dst, src, pe, stream=None):
     _same(fn, dst, src)
     d, n = check_local(fn, "dst", dst)
     s, _ = check_symmetric(fn, "src", src)
-    check_pe(fn, pe)
+    pe = check_pe(fn, pe)
     if st is None:
         lib.shmem_getmem(d, s, n, pe)
     else:
@@ -81,7 +88,7 @@ def put_signal(dst, src, signal, value, sig_op, pe, stream=None):
     s, _ = check_local(fn, "src", src)
     sg = _signal(fn, signal)
     op = _op(fn, sig_op)
-    check_pe(fn, pe)
+    pe = check_pe(fn, pe)
     if st is None:
         lib.shmem_putmem_signal(d, s, n, sg, int(value) & (2**64 - 1), op, pe)
     else:
@@ -94,7 +101,7 @@ def signal_op(signal, value, sig_op, pe, stream=None):
     st = stream_of(fn, stream)
     sg = _signal(fn, signal)
     op = _op(fn, sig_op)
-    check_pe(fn, pe)
+    pe = check_pe(fn, pe)
     if st is None:
         (lib.shmem_signal_set if op == SIGNAL_SET else lib.shmem_signal_add)(
             sg, int(value) & (2**64 - 1), pe)

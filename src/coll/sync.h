@@ -32,13 +32,14 @@ typedef struct gsi_team_sync {
                                                   member i at its last arrival */
 } gsi_team_sync_t;
 
-/* What one collective allocation call asked for (host/mem.c): each PE
+/* What one collective allocation call asked for (host/alloc_call.c): each PE
  * writes its own before the call's barrier, and reads its neighbour's
  * after it.  Two of them, by the call's parity: a neighbour already in the
  * next call cannot overwrite the one being read, and cannot get further
  * before this PE reaches that call's barrier. */
 typedef struct gsi_alloc_call {
     uint64_t seq;    /* this PE's allocation calls so far, this one included */
+    uint64_t heap;   /* GSI_ALLOC_HEAP (shmem_malloc, ...), GSI_ALLOC_DEVICE (gshmem_malloc) */
     uint64_t size;   /* bytes asked for (shmem_free: 0) */
     uint64_t align;  /* shmem_align's alignment, 0 for the others */
     uint64_t offset; /* shmem_free, shmem_realloc: the block's heap offset + 1; else 0 */

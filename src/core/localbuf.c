@@ -4,11 +4,14 @@
 #include "config.h"
 #include "core/localbuf.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "core/pe.h"
 #include "net/transport.h"
@@ -47,6 +50,18 @@ static int overlaps(int i, uintptr_t a, size_t len)
     return a < lb.buf[i].addr + lb.buf[i].len && lb.buf[i].addr < a + len;
 }
 
+/* Whether every page of [a, a + len) is mapped in this process: msync with
+ * MS_ASYNC writes nothing back and fails with ENOMEM where part of the
+ * range is not mapped (one system call, whatever the length; any
+ * protection counts, as a GPU's reserved address ranges are PROT_NONE). */
+static int mapped(uintptr_t a, size_t len)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t start = a & ~(page - 1);
+
+    return msync((void *)start, a + len - start, MS_ASYNC) == 0 || errno != ENOMEM;
+}
+
 gsi_status_t gsi_localbuf_add(void *addr, size_t len, char *err, size_t errlen)
 {
     uintptr_t a = (uintptr_t)addr;
@@ -59,6 +74,11 @@ gsi_status_t gsi_localbuf_add(void *addr, size_t len, char *err, size_t errlen)
                  !addr      ? "the address is NULL"
                  : len == 0 ? "the length is 0"
                             : "the range wraps");
+        return GSI_ERR_INVALID;
+    }
+    if (!mapped(a, len)) {
+        snprintf(err, errlen, "%p, %zu bytes: part of the range is not mapped in this process",
+                 addr, len);
         return GSI_ERR_INVALID;
     }
     pthread_mutex_lock(&lb.lock);

@@ -11,8 +11,8 @@
 
 #include "base/status.h"
 
-/* GSI_ERR_INVALID (err says why): len 0, NULL, a range that wraps, or one
- * that overlaps a registered buffer; GSI_ERR_NOMEM; or the transport's
+/* GSI_ERR_INVALID (err says why): len 0, NULL, a range that wraps, one not
+ * all mapped in this process, or one that overlaps a registered buffer; GSI_ERR_NOMEM; or the transport's
  * failure. */
 gsi_status_t gsi_localbuf_add(void *addr, size_t len, char *err, size_t errlen);
 /* GSI_ERR_INVALID when addr starts no registered buffer. */

@@ -22,7 +22,8 @@ check_PROGRAMS += \
 	tests/device/bad_lane_trap tests/device/bad_global_exit_dev tests/device/setup tests/device/buffer \
 	tests/device/symreg \
 	tests/device/team_init tests/device/team_init_full tests/device/culibrary tests/device/bad_culib_twice \
-	tests/device/bad_cumodule_fini
+	tests/device/bad_cumodule_fini tests/device/bad_dmalloc_asym tests/device/bad_dfree_asym \
+	tests/device/bad_dmalloc_mixed
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -123,6 +124,13 @@ tests_device_bad_culib_twice_SOURCES = tests/device/bad_culib_twice.c
 tests_device_bad_culib_twice_LDADD = libgshmem.la
 tests_device_bad_cumodule_fini_SOURCES = tests/device/bad_cumodule_fini.c
 tests_device_bad_cumodule_fini_LDADD = libgshmem.la
+# The device heap's allocation calls compared across PEs (host/alloc_call.c).
+tests_device_bad_dmalloc_asym_SOURCES = tests/device/bad_dmalloc_asym.c
+tests_device_bad_dmalloc_asym_LDADD = libgshmem.la
+tests_device_bad_dfree_asym_SOURCES = tests/device/bad_dfree_asym.c
+tests_device_bad_dfree_asym_LDADD = libgshmem.la
+tests_device_bad_dmalloc_mixed_SOURCES = tests/device/bad_dmalloc_mixed.c
+tests_device_bad_dmalloc_mixed_LDADD = libgshmem.la
 
 # 1, 2 and 4 PEs each; tests/pe/net.mk adds the proxy-mode twin of every one.
 TESTS += \
@@ -162,7 +170,9 @@ TESTS += \
 	tests/device/bad_global_exit_dev-np1.pe tests/device/bad_global_exit_dev-np2.pe \
 	tests/device/bad_global_exit_dev-np4.pe \
 	tests/device/culibrary-np1.pe tests/device/culibrary-np2.pe \
-	tests/device/bad_culib_twice-np1.pe tests/device/bad_cumodule_fini-np2.pe
+	tests/device/bad_culib_twice-np1.pe tests/device/bad_cumodule_fini-np2.pe \
+	tests/device/bad_dmalloc_asym-np2.pe tests/device/bad_dmalloc_asym-np4.pe \
+	tests/device/bad_dfree_asym-np2.pe tests/device/bad_dmalloc_mixed-np2.pe
 
 # The tiny ring matters only where there is a proxy: the network mode alone.
 # (Listed by hand: gen-net-mk.sh makes twins of .pe entries only.)

@@ -27,12 +27,19 @@ tests_moe_moe_zero_copy_SOURCES = tests/moe/moe_zero_copy.c $(MOE_RUN_SOURCES)
 tests_moe_moe_zero_copy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
 tests_moe_moe_zero_copy_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
 tests_moe_moe_zero_copy_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+# A destroyed or garbage gshmem_moe_t gives a line (the buffer's live word).
+check_PROGRAMS += tests/moe/bad_moe_destroyed tests/moe/bad_moe_garbage
+tests_moe_bad_moe_destroyed_SOURCES = tests/moe/bad_moe_destroyed.c
+tests_moe_bad_moe_destroyed_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+tests_moe_bad_moe_garbage_SOURCES = tests/moe/bad_moe_garbage.c
+tests_moe_bad_moe_garbage_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
 
 TESTS += \
 	tests/moe/moe_ll-np1.pe tests/moe/moe_ll-np2.pe tests/moe/moe_ll-np4.pe \
 	tests/moe/moe_normal-np1.pe tests/moe/moe_normal-np2.pe tests/moe/moe_normal-np4.pe \
 	tests/moe/moe_inflight-np2.pe tests/moe/moe_inflight-np4.pe \
-	tests/moe/moe_zero_copy-np1.pe tests/moe/moe_zero_copy-np2.pe tests/moe/moe_zero_copy-np4.pe
+	tests/moe/moe_zero_copy-np1.pe tests/moe/moe_zero_copy-np2.pe tests/moe/moe_zero_copy-np4.pe \
+	tests/moe/bad_moe_destroyed-np2.pe tests/moe/bad_moe_garbage-np1.pe
 
 if HAVE_UCX
 TESTS += \

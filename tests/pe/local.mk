@@ -17,12 +17,14 @@ check_PROGRAMS += \
 	tests/pe/bad_team_destroyed tests/pe/bad_team_double_destroy tests/pe/bad_team_garbage \
 	tests/pe/bad_ctx_double_destroy \
 	tests/pe/bad_buf_overlap tests/pe/bad_buf_zero tests/pe/bad_buf_unknown \
+	tests/pe/bad_buf_unmapped \
 	tests/pe/bad_symreg_private tests/pe/bad_symreg_size tests/pe/bad_symreg_null \
 	tests/pe/bad_symreg_unknown \
-	tests/pe/bad_team_init_noid \
+	tests/pe/bad_team_init_noid tests/pe/bad_team_init_ctx_neg tests/pe/bad_team_init_ctx_huge \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
+	tests/pe/bad_team_split_overflow \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
-	tests/pe/start_pes_finalize tests/pe/stop_cont \
+	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
 	tests/pe/bad_verbs_port_down
 
@@ -103,6 +105,8 @@ tests_pe_bad_buf_overlap_SOURCES = tests/pe/bad_buf_overlap.c
 tests_pe_bad_buf_overlap_LDADD = libgshmem.la
 tests_pe_bad_buf_zero_SOURCES = tests/pe/bad_buf_zero.c
 tests_pe_bad_buf_zero_LDADD = libgshmem.la
+tests_pe_bad_buf_unmapped_SOURCES = tests/pe/bad_buf_unmapped.c
+tests_pe_bad_buf_unmapped_LDADD = libgshmem.la
 tests_pe_bad_buf_unknown_SOURCES = tests/pe/bad_buf_unknown.c
 tests_pe_bad_buf_unknown_LDADD = libgshmem.la
 # gshmemx_buffer_register_symmetric's misuse: one line, the whole job ends (issue 18).
@@ -116,6 +120,10 @@ tests_pe_bad_symreg_unknown_SOURCES = tests/pe/bad_symreg_unknown.c
 tests_pe_bad_symreg_unknown_LDADD = libgshmem.la
 tests_pe_bad_team_init_noid_SOURCES = tests/pe/bad_team_init_noid.c
 tests_pe_bad_team_init_noid_LDADD = libgshmem.la
+tests_pe_bad_team_init_ctx_neg_SOURCES = tests/pe/bad_team_init_ctx_neg.c
+tests_pe_bad_team_init_ctx_neg_LDADD = libgshmem.la
+tests_pe_bad_team_init_ctx_huge_SOURCES = tests/pe/bad_team_init_ctx_huge.c
+tests_pe_bad_team_init_ctx_huge_LDADD = libgshmem.la
 tests_pe_bad_ctx_double_destroy_SOURCES = tests/pe/bad_ctx_double_destroy.c
 tests_pe_bad_ctx_double_destroy_LDADD = libgshmem.la
 tests_pe_bad_skip_barrier_SOURCES = tests/pe/bad_skip_barrier.c
@@ -124,6 +132,8 @@ tests_pe_bad_skip_coll_SOURCES = tests/pe/bad_skip_coll.c
 tests_pe_bad_skip_coll_LDADD = libgshmem.la
 tests_pe_bad_malloc_asym_SOURCES = tests/pe/bad_malloc_asym.c
 tests_pe_bad_malloc_asym_LDADD = libgshmem.la
+tests_pe_bad_team_split_overflow_SOURCES = tests/pe/bad_team_split_overflow.c
+tests_pe_bad_team_split_overflow_LDADD = libgshmem.la
 tests_pe_bad_amo_unaligned_SOURCES = tests/pe/bad_amo_unaligned.c
 tests_pe_bad_amo_unaligned_LDADD = libgshmem.la
 tests_pe_bad_put_null_SOURCES = tests/pe/bad_put_null.c
@@ -132,6 +142,8 @@ tests_pe_start_pes_no_finalize_SOURCES = tests/pe/start_pes_no_finalize.c tests/
 tests_pe_start_pes_no_finalize_LDADD = libgshmem.la
 tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_test.h
 tests_pe_start_pes_finalize_LDADD = libgshmem.la
+tests_pe_reinit_SOURCES = tests/pe/reinit.c
+tests_pe_reinit_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -171,23 +183,31 @@ TESTS += \
 	tests/pe/bad_team_garbage-np1.pe tests/pe/bad_team_garbage-np2.pe \
 	tests/pe/bad_buf_overlap-np1.pe tests/pe/bad_buf_overlap-np2.pe \
 	tests/pe/bad_buf_zero-np1.pe tests/pe/bad_buf_zero-np2.pe \
+	tests/pe/bad_buf_unmapped-np1.pe \
 	tests/pe/bad_buf_unknown-np1.pe tests/pe/bad_buf_unknown-np2.pe \
 	tests/pe/bad_symreg_private-np1.pe tests/pe/bad_symreg_private-np2.pe \
 	tests/pe/bad_symreg_size-np1.pe tests/pe/bad_symreg_size-np2.pe \
 	tests/pe/bad_symreg_null-np1.pe tests/pe/bad_symreg_null-np2.pe \
 	tests/pe/bad_symreg_unknown-np1.pe tests/pe/bad_symreg_unknown-np2.pe \
 	tests/pe/bad_team_init_noid-np1.pe tests/pe/bad_team_init_noid-np2.pe \
+	tests/pe/bad_team_init_ctx_neg-np2.pe tests/pe/bad_team_init_ctx_huge-np2.pe \
 	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe \
 	tests/pe/bad_skip_barrier-np2.pe tests/pe/bad_skip_barrier-np4.pe \
 	tests/pe/bad_skip_coll-np2.pe tests/pe/bad_skip_coll-np3.pe \
 	tests/pe/bad_malloc_asym-np2.pe tests/pe/bad_malloc_asym-np4.pe \
+	tests/pe/bad_team_split_overflow-np1.pe tests/pe/bad_team_split_overflow-np2.pe \
 	tests/pe/bad_amo_unaligned-np1.pe tests/pe/bad_amo_unaligned-np2.pe \
 	tests/pe/bad_put_null-np1.pe tests/pe/bad_put_null-np2.pe \
 	tests/pe/start_pes_no_finalize-np1.pe tests/pe/start_pes_no_finalize-np2.pe \
 	tests/pe/start_pes_no_finalize-np4.pe \
 	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
-	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe
+	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
+	tests/pe/reinit-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh
 EXTRA_DIST += tests/pe/am.sh
+# The same path over UCX's TCP transport alone, where every operation is a
+# message (scripts/sanitize.sh runs it under UBSan too).
+TESTS += tests/pe/tcp.sh
+EXTRA_DIST += tests/pe/tcp.sh

@@ -17,6 +17,10 @@ TESTS += \
 	tests/device/bad_cmp-np2-net.net \
 	tests/device/bad_culib_twice-np1-net.net \
 	tests/device/bad_cumodule_fini-np2-net.net \
+	tests/device/bad_dfree_asym-np2-net.net \
+	tests/device/bad_dmalloc_asym-np2-net.net \
+	tests/device/bad_dmalloc_asym-np4-net.net \
+	tests/device/bad_dmalloc_mixed-np2-net.net \
 	tests/device/bad_global_exit_dev-np1-net.net \
 	tests/device/bad_global_exit_dev-np2-net.net \
 	tests/device/bad_global_exit_dev-np4-net.net \
@@ -109,6 +113,7 @@ TESTS += \
 	tests/pe/bad_buf_overlap-np2-net.net \
 	tests/pe/bad_buf_unknown-np1-net.net \
 	tests/pe/bad_buf_unknown-np2-net.net \
+	tests/pe/bad_buf_unmapped-np1-net.net \
 	tests/pe/bad_buf_zero-np1-net.net \
 	tests/pe/bad_buf_zero-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
@@ -189,8 +194,12 @@ TESTS += \
 	tests/pe/bad_team_double_destroy-np2-net.net \
 	tests/pe/bad_team_garbage-np1-net.net \
 	tests/pe/bad_team_garbage-np2-net.net \
+	tests/pe/bad_team_init_ctx_huge-np2-net.net \
+	tests/pe/bad_team_init_ctx_neg-np2-net.net \
 	tests/pe/bad_team_init_noid-np1-net.net \
 	tests/pe/bad_team_init_noid-np2-net.net \
+	tests/pe/bad_team_split_overflow-np1-net.net \
+	tests/pe/bad_team_split_overflow-np2-net.net \
 	tests/pe/bad_topo_gpu-np1-net.net \
 	tests/pe/bad_topo_gpu-np2-net.net \
 	tests/pe/bad_transport_name-np1-net.net \
@@ -282,6 +291,7 @@ TESTS += \
 	tests/pe/reducescatter_net-np2-net.net \
 	tests/pe/reducescatter_net-np3-net.net \
 	tests/pe/reducescatter_net-np4-net.net \
+	tests/pe/reinit-np2-net.net \
 	tests/pe/rma-np1-net.net \
 	tests/pe/rma-np2-net.net \
 	tests/pe/rma-np4-net.net \

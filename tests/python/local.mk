@@ -4,12 +4,16 @@
 # (gshmem.init(group=...)) and from a unique id (gshmem.init(uid=...)).
 # run.sh skips (77) when python3 lacks torch, numpy or pytest.
 PY_TESTS = tests/python/py-launcher-np2.sh tests/python/py-launcher-np4.sh \
-	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh
+	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh \
+	tests/python/py-bad-alloc-np2.sh
 if HAVE_UCX
 PY_TESTS += tests/python/py-net-np2.sh
 endif
 TESTS += $(PY_TESTS)
+# make install's gshmem.pth, in a scratch site folder (the script says what).
+TESTS += tests/python/pth.sh
 EXTRA_DIST += tests/python/run.sh tests/python/gloo_run.py tests/python/conftest.py \
 	tests/python/ref.py tests/python/test_api.py tests/python/test_moe.py tests/python/test_gpu.py \
 	tests/python/py-launcher-np2.sh tests/python/py-launcher-np4.sh tests/python/py-net-np2.sh \
-	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh
+	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh \
+	tests/python/py-bad-alloc-np2.sh tests/python/bad_alloc.py tests/python/pth.sh

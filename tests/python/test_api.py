@@ -160,6 +160,45 @@ def test_sum_reduce(dtype):
     gshmem.free(src)
 
 
+def test_pe_bool_or_float_refused():
+    sym = gshmem.zeros(4, torch.float32)
+    private = torch.zeros(4, dtype=torch.float32)
+    # True used to be taken as PE 1.
+    with pytest.raises(ValueError, match="PE True is a bool, not a PE number"):
+        gshmem.put(sym, private, True)
+    with pytest.raises(ValueError, match="PE 1.0 is not an integer"):
+        gshmem.get(private, sym, 1.0)
+    gshmem.barrier()
+    gshmem.free(sym)
+
+
+@pytest.mark.parametrize("kind", [np.int64, np.int32, np.uint16])
+def test_numpy_integer_pe(kind):
+    # Used to be refused as "out of range".
+    me, n = me_n()
+    right = (me + 1) % n
+    dst = gshmem.zeros(4, torch.int32)
+    gshmem.put(dst, torch.full((4,), me, dtype=torch.int32), kind(right))
+    gshmem.barrier()
+    assert dst.tolist() == [(me - 1) % n] * 4, dst.tolist()
+    back = torch.zeros(4, dtype=torch.int32)
+    gshmem.get(back, dst, kind(right))
+    assert back.tolist() == [me] * 4, back.tolist()
+    gshmem.barrier()
+    gshmem.free(dst)
+
+
+def test_float64_signal_refused():
+    # Used to be accepted: 8 bytes, added to and compared as integer bits.
+    sig = gshmem.zeros(1, torch.float64)
+    with pytest.raises(ValueError, match="int64 or uint64 word, not torch.float64"):
+        gshmem.signal_op(sig, 1, "add", 0)
+    with pytest.raises(ValueError, match="int64 or uint64 word, not torch.float64"):
+        gshmem.signal_fetch(sig)
+    gshmem.barrier()
+    gshmem.free(sig)
+
+
 def test_errors_before_anything_is_sent():
     me, n = me_n()
     sym = gshmem.zeros(4, torch.float32)
