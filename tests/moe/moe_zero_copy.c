@@ -20,14 +20,14 @@
 
 static int me, fails;
 
-#define FAIL(...)                                 \
-    do {                                          \
-        if (fails++ < 20) {                       \
-            printf("moe_zero_copy: PE %d: ", me); \
-            printf(__VA_ARGS__);                  \
-            putchar('\n');                        \
-            fflush(stdout);                       \
-        }                                         \
+#define FAIL(...)                                                                              \
+    do {                                                                                       \
+        if (fails++ < 20) {                                                                    \
+            printf("moe_zero_copy: PE %d: ", me);                                              \
+            printf(__VA_ARGS__);                                                               \
+            putchar('\n');                                                                     \
+            fflush(stdout);                                                                    \
+        }                                                                                      \
     } while (0)
 
 #define GUARD 0x5a5a
