@@ -1,16 +1,35 @@
 #!/bin/sh
-# Install the Debian 12 packages gshmem needs to build and test, when missing
-# (qemu, Debian's kernel and perftest: the soft-RoCE rig, tests/rdma; the
-# kernel package only adds files under /boot and /lib/modules).
+# Install the Debian 12 packages gshmem needs, when missing.
+#
+#   install-deps.sh           what building, installing and running the
+#                             library, its tools, the examples and
+#                             `import gshmem` need (scripts/demo.sh)
+#   install-deps.sh --tests   that and what the test suite needs
+#                             (scripts/test.sh): Criterion, torch and
+#                             pytest, Slurm, cmake, clang-format,
+#                             ucx_perftest, and for the soft-RoCE rig
+#                             (tests/rdma) qemu, Debian's kernel (files
+#                             under /boot and /lib/modules only) and perftest
+#
 # Runs as root (or through sudo when present).  Prints one line per package
 # apt sets up (those asked for and what they pull in); on a failure, the end
 # of apt's output.
 set -e
 pkgs="build-essential autoconf automake libtool pkg-config libpmix-dev libucx-dev
-      libhwloc-dev libcriterion-dev openmpi-bin libopenmpi-dev rdma-core libibverbs-dev
-      python3 python3-torch python3-numpy python3-pytest ucx-utils iproute2 cmake clang-format
-      slurmd slurmctld munge slurm-client slurm-wlm-basic-plugins
-      qemu-system-x86 linux-image-amd64 initramfs-tools ibverbs-providers ibverbs-utils perftest"
+      libhwloc-dev openmpi-bin libopenmpi-dev libibverbs-dev python3 python3-numpy"
+case ${1:-} in
+--tests)
+    pkgs="$pkgs libcriterion-dev rdma-core python3-torch python3-pytest ucx-utils iproute2
+          cmake clang-format slurmd slurmctld munge slurm-client slurm-wlm-basic-plugins
+          qemu-system-x86 linux-image-amd64 initramfs-tools ibverbs-providers ibverbs-utils
+          perftest"
+    ;;
+"") ;;
+*)
+    echo "usage: scripts/install-deps.sh [--tests]" >&2
+    exit 2
+    ;;
+esac
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -10,7 +10,7 @@
 # being what follows "SKIP" on the first line of NAME's log that has it (a
 # test that exits 77 prints such a line first, e.g. "gpu: SKIP, no GPU here").
 cd "$(dirname "$0")/.." || exit 1
-sh scripts/install-deps.sh || exit 1
+sh scripts/install-deps.sh --tests || exit 1
 sh scripts/build.sh || exit 1
 make -j"$(nproc)" check GSHMEM_RIG_TESTS= >check.out 2>&1
 status=$?
