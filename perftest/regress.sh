@@ -59,8 +59,9 @@ die() {
 }
 
 [ $# -eq 1 ] || die "usage: perftest/regress.sh BASE (a commit of this repository)"
-base_sha=$(git -C "$src" rev-parse --verify --quiet "$1^{commit}") ||
-    die "$1 is not a commit of $src"
+base_name=$1
+base_sha=$(git -C "$src" rev-parse --verify --quiet "$base_name^{commit}") ||
+    die "$base_name is not a commit of $src"
 [ -x "$cur/tools/gshmemcc" ] || die "$cur is not built (run scripts/build.sh or make first)"
 mkdir -p "$here/results" "$scratch" || exit 1
 : >"$results"
@@ -69,7 +70,7 @@ mkdir -p "$here/results" "$scratch" || exit 1
 # --- the BASE build ---------------------------------------------------------
 base=$scratch/$base_sha
 if [ ! -f "$base/.regress-built" ]; then
-    say "building $1 ($base_sha) in $base (once; log: $log)"
+    say "building $base_name ($base_sha) in $base (once; log: $log)"
     rm -rf "$base"
     mkdir -p "$base" || exit 1
     git -C "$src" archive "$base_sha" | tar -x -C "$base" || die "cannot export $base_sha"
@@ -156,7 +157,7 @@ figure() { # SIDE REP FIGURE
     esac
 }
 
-say "BASE $1 ($base_sha) against $cur; REPS=$reps${QUICK:+ QUICK}; results: $results"
+say "BASE $base_name ($base_sha) against $cur; REPS=$reps${QUICK:+ QUICK}; results: $results"
 for ((rep = 1; rep <= reps; rep++)); do
     for fig in $only; do
         if ((rep % 2)); then
@@ -170,5 +171,5 @@ for ((rep = 1; rep <= reps; rep++)); do
     say "rep $rep of $reps done"
 done
 
-python3 "$here/regress_table.py" "$results" "$1" || failed=1
+python3 "$here/regress_table.py" "$results" "$base_name" || failed=1
 exit $failed
