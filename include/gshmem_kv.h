@@ -20,6 +20,12 @@
  * at registration.  A layout in any other memory of the process (malloc,
  * mmap, a framework's tensor) is registered with the runtime
  * (gshmemx_buffer_register) and can be the local side of transfers only.
+ * Register checks that each peer's regions are where their offsets say: it
+ * writes a random probe over the first (up to 8) bytes of each region and
+ * puts the bytes back before it returns, so nothing may use the memory
+ * during the call.  Symmetric memory off the heap (static data, buffers
+ * registered as symmetric) fails that check: such a peer is refused as the
+ * remote side, never written at the wrong place.
  *
  * Layout hash.  gshmem_kv_layout_hash covers what two sides must agree on
  * (layers, regions per layer, block bytes); block counts and strides are

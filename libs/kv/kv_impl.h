@@ -33,7 +33,8 @@ typedef struct kv_dir_rec {
     int64_t n_blocks;
     uint64_t block_bytes, block_stride;
     int32_t n_layers, regions_per_layer;
-    uint64_t symmetric; /* 1: every region is on the symmetric heap */
+    uint64_t symmetric; /* 1: every region is symmetric memory */
+    uint64_t probe;     /* written at each region's start during register */
 } kv_dir_rec_t;
 
 #define KV_DIR_EMPTY 0
@@ -46,7 +47,8 @@ typedef struct kv_peer {
     int64_t n_blocks;
     size_t block_stride;
     int symmetric;
-    char **base; /* [n_regions] in this PE's symmetric addresses; NULL: private */
+    int off_heap; /* region off_heap - 1 did not hold its probe: not on the heap */
+    char **base;  /* [n_regions] in this PE's symmetric addresses; NULL: unreachable */
 } kv_peer_t;
 
 typedef struct kv_layout {
@@ -58,8 +60,10 @@ typedef struct kv_layout {
     char **base; /* [n_regions] */
     void **reg;  /* spans registered with gshmemx_buffer_register */
     int n_reg;
-    kv_peer_t *peer; /* [npes] */
-    int busy;        /* requests in progress on it */
+    kv_peer_t *peer;      /* [npes] */
+    int busy;             /* requests in progress on it */
+    unsigned char *saved; /* [n_regions][probe_len]: the bytes the probes cover */
+    size_t probe_len;
 } kv_layout_t;
 
 enum { KV_REQ_FREE = 0, KV_REQ_POSTED, KV_REQ_SIGNALING, KV_REQ_ENDED };

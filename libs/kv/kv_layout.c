@@ -7,6 +7,16 @@
  * a layout refused on one PE fails the call on all of them (no PE is left
  * waiting).  Once all agree, each PE reads its peers' slots once; from
  * then on a transfer needs no exchange.
+ *
+ * A region's offset from the directory names it on every PE only if it
+ * lies on the heap, as the directory does; other symmetric memory (static
+ * data, whose base differs between processes; buffers registered as
+ * symmetric) is elsewhere.  So register checks each translation: every PE
+ * writes a random probe over the first bytes of each of its regions (the
+ * bytes are saved), each peer reads them through the translated address,
+ * and after the last barrier the bytes are put back.  A region whose probe
+ * does not come back makes that peer's layout unreachable (transfers to it
+ * are refused), never a write to the wrong place.
  */
 #include "kv_impl.h"
 
@@ -14,6 +24,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define KV_DIR_HEAD 64 /* the vote word, padded */
 
@@ -180,8 +191,44 @@ static int register_private(kv_layout_t *L, int me, const char *fn)
     return 0;
 }
 
+static uint64_t new_probe(int me)
+{
+    static uint64_t calls;
+    uint64_t z = kv_now_ns() ^ ((uint64_t)getpid() << 20) ^ ((uint64_t)me << 48) ^
+                 (++calls * 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finalizer */
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Saves the first probe_len bytes of every region, then writes the probe
+ * over them (all saved first: regions may overlap). */
+static int probes_set(kv_layout_t *L, size_t span, uint64_t probe)
+{
+    L->probe_len = span < 8 ? span : 8;
+    L->saved = (unsigned char *)malloc((size_t)L->n_regions * L->probe_len);
+    if (L->saved == NULL)
+        return -1;
+    for (int i = 0; i < L->n_regions; i++)
+        memcpy(L->saved + (size_t)i * L->probe_len, L->base[i], L->probe_len);
+    for (int i = 0; i < L->n_regions; i++)
+        memcpy(L->base[i], &probe, L->probe_len);
+    return 0;
+}
+
+static void probes_restore(kv_layout_t *L)
+{
+    if (L->saved == NULL)
+        return;
+    for (int i = 0; i < L->n_regions; i++)
+        memcpy(L->base[i], L->saved + (size_t)i * L->probe_len, L->probe_len);
+    free(L->saved);
+    L->saved = NULL;
+}
+
 /* This PE's side of a register: the layout prepared and published in the
- * directory's slot id. */
+ * directory's slot id, its probes written. */
 static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const char *fn)
 {
     kv_layout_t *L = &kv->layouts[id];
@@ -219,6 +266,13 @@ static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const c
     rec->block_bytes = L->block_bytes, rec->block_stride = L->block_stride;
     rec->n_layers = L->n_layers, rec->regions_per_layer = L->rpl;
     rec->symmetric = (uint64_t)sym;
+    rec->probe = new_probe(kv->me);
+    if (sym && probes_set(L, span, rec->probe) != 0) {
+        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+        while (L->n_reg > 0)
+            gshmemx_buffer_unregister(L->reg[--L->n_reg]);
+        goto err_free;
+    }
     rec->state = KV_DIR_READY;
     return 0;
 
@@ -234,6 +288,7 @@ void kv_layout_drop(gshmem_kv_t *kv, int id)
 
     if (L->base == NULL)
         return;
+    probes_restore(L);
     while (L->n_reg > 0)
         gshmemx_buffer_unregister(L->reg[--L->n_reg]);
     for (int p = 0; p < kv->npes; p++)
@@ -281,6 +336,7 @@ static int fetch_peers(gshmem_kv_t *kv, int id, const char *fn)
         return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
     for (int p = 0; p < kv->npes; p++) {
         kv_peer_t *P = &L->peer[p];
+        size_t plen;
         int n;
 
         shmem_getmem(&rec, kv_dir_rec(kv, id), sizeof rec, p);
@@ -299,6 +355,24 @@ static int fetch_peers(gshmem_kv_t *kv, int id, const char *fn)
         shmem_getmem(off, dir_offsets(kv, id), (size_t)n * sizeof(int64_t), p);
         for (int i = 0; i < n; i++)
             P->base[i] = kv->dir + off[i];
+        plen = region_span(rec.n_blocks, rec.block_stride, rec.block_bytes);
+        plen = plen < 8 ? plen : 8;
+        for (int i = 0; i < n && !P->off_heap; i++) {
+            uint64_t seen = 0;
+
+            /* Within this PE's symmetric memory, then the probe itself. */
+            if (shmem_addr_accessible(P->base[i], p) &&
+                shmem_addr_accessible(P->base[i] + plen - 1, p)) {
+                shmem_getmem(&seen, P->base[i], plen, p);
+                if (memcmp(&seen, &rec.probe, plen) == 0)
+                    continue;
+            }
+            P->off_heap = i + 1;
+        }
+        if (P->off_heap) {
+            free(P->base);
+            P->base = NULL;
+        }
     }
     free(off);
     return 0;
@@ -342,8 +416,11 @@ int gshmem_kv_layout_register(gshmem_kv_t *kv, const gshmem_kv_layout_t *layout,
         else
             kv_layout_drop(kv, slot); /* a malloc failed here only: see the line */
     }
-    /* No PE rewrites its vote or its slot while another reads them. */
+    /* No PE rewrites its vote, its slot or its probes while another reads
+     * them. */
     shmem_barrier_all();
+    if (rc == 0)
+        probes_restore(&kv->layouts[slot]);
     kv_leave(kv);
     return rc;
 }

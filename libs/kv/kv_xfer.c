@@ -50,8 +50,7 @@ static int check_signal(const gshmem_kv_xfer_t *x, const char *fn)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                        "signal op %d is neither GSHMEM_KV_SIGNAL_SET (0) nor _ADD (1)", s->op);
     if (!shmem_addr_accessible(s->addr, x->pe))
-        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
-                       "signal address %p is not symmetric memory (not on the symmetric heap)",
+        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "signal address %p is not symmetric memory",
                        (void *)s->addr);
     return 0;
 }
@@ -75,6 +74,12 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
                        "PE %d's layout %d has hash 0x%016llx, this PE's has 0x%016llx (layers, "
                        "regions per layer or block bytes differ)",
                        x->pe, x->layout, (unsigned long long)P->hash, (unsigned long long)L->hash);
+    if (P->base == NULL && P->off_heap)
+        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
+                       "PE %d's layout %d: region %d is symmetric memory but not on the heap "
+                       "(static data or a buffer registered as symmetric?): only the symmetric "
+                       "heap can be the remote side of a transfer",
+                       x->pe, x->layout, P->off_heap - 1);
     if (P->base == NULL)
         return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
                        "PE %d's layout %d is not on the symmetric heap: it can be only the local "

@@ -24,6 +24,9 @@
 #include <stdio.h>
 
 static int me, npes;
+/* Static data: symmetric memory, but not on the heap (its base differs
+ * between processes where the program is position independent). */
+static unsigned char static_pool[2 * 2 * 8 * 64];
 
 #define EXPECT_ERR(call, status, phrase)                                                       \
     do {                                                                                       \
@@ -224,6 +227,51 @@ static void bad_layouts(gshmem_kv_t *kv, kt_pool_t *p)
                "not on the symmetric heap");
     KT_OK(gshmem_kv_layout_deregister(kv, id));
     kt_pool_fini(&q);
+
+    /* A layout in static data: its offset from the heap names other bytes
+     * on a peer whose static data lies elsewhere.  Register must not
+     * change it (the probes are put back); a read from the next PE is
+     * refused with the line, or, where every PE's static data is at the
+     * same distance from its heap, moves the right bytes. */
+    {
+        void *sb[4];
+        gshmem_kv_layout_t sl = p->layout;
+        int64_t from[1] = {3};
+        int rc;
+
+        for (int i = 0; i < 4; i++)
+            sb[i] = static_pool + i * 8 * 64;
+        for (size_t o = 0; o < sizeof static_pool; o++)
+            static_pool[o] = kt_pat(me, 9, o);
+        sl.region_base = sb;
+        KT_OK(gshmem_kv_layout_register(kv, &sl, &id));
+        for (size_t o = 0; o < sizeof static_pool; o++)
+            if (static_pool[o] != kt_pat(me, 9, o)) {
+                PT_CHECK_EQ_F("gshmem_kv_layout_register", kt_pat(me, 9, o), static_pool[o],
+                              "static_pool[%zu] after register (a probe left behind?)", o);
+                break;
+            }
+        shmem_barrier_all();
+        x = xfer_of(id, peer, ids, 1), x.remote_blocks = from;
+        rc = gshmem_kv_read(kv, &x, &req);
+        if (rc == 0) {
+            KT_OK(gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+            KT_OK(gshmem_kv_req_free(kv, req));
+            for (int r = 0; r < 4; r++)
+                for (size_t k = 0; k < 64; k++)
+                    PT_CHECK_EQ_F("gshmem_kv_read (static data)",
+                                  kt_pat(peer, 9, (size_t)r * 512 + 3 * 64 + k),
+                                  static_pool[(size_t)r * 512 + k], "region %d byte %zu", r, k);
+        } else {
+            PT_CHECK_EQ_F("gshmem_kv_read (static data)", GSHMEM_KV_ERR_NOT_FOUND, rc,
+                          "status");
+            PT_CHECK("gshmem_kv_read (static data)",
+                     strstr(gshmem_kv_error(), "not on the heap") != NULL, "not on the heap");
+        }
+        shmem_barrier_all();
+        KT_OK(gshmem_kv_layout_deregister(kv, id));
+        req = 0;
+    }
 
     /* Block bytes that differ by PE: the hashes differ and the line names
      * both. */
