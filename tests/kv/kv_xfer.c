@@ -16,11 +16,16 @@
  *           runtime), the peer's on the heap: pairs of PEs (2 PEs or more)
  *   queue   eight writes in flight, harvested by gshmem_kv_poll: each
  *           handle once, status 0; their statistics
+ *   threads three threads read one block at a time from the next PE on
+ *           one engine, each with an ADD signal, and wait for them; the
+ *           next PE counts the signals
  * Each scenario runs on an engine without and one with a progress thread
  * (shmem_init_thread(SHMEM_THREAD_MULTIPLE)).  At 1, 2 and 4 PEs, by
  * load/store and over UCX (-net twins).  Exit status: 0 pass, 1 fail.
  */
 #include "kv_test.h"
+
+#include <pthread.h>
 
 #define NL 3
 #define RPL 2
@@ -222,6 +227,74 @@ static void scenario_queue(gshmem_kv_t *kv, kt_pool_t *p, int id)
     free(exp);
 }
 
+#define NT 3 /* threads */
+#define NK 4 /* reads per thread */
+
+typedef struct reader {
+    gshmem_kv_t *kv;
+    int id, t;
+    int64_t local[NK], remote[NK];
+    int fails;
+} reader_t;
+
+static void *reader_main(void *arg)
+{
+    reader_t *r = (reader_t *)arg;
+
+    for (int k = 0; k < NK; k++) {
+        gshmem_kv_xfer_t x = xfer_of(r->id, next, &r->local[k], &r->remote[k], 1);
+        gshmem_kv_req_t req = 0;
+
+        x.signal.addr = &sig[3], x.signal.value = 1, x.signal.op = GSHMEM_KV_SIGNAL_ADD;
+        r->fails += gshmem_kv_read(r->kv, &x, &req) != 0;
+        r->fails += gshmem_kv_wait(r->kv, req, GSHMEM_KV_WAIT_DEFAULT) != 0;
+        r->fails += gshmem_kv_req_free(r->kv, req) != 0;
+    }
+    return NULL;
+}
+
+/* Blocks 0..11 here from the next PE's 12..23, one per request, three
+ * threads at once. */
+static void scenario_threads(gshmem_kv_t *kv, kt_pool_t *p, int id)
+{
+    unsigned char *exp = malloc(p->size);
+    reader_t rd[NT];
+    pthread_t th[NT];
+    int64_t local[NT * NK], remote[NT * NK];
+    gshmem_kv_completion_t done[NT * NK];
+    size_t n = 0;
+
+    kt_fill(p, me, 6);
+    memcpy(exp, p->mem, p->size);
+    sig[3] = 0;
+    shmem_barrier_all();
+    for (int t = 0; t < NT; t++) {
+        rd[t].kv = kv, rd[t].id = id, rd[t].t = t, rd[t].fails = 0;
+        for (int k = 0; k < NK; k++) {
+            rd[t].local[k] = local[t * NK + k] = t * NK + k;
+            rd[t].remote[k] = remote[t * NK + k] = NT * NK + t * NK + k;
+        }
+        pthread_create(&th[t], NULL, reader_main, &rd[t]);
+    }
+    for (int t = 0; t < NT; t++) {
+        pthread_join(th[t], NULL);
+        PT_CHECK_EQ_F("gshmem_kv_read (threads)", 0, rd[t].fails, "failed calls of thread %d",
+                      t);
+    }
+    {
+        gshmem_kv_xfer_t x = xfer_of(id, next, local, remote, NT * NK);
+
+        kt_apply(p, exp, p, next, 6, &x, local, remote);
+    }
+    kt_check_pool("gshmem_kv_read (threads)", p, exp);
+    shmem_uint64_wait_until(&sig[3], SHMEM_CMP_EQ, NT * NK);
+    /* Freed by the threads: nothing is left in the queue. */
+    KT_OK(gshmem_kv_poll(kv, done, NT * NK, &n));
+    PT_CHECK_EQ_F("gshmem_kv_poll (threads)", (size_t)0, n, "entries left after the frees");
+    shmem_barrier_all();
+    free(exp);
+}
+
 static void run(int progress_thread)
 {
     gshmem_kv_config_t cfg = {0};
@@ -256,6 +329,7 @@ static void run(int progress_thread)
     if (npes % 2 == 0)
         scenario_private(kv, &priv, id_priv);
     scenario_queue(kv, &full, id_full);
+    scenario_threads(kv, &full, id_full);
 
     KT_OK(gshmem_kv_layout_deregister(kv, id_priv));
     KT_OK(gshmem_kv_layout_deregister(kv, id_gap));

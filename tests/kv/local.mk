@@ -10,7 +10,7 @@
 KV_TEST_COMMON = tests/kv/kv_test.h tests/pe/pe_test.h
 check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad
 tests_kv_kv_xfer_SOURCES = tests/kv/kv_xfer.c $(KV_TEST_COMMON)
-tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -lpthread
 tests_kv_kv_bad_SOURCES = tests/kv/kv_bad.c $(KV_TEST_COMMON)
 tests_kv_kv_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 
