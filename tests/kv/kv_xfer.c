@@ -16,6 +16,10 @@
  *           runtime), the peer's on the heap: pairs of PEs (2 PEs or more)
  *   queue   eight writes in flight, harvested by gshmem_kv_poll: each
  *           handle once, status 0; their statistics
+ *   many    a Llama-shaped request scaled down: 32 layers x K,V x 126 of
+ *           256 blocks (runs of adjacent blocks and scattered ones, in a
+ *           shuffled order) in one read: 8064 blocks, every byte checked,
+ *           the operations posted counted
  *   threads three threads read one block at a time from the next PE on
  *           one engine, each with an ADD signal, and wait for them; the
  *           next PE counts the signals
@@ -227,6 +231,52 @@ static void scenario_queue(gshmem_kv_t *kv, kt_pool_t *p, int id)
     free(exp);
 }
 
+/* 126 of 256 blocks.  Local 0..39 (adjacent) from remote 212.. in four
+ * runs of ten (a gap of one between runs); local odd 41..211 from remote
+ * even 40..210, shuffled.  No id is both read and written (one PE reads
+ * itself at 1 PE). */
+#define MANY_L 32
+#define MANY_NB 256
+#define MANY_N 126
+#define MANY_BYTES 256
+
+static void scenario_many(gshmem_kv_t *kv, kt_pool_t *p, int id)
+{
+    unsigned char *exp = malloc(p->size);
+    int64_t local[MANY_N], remote[MANY_N];
+    gshmem_kv_xfer_t x;
+    gshmem_kv_req_t req = 0;
+    uint32_t seed = 12345;
+
+    for (int i = 0; i < 40; i++)
+        local[i] = i, remote[i] = 212 + 11 * (i / 10) + i % 10;
+    for (int i = 40; i < MANY_N; i++)
+        local[i] = 41 + 2 * (i - 40), remote[i] = 40 + 2 * (i - 40);
+    for (int i = MANY_N - 1; i > 40; i--) { /* shuffle the scattered remote ids */
+        int j;
+        int64_t t;
+
+        seed = seed * 1103515245u + 12345u;
+        j = 40 + (int)((seed >> 16) % (uint32_t)(i - 40 + 1));
+        t = remote[i], remote[i] = remote[j], remote[j] = t;
+    }
+    memset(&x, 0, sizeof x);
+    x.layout = id, x.pe = next, x.n_layers = MANY_L, x.n = MANY_N;
+    x.local_blocks = local, x.remote_blocks = remote;
+    kt_fill(p, me, 8);
+    memcpy(exp, p->mem, p->size);
+    shmem_barrier_all();
+    KT_OK(gshmem_kv_read(kv, &x, &req));
+    KT_OK(gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+    kt_apply(p, exp, p, next, 8, &x, local, remote);
+    kt_check_pool("gshmem_kv_read (8064 blocks)", p, exp);
+    check_stats("gshmem_kv_read (8064 blocks)", kv, req, kt_runs(&x, RPL, 1),
+                (uint64_t)MANY_L * RPL * MANY_N * MANY_BYTES, (uint64_t)MANY_L * RPL * MANY_N);
+    KT_OK(gshmem_kv_req_free(kv, req));
+    shmem_barrier_all();
+    free(exp);
+}
+
 #define NT 3 /* threads */
 #define NK 4 /* reads per thread */
 
@@ -299,9 +349,9 @@ static void run(int progress_thread)
 {
     gshmem_kv_config_t cfg = {0};
     gshmem_kv_t *kv = NULL;
-    kt_pool_t full, gap, priv;
+    kt_pool_t full, gap, priv, many;
     unsigned char *spare = NULL;
-    int id_full = -1, id_gap = -1, id_priv = -1;
+    int id_full = -1, id_gap = -1, id_priv = -1, id_many = -1;
 
     cfg.progress_thread = progress_thread;
     KT_OK(gshmem_kv_create(&cfg, &kv));
@@ -322,6 +372,8 @@ static void run(int progress_thread)
     KT_OK(gshmem_kv_layout_register(kv, &full.layout, &id_full));
     KT_OK(gshmem_kv_layout_register(kv, &gap.layout, &id_gap));
     KT_OK(gshmem_kv_layout_register(kv, &priv.layout, &id_priv));
+    kt_pool_init(&many, MANY_L, RPL, MANY_NB, MANY_BYTES, 0, 1);
+    KT_OK(gshmem_kv_layout_register(kv, &many.layout, &id_many));
 
     scenario_write(kv, &full, id_full);
     scenario_read(kv, &full, id_full);
@@ -330,12 +382,14 @@ static void run(int progress_thread)
         scenario_private(kv, &priv, id_priv);
     scenario_queue(kv, &full, id_full);
     scenario_threads(kv, &full, id_full);
+    scenario_many(kv, &many, id_many);
 
     KT_OK(gshmem_kv_layout_deregister(kv, id_priv));
     KT_OK(gshmem_kv_layout_deregister(kv, id_gap));
     KT_OK(gshmem_kv_destroy(kv));
     kt_pool_fini(&full);
     kt_pool_fini(&gap);
+    kt_pool_fini(&many);
     if (me % 2 == 0) {
         free(priv.mem);
         priv.mem = spare;
