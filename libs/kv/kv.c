@@ -74,7 +74,6 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
     kv->cfg = c;
     kv->me = shmem_my_pe(), kv->npes = shmem_n_pes();
     kv->next_gen = 1;
-    kv->cq_head = kv->cq_tail = -1;
     pthread_mutex_init(&kv->lock, NULL);
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -92,6 +91,7 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
                      c.max_layouts, c.max_requests);
         goto err_dir;
     }
+    kv_req_init(kv);
     if (!kv_table_add(kv)) {
         rc = kv_fail(GSHMEM_KV_ERR_BUSY, fn, "%d engines exist already: destroy one first",
                      KV_MAX_ENGINES);

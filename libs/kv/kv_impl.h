@@ -73,10 +73,10 @@ typedef struct kv_req {
     uint32_t gen; /* the handle's upper half; never 0 */
     int state, status, canceled, is_read, layout, pe;
     gshmem_kv_signal_t sig;
-    uint64_t seq;   /* post order: a quiet begun after seq covers it */
-    uint64_t claim; /* the progress pass that is sending its signal */
+    uint64_t seq; /* post order: a quiet begun after seq covers it */
     uint64_t t_posted;
     gshmem_kv_req_stats_t stats;
+    int lk_prev, lk_next;        /* the free list, the posted list or a pass's chain */
     int cq_prev, cq_next, in_cq; /* the completion queue, by index */
 } kv_req_t;
 
@@ -92,8 +92,10 @@ struct gshmem_kv {
     kv_layout_t *layouts;   /* [max_layouts] */
     kv_req_t *reqs;         /* [max_requests] */
     uint32_t next_gen;
-    uint64_t seq, progress_passes;
-    int n_posted; /* requests in KV_REQ_POSTED */
+    uint64_t seq;
+    int free_head;                /* free slots, through lk_next */
+    int posted_head, posted_tail; /* KV_REQ_POSTED, in post order (seq) */
+    int n_posted, n_signaling;
     int cq_head, cq_tail;
     int thread_on, stop;
     pthread_t thread;
@@ -120,7 +122,11 @@ kv_dir_rec_t *kv_dir_rec(gshmem_kv_t *kv, int id);
 void kv_layout_drop(gshmem_kv_t *kv, int id);
 
 /* kv_req.c */
+/* Every slot free, the lists empty (create). */
+void kv_req_init(gshmem_kv_t *kv);
 int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out);
+/* A request just posted (state, seq and stats set) joins the posted list. */
+void kv_req_posted(gshmem_kv_t *kv, kv_req_t *r);
 gshmem_kv_req_t kv_req_handle(const gshmem_kv_t *kv, const kv_req_t *r);
 /* Completes what is posted (called with the lock held; drops it around
  * the quiets). */

@@ -2,15 +2,18 @@
  * libs/kv/kv_req.c - requests.  A handle is (generation << 32 | index + 1)
  * into the engine's table, checked (index in range, the slot's magic and
  * generation, not free) before the slot is used, so a freed or made-up
- * handle is an error line.
+ * handle is an error line.  Free slots are a list, so a post takes one in
+ * constant time.
  *
  * Progress: a request is complete when a quiet begun after its post has
  * returned (every put and get of this PE is then done).  A pass takes the
- * newest post number under the lock, quiets without it, then ends every
- * request posted up to that number; a read with a signal first sends its
- * signal and quiets again.  Passes run inside test, wait and poll, or on
- * the engine's progress thread.  Ended requests join the completion queue
- * (a list through the table, oldest first) until polled or freed.
+ * newest post number under the lock, quiets without it, then ends the
+ * requests at the front of the posted list (kept in post order) up to that
+ * number; the reads among them that carry a signal move to the pass's own
+ * chain, which sends their signals, quiets again and ends them.  Passes
+ * run inside test, wait and poll, or on the engine's progress thread.
+ * Ended requests join the completion queue (a list through the table,
+ * oldest first) until polled or freed.
  */
 #include "kv_impl.h"
 
@@ -47,25 +50,68 @@ gshmem_kv_req_t kv_req_handle(const gshmem_kv_t *kv, const kv_req_t *r)
     return (uint64_t)r->gen << 32 | (uint64_t)(r - kv->reqs + 1);
 }
 
+void kv_req_init(gshmem_kv_t *kv)
+{
+    for (int i = 0; i < kv->cfg.max_requests; i++)
+        kv->reqs[i].lk_next = i + 1 < kv->cfg.max_requests ? i + 1 : -1;
+    kv->free_head = 0;
+    kv->posted_head = kv->posted_tail = -1;
+    kv->cq_head = kv->cq_tail = -1;
+}
+
 int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out)
 {
-    for (int i = 0; i < kv->cfg.max_requests; i++) {
-        kv_req_t *r = &kv->reqs[i];
+    kv_req_t *r;
 
-        if (r->state != KV_REQ_FREE)
-            continue;
-        memset(r, 0, sizeof *r);
-        r->magic = KV_REQ_MAGIC;
-        r->gen = kv->next_gen++;
-        if (kv->next_gen == 0)
-            kv->next_gen = 1;
-        r->cq_prev = r->cq_next = -1;
-        *out = r;
-        return 0;
-    }
-    return kv_fail(GSHMEM_KV_ERR_BUSY, fn,
-                   "all %d requests of the engine are live: free some (gshmem_kv_req_free)",
-                   kv->cfg.max_requests);
+    if (kv->free_head < 0)
+        return kv_fail(GSHMEM_KV_ERR_BUSY, fn,
+                       "all %d requests of the engine are live: free some (gshmem_kv_req_free)",
+                       kv->cfg.max_requests);
+    r = &kv->reqs[kv->free_head];
+    kv->free_head = r->lk_next;
+    memset(r, 0, sizeof *r);
+    r->magic = KV_REQ_MAGIC;
+    r->gen = kv->next_gen++;
+    if (kv->next_gen == 0)
+        kv->next_gen = 1;
+    r->lk_prev = r->lk_next = r->cq_prev = r->cq_next = -1;
+    *out = r;
+    return 0;
+}
+
+static void release(gshmem_kv_t *kv, kv_req_t *r)
+{
+    r->state = KV_REQ_FREE;
+    r->lk_next = kv->free_head;
+    kv->free_head = (int)(r - kv->reqs);
+}
+
+void kv_req_posted(gshmem_kv_t *kv, kv_req_t *r)
+{
+    int i = (int)(r - kv->reqs);
+
+    r->state = KV_REQ_POSTED;
+    r->lk_prev = kv->posted_tail, r->lk_next = -1;
+    if (kv->posted_tail >= 0)
+        kv->reqs[kv->posted_tail].lk_next = i;
+    else
+        kv->posted_head = i;
+    kv->posted_tail = i;
+    kv->n_posted++;
+}
+
+static void posted_remove(gshmem_kv_t *kv, kv_req_t *r)
+{
+    if (r->lk_prev >= 0)
+        kv->reqs[r->lk_prev].lk_next = r->lk_next;
+    else
+        kv->posted_head = r->lk_next;
+    if (r->lk_next >= 0)
+        kv->reqs[r->lk_next].lk_prev = r->lk_prev;
+    else
+        kv->posted_tail = r->lk_prev;
+    r->lk_prev = r->lk_next = -1;
+    kv->n_posted--;
 }
 
 static void cq_push(gshmem_kv_t *kv, kv_req_t *r)
@@ -95,10 +141,9 @@ static void cq_remove(gshmem_kv_t *kv, kv_req_t *r)
     r->cq_prev = r->cq_next = -1, r->in_cq = 0;
 }
 
+/* r has left the posted list (or a pass's chain). */
 static void end(gshmem_kv_t *kv, kv_req_t *r, uint64_t now)
 {
-    if (r->state == KV_REQ_POSTED)
-        kv->n_posted--;
     r->state = KV_REQ_ENDED;
     r->status = r->canceled ? GSHMEM_KV_ERR_CANCELED : 0;
     r->stats.xfer_ns = now - r->t_posted;
@@ -116,8 +161,8 @@ static void send_signal(const kv_req_t *r)
 
 void kv_progress(gshmem_kv_t *kv)
 {
-    uint64_t hi = kv->seq, pass = ++kv->progress_passes, now;
-    int signals = 0;
+    uint64_t hi = kv->seq, now;
+    int chain = -1, last = -1, next;
 
     if (kv->n_posted == 0)
         return;
@@ -125,46 +170,38 @@ void kv_progress(gshmem_kv_t *kv)
     shmem_quiet();
     pthread_mutex_lock(&kv->lock);
     now = kv_now_ns();
-    for (int i = 0; i < kv->cfg.max_requests; i++) {
+    /* The posted list is in post order: what the quiet covered comes first. */
+    for (int i = kv->posted_head; i >= 0 && kv->reqs[i].seq <= hi; i = next) {
         kv_req_t *r = &kv->reqs[i];
 
-        if (r->state != KV_REQ_POSTED || r->seq > hi)
-            continue;
+        next = r->lk_next;
+        posted_remove(kv, r);
         if (r->is_read && r->sig.addr && !r->canceled) {
-            r->state = KV_REQ_SIGNALING, r->claim = pass;
-            kv->n_posted--;
-            signals++;
+            r->state = KV_REQ_SIGNALING;
+            if (last >= 0)
+                kv->reqs[last].lk_next = i;
+            else
+                chain = i;
+            last = i;
+            kv->n_signaling++;
         } else {
             end(kv, r, now);
         }
     }
-    if (signals) {
-        /* Claimed by this pass: no other pass, cancel or free touches
-         * them, so their signals go out without the lock (with it, where
-         * there is no memory for the list). */
-        int *mine = (int *)malloc((size_t)signals * sizeof(int)), k = 0;
-
-        for (int i = 0; i < kv->cfg.max_requests && k < signals; i++)
-            if (kv->reqs[i].state != KV_REQ_SIGNALING || kv->reqs[i].claim != pass)
-                continue;
-            else if (mine)
-                mine[k++] = i;
-            else
-                send_signal(&kv->reqs[i]);
-        if (mine)
-            kv_leave(kv);
-        for (int j = 0; j < k; j++)
-            send_signal(&kv->reqs[mine[j]]);
+    if (chain >= 0) {
+        /* The chain is this pass's: no other pass, cancel or free touches a
+         * signalling request, so the signals go out without the lock. */
+        kv_leave(kv);
+        for (int i = chain; i >= 0; i = kv->reqs[i].lk_next)
+            send_signal(&kv->reqs[i]);
         shmem_quiet();
-        if (mine)
-            pthread_mutex_lock(&kv->lock);
-        free(mine);
+        pthread_mutex_lock(&kv->lock);
         now = kv_now_ns();
-        for (int i = 0; i < kv->cfg.max_requests; i++) {
-            kv_req_t *r = &kv->reqs[i];
-
-            if (r->state == KV_REQ_SIGNALING && r->claim == pass)
-                end(kv, r, now);
+        for (int i = chain; i >= 0; i = next) {
+            next = kv->reqs[i].lk_next;
+            kv->reqs[i].lk_next = -1;
+            kv->n_signaling--;
+            end(kv, &kv->reqs[i], now);
         }
     }
     pthread_cond_broadcast(&kv->done_cv);
@@ -172,17 +209,11 @@ void kv_progress(gshmem_kv_t *kv)
 
 void kv_drain(gshmem_kv_t *kv)
 {
-    for (;;) {
-        int busy = kv->n_posted;
-
-        for (int i = 0; !busy && i < kv->cfg.max_requests; i++)
-            busy = kv->reqs[i].state == KV_REQ_SIGNALING;
-        if (!busy)
-            return;
+    while (kv->n_posted || kv->n_signaling) {
         kv_progress(kv);
-        if (kv->n_posted == 0) {
+        if (kv->n_posted == 0 && kv->n_signaling) {
             kv_leave(kv);
-            sched_yield(); /* another thread's pass may hold signalling requests */
+            sched_yield(); /* another thread's pass holds signalling requests */
             pthread_mutex_lock(&kv->lock);
         }
     }
@@ -382,7 +413,7 @@ int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req)
                      (unsigned long long)req);
     } else {
         cq_remove(kv, r);
-        r->state = KV_REQ_FREE;
+        release(kv, r);
     }
     kv_leave(kv);
     return rc;

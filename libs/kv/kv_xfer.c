@@ -188,8 +188,7 @@ static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req
     r->t_posted = kv_now_ns();
     r->stats.post_ns = r->t_posted - t0;
     r->seq = ++kv->seq;
-    r->state = KV_REQ_POSTED;
-    kv->n_posted++;
+    kv_req_posted(kv, r);
     p.L->busy++;
     pthread_cond_signal(&kv->work_cv);
     *req = kv_req_handle(kv, r);

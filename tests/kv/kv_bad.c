@@ -14,7 +14,8 @@
  *             region mask, a slice past the block, no blocks
  *   signals   an address that is not symmetric, one misaligned, a bad op
  *   requests  cancel of a finished request, free of one in progress, a
- *             negative timeout; a canceled request ends canceled
+ *             negative timeout; a canceled request ends canceled; a full
+ *             table of requests, a slot reused under a new handle
  *   config    a progress thread without SHMEM_THREAD_MULTIPLE
  * At 1, 2 and 4 PEs (the mismatch needs 2), and at 2 over UCX.
  * Exit status: 0 pass, 1 fail.
@@ -192,6 +193,33 @@ static void bad_requests(gshmem_kv_t *kv, kt_pool_t *p, int id)
     free(exp);
 }
 
+/* An engine of 4 requests: a fifth is refused until one is freed; the
+ * freed slot's next request has a new handle, and the old one is dead. */
+static void full_table(kt_pool_t *p)
+{
+    gshmem_kv_config_t cfg = {0};
+    gshmem_kv_t *kv = NULL;
+    gshmem_kv_req_t req[5] = {0};
+    int64_t ids[1] = {1}, other[1] = {6};
+    int id = -1;
+    gshmem_kv_xfer_t x = xfer_of(0, (me + 1) % npes, ids, 1);
+
+    cfg.max_requests = 4;
+    KT_OK(gshmem_kv_create(&cfg, &kv));
+    KT_OK(gshmem_kv_layout_register(kv, &p->layout, &id));
+    x.layout = id, x.remote_blocks = other;
+    for (int i = 0; i < 4; i++)
+        KT_OK(gshmem_kv_write(kv, &x, &req[i]));
+    EXPECT_ERR(gshmem_kv_write(kv, &x, &req[4]), GSHMEM_KV_ERR_BUSY, "all 4 requests");
+    KT_OK(gshmem_kv_wait(kv, req[2], GSHMEM_KV_WAIT_DEFAULT));
+    KT_OK(gshmem_kv_req_free(kv, req[2]));
+    KT_OK(gshmem_kv_write(kv, &x, &req[4]));
+    PT_CHECK("gshmem_kv_write", req[4] != req[2], "a new handle for a reused slot");
+    EXPECT_ERR(gshmem_kv_test(kv, req[2]), GSHMEM_KV_ERR_HANDLE, "not a live request");
+    /* Destroy completes and frees what is left. */
+    KT_OK(gshmem_kv_destroy(kv));
+}
+
 /* Register refused on one PE: every PE's call fails, none hangs. */
 static void bad_layouts(gshmem_kv_t *kv, kt_pool_t *p)
 {
@@ -316,6 +344,7 @@ int main(void)
     bad_requests(kv, &p, id);
     bad_layouts(kv, &p);
     KT_OK(gshmem_kv_destroy(kv));
+    full_table(&p);
     EXPECT_ERR(gshmem_kv_destroy(kv), GSHMEM_KV_ERR_HANDLE, "not a live engine");
     kt_pool_fini(&p);
     return pt_finish();
