@@ -22,6 +22,7 @@
  */
 #include "kv_test.h"
 
+#include <gshmem.h>
 #include <stdio.h>
 
 static int me, npes;
@@ -246,6 +247,22 @@ static void bad_layouts(gshmem_kv_t *kv, kt_pool_t *p)
                "block_stride 8 is less than block_bytes 64");
     EXPECT_ERR(gshmem_kv_layout_deregister(kv, 6), GSHMEM_KV_ERR_NOT_FOUND,
                "is not registered");
+    {
+        void *holes[4] = {p->base[0], NULL, p->base[2], p->base[3]};
+
+        l = p->layout, l.region_base = holes;
+        EXPECT_ERR(gshmem_kv_layout_register(kv, &l, &id), GSHMEM_KV_ERR_INVALID,
+                   "region_base[1] (layer 0, region 1) is NULL");
+    }
+    /* Private memory the program registered itself: the library's own
+     * registration of it is refused, and so is the layout (on every PE). */
+    kt_pool_init(&q, 2, 2, 8, 64, 0, 0);
+    PT_CHECK_EQ_F("gshmemx_buffer_register", 0, gshmemx_buffer_register(q.mem, q.size),
+                  "status");
+    EXPECT_ERR(gshmem_kv_layout_register(kv, &q.layout, &id), GSHMEM_KV_ERR_INVALID,
+               "cannot register");
+    PT_CHECK_EQ_F("gshmemx_buffer_unregister", 0, gshmemx_buffer_unregister(q.mem), "status");
+    kt_pool_fini(&q);
 
     /* Private memory on every PE: it cannot be the remote side. */
     kt_pool_init(&q, 2, 2, 8, 64, 0, 0);
