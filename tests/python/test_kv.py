@@ -176,3 +176,32 @@ def test_errors_raise_and_move_nothing():
     with pytest.raises(ValueError, match="destroyed"):
         eng.read(lay, nxt, [0])
     free_all(caches)
+
+
+def test_progress_thread(job):
+    """The engine's own thread completes requests; it needs
+    SHMEM_THREAD_MULTIPLE, which the unique-id start gives and shmem_init
+    (the launcher's start) does not."""
+    me, n = me_n()
+    if job == "launcher":
+        with pytest.raises(KVError, match="needs SHMEM_THREAD_MULTIPLE") as e:
+            gshmem.kv.Engine(progress_thread=True)
+        assert e.value.name == "ERR_INVALID"
+        return
+    eng = gshmem.kv.Engine(progress_thread=True, max_requests=8)
+    caches = caches_on_heap(5)
+    lay = eng.register_kv_caches(caches)
+    sig = gshmem.zeros(1, torch.int64)
+    gshmem.barrier_all()
+    reqs = [eng.write(lay, (me + 1) % n, [b], [b + 5], signal=sig) for b in range(5)]
+    gshmem.signal_wait_until(sig, "eq", 5)
+    for r in reqs:
+        assert r.wait(timeout=5.0) == "done"
+        r.free()
+    for layer in range(L):
+        exp = pattern(me, layer, 5)
+        exp[:, 5:10] = pattern((me - 1) % n, layer, 5)[:, 0:5]
+        assert torch.equal(caches[layer], exp), layer
+    gshmem.barrier_all()
+    eng.destroy()
+    free_all(caches + [sig])
