@@ -308,13 +308,20 @@ static uint64_t vote_word(int id, int ok)
 
 static int vote(gshmem_kv_t *kv, int id, int ok, int *bad, uint64_t *bad_vote)
 {
-    uint64_t *mine = (uint64_t *)kv->dir, mine_v = vote_word(id, ok), v;
+    uint64_t *mine = (uint64_t *)kv->dir, mine_v = vote_word(id, ok);
+    uint64_t *all = (uint64_t *)malloc((size_t)kv->npes * sizeof(uint64_t));
 
     *mine = mine_v;
     shmem_barrier_all();
+    /* All the votes in one round: gets in flight together, one quiet. */
+    for (int p = 0; p < kv->npes; p++)
+        if (all)
+            shmem_getmem_nbi(&all[p], mine, sizeof(uint64_t), p);
+    shmem_quiet();
     *bad = -1;
     for (int p = 0; p < kv->npes; p++) {
-        v = shmem_uint64_atomic_fetch(mine, p);
+        uint64_t v = all ? all[p] : shmem_uint64_atomic_fetch(mine, p);
+
         if (v != mine_v || !ok) {
             if (*bad < 0 || (v & 0xff) == 2)
                 *bad = p, *bad_vote = v;
@@ -322,60 +329,82 @@ static int vote(gshmem_kv_t *kv, int id, int ok, int *bad, uint64_t *bad_vote)
                 break;
         }
     }
+    free(all);
     return *bad >= 0 ? -1 : 0;
 }
 
-/* Reads each peer's slot id: its shape and its regions' addresses here. */
+/* Reads each peer's slot id (its shape, its regions' offsets) and checks
+ * each translated region against the probe the peer wrote there.  Three
+ * rounds of gets in flight together, each ended by one quiet: the slots,
+ * the offsets of the peers whose layout matches this PE's, the probes. */
 static int fetch_peers(gshmem_kv_t *kv, int id, const char *fn)
 {
     kv_layout_t *L = &kv->layouts[id];
-    kv_dir_rec_t rec;
-    int64_t *off = (int64_t *)malloc((size_t)L->n_regions * sizeof(int64_t));
+    const int n = L->n_regions, np = kv->npes;
+    kv_dir_rec_t *rec = (kv_dir_rec_t *)malloc((size_t)np * sizeof *rec);
+    int64_t *off = (int64_t *)malloc((size_t)np * (size_t)n * sizeof(int64_t));
+    uint64_t *seen = (uint64_t *)calloc((size_t)np * (size_t)n, sizeof(uint64_t));
+    size_t *plen = (size_t *)malloc((size_t)np * sizeof(size_t));
+    int rc = 0;
 
-    if (off == NULL)
-        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
-    for (int p = 0; p < kv->npes; p++) {
+    if (rec == NULL || off == NULL || seen == NULL || plen == NULL) {
+        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory for %d peers' layouts", np);
+        goto out;
+    }
+    for (int p = 0; p < np; p++)
+        shmem_getmem_nbi(&rec[p], kv_dir_rec(kv, id), sizeof *rec, p);
+    shmem_quiet();
+    for (int p = 0; p < np; p++) {
         kv_peer_t *P = &L->peer[p];
-        size_t plen;
-        int n;
 
-        shmem_getmem(&rec, kv_dir_rec(kv, id), sizeof rec, p);
-        P->hash = rec.hash, P->n_blocks = rec.n_blocks, P->block_stride = rec.block_stride;
-        P->symmetric = (int)rec.symmetric;
-        n = rec.n_layers * rec.regions_per_layer;
+        P->hash = rec[p].hash, P->n_blocks = rec[p].n_blocks;
+        P->block_stride = rec[p].block_stride, P->symmetric = (int)rec[p].symmetric;
         /* Another shape: transfers are refused by hash; the addresses are
          * read only for one that matches this PE's. */
-        if (!P->symmetric || rec.hash != L->hash || n != L->n_regions)
+        if (!P->symmetric || rec[p].hash != L->hash ||
+            rec[p].n_layers * rec[p].regions_per_layer != n)
             continue;
         P->base = (char **)malloc((size_t)n * sizeof(char *));
         if (P->base == NULL) {
-            free(off);
-            return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+            rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+            goto out;
         }
-        shmem_getmem(off, dir_offsets(kv, id), (size_t)n * sizeof(int64_t), p);
-        for (int i = 0; i < n; i++)
-            P->base[i] = kv->dir + off[i];
-        plen = region_span(rec.n_blocks, rec.block_stride, rec.block_bytes);
-        plen = plen < 8 ? plen : 8;
-        for (int i = 0; i < n && !P->off_heap; i++) {
-            uint64_t seen = 0;
+        shmem_getmem_nbi(&off[(size_t)p * n], dir_offsets(kv, id), (size_t)n * sizeof(int64_t), p);
+    }
+    shmem_quiet();
+    for (int p = 0; p < np; p++) {
+        kv_peer_t *P = &L->peer[p];
 
+        if (P->base == NULL)
+            continue;
+        plen[p] = region_span(rec[p].n_blocks, rec[p].block_stride, rec[p].block_bytes);
+        plen[p] = plen[p] < 8 ? plen[p] : 8;
+        for (int i = 0; i < n; i++) {
+            P->base[i] = kv->dir + off[(size_t)p * n + i];
             /* Within this PE's symmetric memory, then the probe itself. */
-            if (shmem_addr_accessible(P->base[i], p) &&
-                shmem_addr_accessible(P->base[i] + plen - 1, p)) {
-                shmem_getmem(&seen, P->base[i], plen, p);
-                if (memcmp(&seen, &rec.probe, plen) == 0)
-                    continue;
+            if (!shmem_addr_accessible(P->base[i], p) ||
+                !shmem_addr_accessible(P->base[i] + plen[p] - 1, p)) {
+                P->off_heap = P->off_heap ? P->off_heap : i + 1;
+                continue;
             }
-            P->off_heap = i + 1;
+            shmem_getmem_nbi(&seen[(size_t)p * n + i], P->base[i], plen[p], p);
         }
+    }
+    shmem_quiet();
+    for (int p = 0; p < np; p++) {
+        kv_peer_t *P = &L->peer[p];
+
+        for (int i = 0; P->base && i < n && !P->off_heap; i++)
+            if (memcmp(&seen[(size_t)p * n + i], &rec[p].probe, plen[p]) != 0)
+                P->off_heap = i + 1;
         if (P->off_heap) {
             free(P->base);
             P->base = NULL;
         }
     }
-    free(off);
-    return 0;
+out:
+    free(rec), free(off), free(seen), free(plen);
+    return rc;
 }
 
 int gshmem_kv_layout_register(gshmem_kv_t *kv, const gshmem_kv_layout_t *layout, int *id)
