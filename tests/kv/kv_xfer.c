@@ -20,6 +20,9 @@
  *           256 blocks (runs of adjacent blocks and scattered ones, in a
  *           shuffled order) in one read: 8064 blocks, every byte checked,
  *           the operations posted counted
+ *   cancel  12 writes canceled right after their post: a cancel that
+ *           returns 0 ends its request canceled, one refused (the engine's
+ *           thread ended it first) leaves it done; the bytes land either way
  *   threads three threads read one block at a time from the next PE on
  *           one engine, each with an ADD signal, and wait for them; the
  *           next PE counts the signals
@@ -277,6 +280,48 @@ static void scenario_many(gshmem_kv_t *kv, kt_pool_t *p, int id)
     free(exp);
 }
 
+/* Blocks 12..23 of the next PE from this PE's 0..11 (reversed), twelve
+ * one-block writes, each canceled right after its post. */
+#define NC (NB / 2)
+
+static void scenario_cancel(gshmem_kv_t *kv, kt_pool_t *p, int id)
+{
+    unsigned char *exp = malloc(p->size);
+    int64_t src[NC], dst[NC];
+    gshmem_kv_req_t req[NC];
+    int rc[NC];
+
+    kt_fill(p, me, 9);
+    memcpy(exp, p->mem, p->size);
+    shmem_barrier_all();
+    for (int b = 0; b < NC; b++) {
+        gshmem_kv_xfer_t x;
+
+        src[b] = NC - 1 - b, dst[b] = NC + b;
+        x = xfer_of(id, next, &src[b], &dst[b], 1);
+        KT_OK(gshmem_kv_write(kv, &x, &req[b]));
+        rc[b] = gshmem_kv_cancel(kv, req[b]);
+    }
+    for (int b = 0; b < NC; b++) {
+        int st = gshmem_kv_wait(kv, req[b], GSHMEM_KV_WAIT_DEFAULT);
+
+        PT_CHECK_EQ_F("gshmem_kv_cancel", 1, rc[b] == 0 || rc[b] == GSHMEM_KV_ERR_STATE,
+                      "cancel of request %d returned %d", b, rc[b]);
+        PT_CHECK_EQ_F("gshmem_kv_wait", rc[b] == 0 ? GSHMEM_KV_ERR_CANCELED : 0, st,
+                      "request %d after a cancel that returned %d", b, rc[b]);
+        KT_OK(gshmem_kv_req_free(kv, req[b]));
+    }
+    shmem_barrier_all();
+    {
+        gshmem_kv_xfer_t x = xfer_of(id, next, src, dst, NC);
+
+        kt_apply(p, exp, p, prev, 9, &x, dst, src);
+    }
+    kt_check_pool("gshmem_kv_write (canceled)", p, exp);
+    shmem_barrier_all();
+    free(exp);
+}
+
 #define NT 3 /* threads */
 #define NK 4 /* reads per thread */
 
@@ -381,6 +426,7 @@ static void run(int progress_thread)
     if (npes % 2 == 0)
         scenario_private(kv, &priv, id_priv);
     scenario_queue(kv, &full, id_full);
+    scenario_cancel(kv, &full, id_full);
     scenario_threads(kv, &full, id_full);
     scenario_many(kv, &many, id_many);
 
