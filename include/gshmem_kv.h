@@ -162,16 +162,20 @@ typedef struct gshmem_kv_completion {
 typedef struct gshmem_kv gshmem_kv_t;
 
 /* Collective over the world (it allocates on the symmetric heap), after
- * shmem_init.  cfg NULL: the defaults. */
+ * shmem_init.  cfg NULL: the defaults.  max_layouts and max_regions must
+ * be the same on every PE; a config refused on one PE fails the call on
+ * every PE (each with a line), none is left waiting. */
 GSHMEM_KV_API int gshmem_kv_create(const gshmem_kv_config_t *cfg,
                                    gshmem_kv_t **out);
 /* Collective.  Completes what is in flight, deregisters every layout,
- * frees every request.  A handle that is not a live engine (destroyed
- * already) is GSHMEM_KV_ERR_HANDLE and one line. */
+ * frees every request; no other thread may be inside a call on the engine.
+ * A handle that is not a live engine (destroyed already) is
+ * GSHMEM_KV_ERR_HANDLE and one line. */
 GSHMEM_KV_API int gshmem_kv_destroy(gshmem_kv_t *kv);
 
 /* Collective: every PE registers its own layout (same call order gives
- * the same ids).  *id is the layout's id, the same on every PE. */
+ * the same ids).  *id is the layout's id, the same on every PE.  A layout
+ * refused on one PE fails the call on every PE (each with a line). */
 GSHMEM_KV_API int gshmem_kv_layout_register(gshmem_kv_t *kv,
                                             const gshmem_kv_layout_t *layout,
                                             int *id);

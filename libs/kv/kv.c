@@ -46,6 +46,51 @@ static void engine_free(gshmem_kv_t *kv)
     free(kv);
 }
 
+/* The vote of create, before anything else is collective: each PE
+ * publishes whether its config passed and the directory's shape (which
+ * must be the same everywhere: the directory is one symmetric
+ * allocation), a barrier, every PE reads every vote.  So a config refused
+ * on one PE fails create on every PE instead of leaving the others in the
+ * directory's allocation.  0, or the error status with its line. */
+static int create_vote(const gshmem_kv_config_t *c, int rc, const char *fn)
+{
+    int npes = shmem_n_pes();
+    uint64_t mine, *word = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+    uint64_t *all = (uint64_t *)malloc((size_t)npes * sizeof(uint64_t));
+    int bad = -1;
+
+    if (word == NULL) /* the same on every PE */
+        return rc ? rc : kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "no room on the symmetric heap");
+    /* bit 63: refused; then max_layouts (7 bits), max_regions (21 bits) */
+    mine = (rc ? 1ull << 63 : 0) | (uint64_t)(c->max_layouts & 0x7f) << 21 |
+           (uint64_t)(c->max_regions & 0x1fffff);
+    *word = mine;
+    shmem_barrier_all();
+    for (int p = 0; all && p < npes; p++)
+        shmem_getmem_nbi(&all[p], word, sizeof(uint64_t), p);
+    shmem_quiet();
+    for (int p = 0; p < npes && bad < 0; p++) {
+        uint64_t v = all ? all[p] : shmem_uint64_atomic_fetch(word, p);
+
+        if (v != mine || (v >> 63))
+            bad = p;
+        if (rc == 0 && bad >= 0 && (v >> 63))
+            rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                         "PE %d refused its config (its own line says why): no PE makes the "
+                         "engine",
+                         p);
+        else if (rc == 0 && bad >= 0)
+            rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                         "PE %d asks for max_layouts %d and max_regions %d, this PE for %d and "
+                         "%d: they size one symmetric directory and must be the same on every PE",
+                         p, (int)(v >> 21 & 0x7f), (int)(v & 0x1fffff), c->max_layouts,
+                         c->max_regions);
+    }
+    free(all);
+    shmem_free(word); /* collective: also keeps every read ahead of any reuse */
+    return rc;
+}
+
 int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
 {
     const char *fn = "gshmem_kv_create";
@@ -57,8 +102,6 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
     shmem_query_initialized(&init);
     if (!init)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "called before shmem_init");
-    if (out == NULL)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "out is NULL");
     if (cfg)
         c = *cfg;
     c.max_layouts = c.max_layouts ? c.max_layouts : 8;
@@ -66,7 +109,11 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
     c.max_requests = c.max_requests ? c.max_requests : 1024;
     c.default_timeout_ms = c.default_timeout_ms ? c.default_timeout_ms : 5000;
     shmem_query_thread(&level);
-    if ((rc = check_config(&c, level)) != 0)
+    if (out == NULL)
+        rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn, "out is NULL");
+    else
+        rc = check_config(&c, level);
+    if ((rc = create_vote(&c, rc, fn)) != 0)
         return rc;
     kv = (gshmem_kv_t *)calloc(1, sizeof *kv);
     if (kv == NULL)
@@ -82,8 +129,7 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
     pthread_condattr_destroy(&ca);
     kv->layouts = (kv_layout_t *)calloc((size_t)c.max_layouts, sizeof(kv_layout_t));
     kv->reqs = (kv_req_t *)calloc((size_t)c.max_requests, sizeof(kv_req_t));
-    /* Collective: every PE gets here with the same config or none does
-     * (a config refused above is refused on every PE that passed it). */
+    /* Collective: every PE has voted for the same directory. */
     if ((rc = kv_dir_create(kv)) != 0)
         goto err_free;
     if (kv->layouts == NULL || kv->reqs == NULL) {

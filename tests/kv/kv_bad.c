@@ -16,7 +16,9 @@
  *   requests  cancel of a finished request, free of one in progress, a
  *             negative timeout; a canceled request ends canceled; a full
  *             table of requests, a slot reused under a new handle
- *   config    a progress thread without SHMEM_THREAD_MULTIPLE
+ *   config    a progress thread without SHMEM_THREAD_MULTIPLE, a config
+ *             refused on one PE only, a directory size that differs by PE
+ *             (every PE's create fails, none waits)
  * At 1, 2 and 4 PEs (the mismatch needs 2), and at 2 over UCX.
  * Exit status: 0 pass, 1 fail.
  */
@@ -77,6 +79,18 @@ static void bad_config(void)
                "needs SHMEM_THREAD_MULTIPLE");
     cfg.progress_thread = 0, cfg.max_layouts = 100;
     EXPECT_ERR(gshmem_kv_create(&cfg, &kv), GSHMEM_KV_ERR_INVALID, "max_layouts 100");
+    PT_CHECK_PTR("gshmem_kv_create", NULL, kv);
+    /* Refused on the last PE only: every PE's create fails, none waits. */
+    cfg.max_layouts = me == npes - 1 ? 100 : 0;
+    if (me == npes - 1)
+        EXPECT_ERR(gshmem_kv_create(&cfg, &kv), GSHMEM_KV_ERR_INVALID, "max_layouts 100");
+    else
+        EXPECT_ERR(gshmem_kv_create(&cfg, &kv), GSHMEM_KV_ERR_INVALID, "refused its config");
+    /* A directory of another size on PE 0. */
+    cfg.max_layouts = 0, cfg.max_regions = me == 0 && npes > 1 ? 512 : 0;
+    if (npes > 1)
+        EXPECT_ERR(gshmem_kv_create(&cfg, &kv), GSHMEM_KV_ERR_INVALID,
+                   "must be the same on every PE");
     PT_CHECK_PTR("gshmem_kv_create", NULL, kv);
 }
 
