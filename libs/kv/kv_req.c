@@ -45,6 +45,17 @@ static kv_req_t *lookup(gshmem_kv_t *kv, gshmem_kv_req_t h, const char *fn)
     return r;
 }
 
+/* After the lock was let go (a progress pass, a wait): is r still the
+ * request of handle h?  Another thread may have freed it meanwhile. */
+static int gone(const kv_req_t *r, gshmem_kv_req_t h, const char *fn)
+{
+    if (r->gen == (uint32_t)(h >> 32) && r->state != KV_REQ_FREE)
+        return 0;
+    kv_fail(GSHMEM_KV_ERR_HANDLE, fn, "request 0x%llx was freed by another thread meanwhile",
+            (unsigned long long)h);
+    return 1;
+}
+
 gshmem_kv_req_t kv_req_handle(const gshmem_kv_t *kv, const kv_req_t *r)
 {
     return (uint64_t)r->gen << 32 | (uint64_t)(r - kv->reqs + 1);
@@ -272,7 +283,10 @@ int gshmem_kv_test(gshmem_kv_t *kv, gshmem_kv_req_t req)
     }
     if (r->state != KV_REQ_ENDED && !kv->thread_on)
         kv_progress(kv);
-    rc = r->state == KV_REQ_ENDED ? r->status : GSHMEM_KV_INPROGRESS;
+    if (gone(r, req, fn))
+        rc = GSHMEM_KV_ERR_HANDLE;
+    else
+        rc = r->state == KV_REQ_ENDED ? r->status : GSHMEM_KV_INPROGRESS;
     kv_leave(kv);
     return rc;
 }
@@ -310,17 +324,30 @@ int gshmem_kv_wait(gshmem_kv_t *kv, gshmem_kv_req_t req, int64_t timeout_ns)
     deadline_of(limit, &until);
     while (r->state != KV_REQ_ENDED) {
         if (kv->thread_on) {
-            if (pthread_cond_timedwait(&kv->done_cv, &kv->lock, &until) == ETIMEDOUT &&
-                r->state != KV_REQ_ENDED)
+            int e = pthread_cond_timedwait(&kv->done_cv, &kv->lock, &until);
+
+            if (gone(r, req, fn)) {
+                kv_leave(kv);
+                return GSHMEM_KV_ERR_HANDLE;
+            }
+            if (e == ETIMEDOUT && r->state != KV_REQ_ENDED)
                 break;
             continue;
         }
         kv_progress(kv);
+        if (gone(r, req, fn)) {
+            kv_leave(kv);
+            return GSHMEM_KV_ERR_HANDLE;
+        }
         if (r->state == KV_REQ_ENDED || kv_now_ns() - t0 >= limit)
             break;
         kv_leave(kv);
         sched_yield(); /* another thread's pass is sending its signal */
         pthread_mutex_lock(&kv->lock);
+        if (gone(r, req, fn)) {
+            kv_leave(kv);
+            return GSHMEM_KV_ERR_HANDLE;
+        }
     }
     if (r->state == KV_REQ_ENDED)
         rc = r->status;
