@@ -24,8 +24,9 @@
  * writes a random probe over the first (up to 8) bytes of each region and
  * puts the bytes back before it returns, so nothing may use the memory
  * during the call.  Symmetric memory off the heap (static data, buffers
- * registered as symmetric) fails that check: such a peer is refused as the
- * remote side, never written at the wrong place.
+ * registered as symmetric) fails that check wherever its distance from the
+ * heap differs between PEs: such a peer is refused as the remote side,
+ * never written at the wrong place.
  *
  * Layout hash.  gshmem_kv_layout_hash covers what two sides must agree on
  * (layers, regions per layer, block bytes); block counts and strides are
