@@ -1,6 +1,6 @@
-# python/: the gshmem Python package (ctypes over libgshmem.so and
-# libgshmem_moe.so).  `make install` copies it to $(gshmempydir), writes
-# _installed.py (the libdir it loads the libraries from), and makes each
+# python/: the gshmem Python package (ctypes over libgshmem.so,
+# libgshmem_moe.so and libgshmem_kv.so).  `make install` copies it to
+# $(gshmempydir), writes _installed.py (the libdir it loads the libraries from), and makes each
 # python3 find it through a gshmem.pth (python/install-pth.sh; not under
 # DESTDIR, where the files are only staged; only for a default prefix unless
 # configure --with-python-pth=yes or GSHMEM_PYTHON_PTH=yes at make install).
@@ -8,7 +8,7 @@ gshmempydir = $(libdir)/gshmem/python
 gshmempkgdir = $(gshmempydir)/gshmem
 GSHMEM_PY_FILES = python/gshmem/__init__.py python/gshmem/_deps.py python/gshmem/_lib.py \
 	python/gshmem/core.py python/gshmem/memory.py python/gshmem/rma.py python/gshmem/coll.py \
-	python/gshmem/moe.py python/gshmem/_reuse.py
+	python/gshmem/moe.py python/gshmem/_reuse.py python/gshmem/kv.py
 gshmempkg_DATA = $(GSHMEM_PY_FILES)
 EXTRA_DIST += python/install-pth.sh
 

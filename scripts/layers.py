@@ -7,10 +7,13 @@ of B, or when A's object file uses a symbol that B's object file defines
 (`nm`, so calls through headers that name another module's routine count
 even where no include says so).
 
-Two rules, each printed with the edges that break it:
+Three rules, each printed with the edges that break it:
   1. Layers point one way: a module may depend only on modules of its own
      layer or of a layer below it (the LAYERS list, lowest first).
   2. No circle among modules is longer than MAX_CIRCLE.
+  3. The libraries on the public API (PUBLIC_ONLY: libs/) use the runtime
+     only through it: their own layer, the public entry points (host/) and
+     the shared headers (include/, device/), never src/ or bootstrap/.
 
 Usage: scripts/layers.py [--build DIR] [--graph]
   --build DIR  where the objects are (default: the source tree, the in-tree
@@ -37,7 +40,11 @@ LAYERS = [
     ("gpu", ["src/gpu"]),
     ("init", ["src/init"]),
     ("host", ["host"]),
+    ("libs", ["libs"]),
 ]
+# Layers built on the public API only (rule 3): what they may reach besides
+# themselves and SHARED.
+PUBLIC_ONLY = {"libs": ["host"]}
 # Shared host/device structs and inline device code: any layer may include
 # them, they include nothing of the library's layers.
 SHARED = ["device", "include", "config"]
@@ -203,6 +210,9 @@ def main(argv):
             continue
         if ra is not None and rb > ra:
             print("layers: %s (%s) -> %s (%s) points up: %s" % (a, na, b, nb, why))
+            bad += 1
+        elif na in PUBLIC_ONLY and nb != na and nb not in PUBLIC_ONLY[na]:
+            print("layers: %s (%s) -> %s (%s) goes around the public API: %s" % (a, na, b, nb, why))
             bad += 1
         adj.setdefault(a, set()).add(b)
         nodes.update((a, b))

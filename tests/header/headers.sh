@@ -29,7 +29,7 @@ check() {
 
 headers="shmem.h pshmem.h shmemx.h gshmem.h gshmem_device.h mpp/shmem.h mpp/shmemx.h
          gshmem/cdefs.h gshmem/constants.h gshmem/types.h gshmem/shapes.h
-         gshmem/typetable.h gshmem/float16.h gshmem/compat/nvshmem.h"
+         gshmem/typetable.h gshmem/float16.h gshmem/compat/nvshmem.h gshmem_kv.h"
 # The typedef keeps -pedantic C from rejecting an empty translation unit.
 for h in $headers; do
     printf '#include <%s>\n#include <%s>\ntypedef int not_empty;\n' "$h" "$h" > "$work/t.c"

@@ -14,6 +14,7 @@ TESTS += $(PY_TESTS)
 TESTS += tests/python/pth.sh
 EXTRA_DIST += tests/python/run.sh tests/python/gloo_run.py tests/python/conftest.py \
 	tests/python/ref.py tests/python/test_api.py tests/python/test_moe.py tests/python/test_gpu.py \
+	tests/python/test_kv.py \
 	tests/python/py-launcher-np2.sh tests/python/py-launcher-np4.sh tests/python/py-net-np2.sh \
 	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh \
 	tests/python/py-bad-alloc-np2.sh tests/python/bad_alloc.py tests/python/pth.sh

@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/python/run.sh MODE NP - the Python package's pytest tests (test_api.py,
-# test_moe.py) as one job of NP PEs.  MODE: launcher (tools/gshmemrun, PMIx),
-# net (the same with GSHMEM_DISABLE_P2P=1: every other PE through UCX and the
-# proxy), group or uid (gloo_run.py: torch.multiprocessing and a gloo group,
-# no launcher).  Uses the build tree's libraries and python/ (PYTHONPATH).
+# test_moe.py, test_gpu.py, test_kv.py) as one job of NP PEs.  MODE: launcher
+# (tools/gshmemrun, PMIx), net (the same with GSHMEM_DISABLE_P2P=1: every
+# other PE through UCX and the proxy), group or uid (gloo_run.py:
+# torch.multiprocessing and a gloo group, no launcher).  Uses the build
+# tree's libraries and python/ (PYTHONPATH).
 # Exit 77 with a SKIP line when python3 lacks torch, numpy or pytest
 # (scripts/install-deps.sh installs them); the time limit is 5 x
 # GSHMEM_TEST_TIMEOUT (default 60 s): each process imports torch.
@@ -24,7 +25,7 @@ fi
 PYTHONPATH=$top/python:$top/tests/python${PYTHONPATH:+:$PYTHONPATH}
 export PYTHONPATH
 cd "$build" || exit 99
-args="-q -p no:cacheprovider --color=no -x $top/tests/python/test_api.py $top/tests/python/test_moe.py $top/tests/python/test_gpu.py"
+args="-q -p no:cacheprovider --color=no -x $top/tests/python/test_api.py $top/tests/python/test_moe.py $top/tests/python/test_gpu.py $top/tests/python/test_kv.py"
 case $mode in
 launcher | net)
     [ "$mode" = net ] && GSHMEM_DISABLE_P2P=1 && export GSHMEM_DISABLE_P2P

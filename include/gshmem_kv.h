@@ -1,0 +1,226 @@
+/*
+ * gshmem_kv.h - KV-cache transfer between the PEs of a gshmem job
+ * (libgshmem_kv), for disaggregated prefill and decode.
+ *
+ * An engine (gshmem_kv_create) is made collectively inside a gshmem job.
+ * Each PE registers its paged KV cache once as a layout: n_layers layers
+ * of regions_per_layer regions (2: K and V; 1: MLA's joint latent), each
+ * region an array of n_blocks blocks of block_bytes, block_stride apart,
+ * at region_base[layer * regions_per_layer + region].  A transfer names a
+ * peer PE, a layer range, the regions, a list of block ids on each side
+ * and optionally a byte slice of each block (the heads of one
+ * tensor-parallel rank); the library turns that into one RMA operation per
+ * run of blocks that are adjacent on both sides (coalescing), with no
+ * descriptor per block.
+ *
+ * Memory.  Host memory.  A layout that peers read or write (the remote side
+ * of a transfer) lies on the symmetric heap (shmem_malloc, shmem_align,
+ * shmem_calloc; gshmem_malloc on host lanes): peers find it at the same
+ * offset, so nothing but the layout's shape and offsets is exchanged, once,
+ * at registration.  A layout in any other memory of the process (malloc,
+ * mmap, a framework's tensor) is registered with the runtime
+ * (gshmemx_buffer_register) and can be the local side of transfers only.
+ * Register checks that each peer's regions are where their offsets say: it
+ * writes a random probe over the first (up to 8) bytes of each region and
+ * puts the bytes back before it returns, so nothing may use the memory
+ * during the call.  Symmetric memory off the heap (static data, buffers
+ * registered as symmetric) fails that check wherever its distance from the
+ * heap differs between PEs: such a peer is refused as the remote side,
+ * never written at the wrong place.
+ *
+ * Layout hash.  gshmem_kv_layout_hash covers what two sides must agree on
+ * (layers, regions per layer, block bytes); block counts and strides are
+ * each side's own.  A transfer to a peer whose layout of the same id has
+ * another hash is refused (GSHMEM_KV_ERR_MISMATCH) with a line naming both.
+ *
+ * Signals.  A transfer may carry a signal: a 64-bit word at the peer
+ * (symmetric, 8-byte aligned) that is set to or incremented by a value
+ * after the data.  A write's signal goes out behind its data, ordered by a
+ * fence, as put-with-signal orders it: when the peer sees the signal, the
+ * blocks are there.  A read's signal goes to the PE read from once the
+ * data has arrived here ("I have read your blocks"), and is complete
+ * before the request is.
+ *
+ * Requests.  read and write post the operations and return a request
+ * handle; test, wait (with a timeout) and the completion queue (poll)
+ * report its end; req_stats gives bytes, operations posted and the post
+ * and transfer times; req_free releases it.  Completion is what a quiet
+ * gives: when a request is done, its data is in place at both sides (and
+ * its signal delivered).  Without a progress thread (the default) the
+ * operations complete when this PE calls test, wait or poll (on
+ * load/store peers the data has moved inside read/write already); with
+ * cfg.progress_thread (needs SHMEM_THREAD_MULTIPLE) a thread of the engine
+ * completes them, and test returns GSHMEM_KV_INPROGRESS until then.
+ * Cancel of a request in progress: the operations already posted still
+ * complete (an issued RDMA write cannot be taken back), a read's signal is
+ * not sent, and the request ends as GSHMEM_KV_ERR_CANCELED.
+ *
+ * Threads.  Every call on an engine takes the engine's lock; calls from
+ * several threads need SHMEM_THREAD_MULTIPLE, as any gshmem call does.
+ *
+ * Errors.  0 is success, negative values are errors (GSHMEM_KV_STATUS_MAP);
+ * each error also prints one line on stderr ("gshmem: PE n:
+ * gshmem_kv_read: ..."), which gshmem_kv_error() returns until the
+ * calling thread's next error.  A bad argument changes nothing.  Engine
+ * handles and request handles are looked up in the library's tables before
+ * any use, so a destroyed, freed or made-up handle is an error line, never
+ * a crash.
+ */
+#ifndef GSHMEM_KV_H
+#define GSHMEM_KV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define GSHMEM_KV_API __attribute__((visibility("default")))
+
+/* X(NAME, value, message): the status codes, written once. */
+#define GSHMEM_KV_STATUS_MAP(X)                                                \
+    X(OK, 0, "success")                                                        \
+    X(INPROGRESS, 1, "in progress")                                            \
+    X(ERR_INVALID, -1, "invalid argument")                                     \
+    X(ERR_HANDLE, -2, "not a live handle")                                     \
+    X(ERR_NOT_FOUND, -3, "not registered")                                     \
+    X(ERR_RANGE, -4, "out of range")                                           \
+    X(ERR_MISMATCH, -5, "layouts differ")                                      \
+    X(ERR_TIMEOUT, -6, "timed out")                                            \
+    X(ERR_CANCELED, -7, "canceled")                                            \
+    X(ERR_STATE, -8, "not allowed in the request's state")                     \
+    X(ERR_BUSY, -9, "resources in use")                                        \
+    X(ERR_NOMEM, -10, "out of memory")
+
+#define GSHMEM_KV_STATUS_ENUM_(NAME, VALUE, MSG) GSHMEM_KV_##NAME = (VALUE),
+enum { GSHMEM_KV_STATUS_MAP(GSHMEM_KV_STATUS_ENUM_) GSHMEM_KV_STATUS_END_ = 0 };
+#undef GSHMEM_KV_STATUS_ENUM_
+
+typedef struct gshmem_kv_config {
+    int max_layouts;  /* layouts registered at once; 0: 8 */
+    int max_regions;  /* n_layers * regions_per_layer of a layout; 0: 1024 */
+    int max_requests; /* requests not yet freed; 0: 1024 */
+    int progress_thread; /* 1: a thread completes requests (SHMEM_THREAD_MULTIPLE) */
+    int64_t
+        default_timeout_ms; /* gshmem_kv_wait's GSHMEM_KV_WAIT_DEFAULT; 0: 5000 */
+} gshmem_kv_config_t;
+
+typedef struct gshmem_kv_layout {
+    int n_layers;          /* >= 1 */
+    int regions_per_layer; /* 1 .. 8: 2 for K and V, 1 for MLA */
+    int64_t n_blocks;      /* >= 1 */
+    size_t block_bytes;    /* >= 1 */
+    size_t block_stride; /* bytes from one block to the next; 0: block_bytes */
+    /* [n_layers * regions_per_layer]: region r of layer l at [l * regions_per_layer + r] */
+    void *const *region_base;
+} gshmem_kv_layout_t;
+
+/* The signal of a transfer: *addr at the peer is set to, or incremented
+ * by, value after the data.  addr NULL: no signal. */
+#define GSHMEM_KV_SIGNAL_SET 0
+#define GSHMEM_KV_SIGNAL_ADD 1
+typedef struct gshmem_kv_signal {
+    uint64_t *addr; /* symmetric, 8-byte aligned */
+    uint64_t value;
+    int op; /* GSHMEM_KV_SIGNAL_SET or _ADD */
+} gshmem_kv_signal_t;
+
+/* One transfer: blocks local_blocks[i] here and remote_blocks[i] at pe, of
+ * layers [layer_first, layer_first + n_layers), regions in region_mask,
+ * bytes [offset, offset + length) of each block. */
+typedef struct gshmem_kv_xfer {
+    int layout; /* a layout id; the peer's layout of the same id is the other side */
+    int pe; /* the peer (this PE itself is allowed) */
+    int layer_first;
+    int n_layers;         /* >= 1 */
+    uint32_t region_mask; /* bit r: region r; 0: every region */
+    size_t offset; /* slice of each block; offset + length <= block_bytes */
+    size_t length; /* 0: to the end of the block */
+    size_t n;      /* blocks, >= 1 */
+    const int64_t *local_blocks;  /* [n] */
+    const int64_t *remote_blocks; /* [n]; NULL: the same ids as local_blocks */
+    gshmem_kv_signal_t signal;
+} gshmem_kv_xfer_t;
+
+/* A request: a handle the engine's table resolves (0 is never one). */
+typedef uint64_t gshmem_kv_req_t;
+
+typedef struct gshmem_kv_req_stats {
+    uint64_t bytes;  /* data bytes moved (both directions count once) */
+    uint64_t blocks; /* n * layers * regions */
+    uint64_t ops; /* RMA operations posted after coalescing (signal excluded) */
+    uint64_t post_ns; /* inside gshmem_kv_read / _write */
+    uint64_t xfer_ns; /* from the end of the post to the completion seen */
+} gshmem_kv_req_stats_t;
+
+/* One entry of the completion queue. */
+typedef struct gshmem_kv_completion {
+    gshmem_kv_req_t req;
+    int status; /* 0, GSHMEM_KV_ERR_CANCELED */
+} gshmem_kv_completion_t;
+
+typedef struct gshmem_kv gshmem_kv_t;
+
+/* Collective over the world (it allocates on the symmetric heap), after
+ * shmem_init.  cfg NULL: the defaults.  max_layouts and max_regions must
+ * be the same on every PE; a config refused on one PE fails the call on
+ * every PE (each with a line), none is left waiting. */
+GSHMEM_KV_API int gshmem_kv_create(const gshmem_kv_config_t *cfg,
+                                   gshmem_kv_t **out);
+/* Collective.  Completes what is in flight, deregisters every layout,
+ * frees every request; no other thread may be inside a call on the engine.
+ * A handle that is not a live engine (destroyed already) is
+ * GSHMEM_KV_ERR_HANDLE and one line. */
+GSHMEM_KV_API int gshmem_kv_destroy(gshmem_kv_t *kv);
+
+/* Collective: every PE registers its own layout (same call order gives
+ * the same ids).  *id is the layout's id, the same on every PE.  A layout
+ * refused on one PE fails the call on every PE (each with a line). */
+GSHMEM_KV_API int gshmem_kv_layout_register(gshmem_kv_t *kv,
+                                            const gshmem_kv_layout_t *layout,
+                                            int *id);
+/* Collective.  GSHMEM_KV_ERR_BUSY while a request on it is in progress
+ * here. */
+GSHMEM_KV_API int gshmem_kv_layout_deregister(gshmem_kv_t *kv, int id);
+/* The compatibility hash of a layout (0 for NULL). */
+GSHMEM_KV_API uint64_t gshmem_kv_layout_hash(const gshmem_kv_layout_t *layout);
+
+/* Pull (read: the peer's blocks into this PE's) or push (write: this PE's
+ * into the peer's).  Every argument is checked before any data moves. */
+GSHMEM_KV_API int gshmem_kv_read(gshmem_kv_t *kv, const gshmem_kv_xfer_t *xfer,
+                                 gshmem_kv_req_t *req);
+GSHMEM_KV_API int gshmem_kv_write(gshmem_kv_t *kv, const gshmem_kv_xfer_t *xfer,
+                                  gshmem_kv_req_t *req);
+
+/* 0 when done, GSHMEM_KV_INPROGRESS, GSHMEM_KV_ERR_CANCELED. */
+GSHMEM_KV_API int gshmem_kv_test(gshmem_kv_t *kv, gshmem_kv_req_t req);
+/* As test, waiting at most timeout_ns (GSHMEM_KV_WAIT_DEFAULT: the
+ * engine's default) for the end: GSHMEM_KV_ERR_TIMEOUT after that, and
+ * the request is still live. */
+#define GSHMEM_KV_WAIT_DEFAULT (-1)
+GSHMEM_KV_API int gshmem_kv_wait(gshmem_kv_t *kv, gshmem_kv_req_t req,
+                                 int64_t timeout_ns);
+/* A request in progress: 0, and it ends canceled.  A request that has
+ * ended already: GSHMEM_KV_ERR_STATE and one line. */
+GSHMEM_KV_API int gshmem_kv_cancel(gshmem_kv_t *kv, gshmem_kv_req_t req);
+/* Completes what is in flight, then moves up to max ended requests from
+ * the completion queue (oldest first) to done[]; *n: how many. */
+GSHMEM_KV_API int gshmem_kv_poll(gshmem_kv_t *kv, gshmem_kv_completion_t *done,
+                                 size_t max, size_t *n);
+GSHMEM_KV_API int gshmem_kv_req_stats(gshmem_kv_t *kv, gshmem_kv_req_t req,
+                                      gshmem_kv_req_stats_t *stats);
+/* Releases an ended request (and its queue entry, if not polled):
+ * GSHMEM_KV_ERR_STATE while it is in progress. */
+GSHMEM_KV_API int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req);
+
+/* The calling thread's last error line, or "". */
+GSHMEM_KV_API const char *gshmem_kv_error(void);
+/* The message of a status code ("layouts differ"). */
+GSHMEM_KV_API const char *gshmem_kv_status_str(int status);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* GSHMEM_KV_H */

@@ -1,0 +1,139 @@
+/*
+ * libs/kv/kv_impl.h - the engine's state, shared by the library's files
+ * (never installed).  Built on the public API only: shmem.h, shmemx.h and
+ * gshmem.h.
+ *
+ *   kv_base.c   the table of live engines, the error line, the clock
+ *   kv.c        the engine: config, create, destroy
+ *   kv_layout.c layouts: the directory on the symmetric heap, register,
+ *               deregister, hash
+ *   kv_xfer.c   read/write: checks, coalescing, posting
+ *   kv_req.c    requests: the table of handles, progress (a quiet), test,
+ *               wait, cancel, the completion queue, the progress thread
+ */
+#ifndef KV_IMPL_H
+#define KV_IMPL_H
+
+#include "gshmem_kv.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+#define KV_MAGIC 0x6b76656e67696e65ull     /* "kvengine" */
+#define KV_REQ_MAGIC 0x6b767265716d6167ull /* "kvreqmag" */
+#define KV_MAX_ENGINES 16
+#define KV_MAX_RPL 8 /* regions per layer */
+
+/* One slot of the directory: what a PE publishes of its layout of one id,
+ * followed by max_regions region offsets (from the directory's own
+ * address: the heap is at the same offset on every PE). */
+typedef struct kv_dir_rec {
+    uint64_t state; /* KV_DIR_* */
+    uint64_t hash;
+    int64_t n_blocks;
+    uint64_t block_bytes, block_stride;
+    int32_t n_layers, regions_per_layer;
+    uint64_t symmetric; /* 1: every region is symmetric memory */
+    uint64_t probe;     /* written at each region's start during register */
+} kv_dir_rec_t;
+
+#define KV_DIR_EMPTY 0
+#define KV_DIR_READY 1
+#define KV_DIR_REFUSED 2 /* this PE's register failed: every PE returns an error */
+
+/* What this PE knows of a peer's layout of one id. */
+typedef struct kv_peer {
+    uint64_t hash;
+    int64_t n_blocks;
+    size_t block_stride;
+    int symmetric;
+    int off_heap; /* region off_heap - 1 did not hold its probe: not on the heap */
+    char **base;  /* [n_regions] in this PE's symmetric addresses; NULL: unreachable */
+} kv_peer_t;
+
+typedef struct kv_layout {
+    int live;
+    uint64_t hash;
+    int n_layers, rpl, n_regions;
+    int64_t n_blocks;
+    size_t block_bytes, block_stride;
+    char **base; /* [n_regions] */
+    void **reg;  /* spans registered with gshmemx_buffer_register */
+    int n_reg;
+    kv_peer_t *peer;      /* [npes] */
+    int busy;             /* requests in progress on it */
+    unsigned char *saved; /* [n_regions][probe_len]: the bytes the probes cover */
+    size_t probe_len;
+} kv_layout_t;
+
+enum { KV_REQ_FREE = 0, KV_REQ_POSTED, KV_REQ_SIGNALING, KV_REQ_ENDED };
+
+typedef struct kv_req {
+    uint64_t magic;
+    uint32_t gen; /* the handle's upper half; never 0 */
+    int state, status, canceled, is_read, layout, pe;
+    gshmem_kv_signal_t sig;
+    uint64_t seq; /* post order: a quiet begun after seq covers it */
+    uint64_t t_posted;
+    gshmem_kv_req_stats_t stats;
+    int lk_prev, lk_next;        /* the free list, the posted list or a pass's chain */
+    int cq_prev, cq_next, in_cq; /* the completion queue, by index */
+} kv_req_t;
+
+struct gshmem_kv {
+    uint64_t magic;
+    gshmem_kv_config_t cfg;
+    int me, npes;
+    pthread_mutex_t lock;
+    pthread_cond_t done_cv; /* a request ended */
+    pthread_cond_t work_cv; /* a request was posted, or stop */
+    char *dir;              /* symmetric: max_layouts slots */
+    size_t dir_slot;        /* bytes per slot */
+    kv_layout_t *layouts;   /* [max_layouts] */
+    kv_req_t *reqs;         /* [max_requests] */
+    uint32_t next_gen;
+    uint64_t seq;
+    int free_head;                /* free slots, through lk_next */
+    int posted_head, posted_tail; /* KV_REQ_POSTED, in post order (seq) */
+    int n_posted, n_signaling;
+    int cq_head, cq_tail;
+    int thread_on, stop;
+    pthread_t thread;
+};
+
+/* kv_base.c */
+/* One line "gshmem: PE n: fn: ..." on stderr and in gshmem_kv_error();
+ * returns status. */
+int kv_fail(int status, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The live engine kv, locked; NULL (and one line) if kv is not one. */
+gshmem_kv_t *kv_enter(gshmem_kv_t *kv, const char *fn);
+void kv_leave(gshmem_kv_t *kv);
+/* 0 when KV_MAX_ENGINES are live already. */
+int kv_table_add(gshmem_kv_t *kv);
+/* Takes kv out of the table: 1 if it was there. */
+int kv_table_remove(gshmem_kv_t *kv);
+uint64_t kv_now_ns(void);
+
+/* kv_layout.c */
+int kv_dir_create(gshmem_kv_t *kv);
+void kv_dir_destroy(gshmem_kv_t *kv);
+kv_dir_rec_t *kv_dir_rec(gshmem_kv_t *kv, int id);
+/* Drops layout id here (not collective): its registrations, its memory. */
+void kv_layout_drop(gshmem_kv_t *kv, int id);
+
+/* kv_req.c */
+/* Every slot free, the lists empty (create). */
+void kv_req_init(gshmem_kv_t *kv);
+int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out);
+/* A request just posted (state, seq and stats set) joins the posted list. */
+void kv_req_posted(gshmem_kv_t *kv, kv_req_t *r);
+gshmem_kv_req_t kv_req_handle(const gshmem_kv_t *kv, const kv_req_t *r);
+/* Completes what is posted (called with the lock held; drops it around
+ * the quiets). */
+void kv_progress(gshmem_kv_t *kv);
+int kv_thread_start(gshmem_kv_t *kv);
+void kv_thread_stop(gshmem_kv_t *kv);
+/* Completes everything in progress (destroy). */
+void kv_drain(gshmem_kv_t *kv);
+
+#endif /* KV_IMPL_H */

@@ -1,0 +1,207 @@
+/*
+ * libs/kv/kv_xfer.c - read (pull) and write (push).  Every argument is
+ * checked before anything moves; then the blocks are walked layer by
+ * layer and region by region, and each run of blocks adjacent on both
+ * sides (the next block starts where the last one's slice ended, here and
+ * at the peer) goes as one non-blocking get or put.  A write's signal
+ * follows its data behind a fence; a read's is sent by progress once the
+ * data is here (kv_req.c).
+ */
+#include "kv_impl.h"
+
+#include <shmem.h>
+
+typedef struct kv_plan {
+    kv_layout_t *L;
+    kv_peer_t *P;
+    uint32_t mask;
+    size_t offset, length;
+} kv_plan_t;
+
+static int check_blocks(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const kv_plan_t *p,
+                        const char *fn)
+{
+    const int64_t *rb = x->remote_blocks ? x->remote_blocks : x->local_blocks;
+
+    for (size_t i = 0; i < x->n; i++) {
+        if (x->local_blocks[i] < 0 || x->local_blocks[i] >= p->L->n_blocks)
+            return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                           "local_blocks[%zu] is %lld: this PE's layout %d has blocks 0 to %lld", i,
+                           (long long)x->local_blocks[i], x->layout, (long long)p->L->n_blocks - 1);
+        if (rb[i] < 0 || rb[i] >= p->P->n_blocks)
+            return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                           "%s[%zu] is %lld: PE %d's layout %d has blocks 0 to %lld",
+                           x->remote_blocks ? "remote_blocks" : "local_blocks (as the remote ids)",
+                           i, (long long)rb[i], x->pe, x->layout, (long long)p->P->n_blocks - 1);
+    }
+    return 0;
+}
+
+static int check_signal(const gshmem_kv_xfer_t *x, const char *fn)
+{
+    const gshmem_kv_signal_t *s = &x->signal;
+
+    if (s->addr == NULL)
+        return 0;
+    if ((uintptr_t)s->addr % 8)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "signal address %p is not 8-byte aligned",
+                       (void *)s->addr);
+    if (s->op != GSHMEM_KV_SIGNAL_SET && s->op != GSHMEM_KV_SIGNAL_ADD)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                       "signal op %d is neither GSHMEM_KV_SIGNAL_SET (0) nor _ADD (1)", s->op);
+    if (!shmem_addr_accessible(s->addr, x->pe))
+        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "signal address %p is not symmetric memory",
+                       (void *)s->addr);
+    return 0;
+}
+
+static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req, const char *fn,
+                 kv_plan_t *p)
+{
+    kv_layout_t *L;
+    kv_peer_t *P;
+
+    if (x == NULL || req == NULL)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", x == NULL ? "xfer" : "req");
+    if (x->layout < 0 || x->layout >= kv->cfg.max_layouts || !kv->layouts[x->layout].live)
+        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "layout id %d is not registered", x->layout);
+    if (x->pe < 0 || x->pe >= kv->npes)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "PE %d is out of range: the job has PEs 0 to %d",
+                       x->pe, kv->npes - 1);
+    L = &kv->layouts[x->layout], P = &L->peer[x->pe];
+    if (P->hash != L->hash)
+        return kv_fail(GSHMEM_KV_ERR_MISMATCH, fn,
+                       "PE %d's layout %d has hash 0x%016llx, this PE's has 0x%016llx (layers, "
+                       "regions per layer or block bytes differ)",
+                       x->pe, x->layout, (unsigned long long)P->hash, (unsigned long long)L->hash);
+    if (P->base == NULL && P->off_heap)
+        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
+                       "PE %d's layout %d: region %d is symmetric memory but not on the heap "
+                       "(static data or a buffer registered as symmetric?): only the symmetric "
+                       "heap can be the remote side of a transfer",
+                       x->pe, x->layout, P->off_heap - 1);
+    if (P->base == NULL)
+        return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
+                       "PE %d's layout %d is not on the symmetric heap: it can be only the local "
+                       "side of a transfer",
+                       x->pe, x->layout);
+    if (x->n_layers < 1)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n_layers %d is not at least 1", x->n_layers);
+    if (x->layer_first < 0 || x->layer_first > L->n_layers - x->n_layers)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "layers %d to %d: layout %d has layers 0 to %d",
+                       x->layer_first, x->layer_first + x->n_layers - 1, x->layout,
+                       L->n_layers - 1);
+    p->mask = x->region_mask ? x->region_mask : (1u << L->rpl) - 1;
+    if (p->mask >> L->rpl)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                       "region_mask 0x%x names a region past layout %d's %d per layer",
+                       x->region_mask, x->layout, L->rpl);
+    if (x->offset >= L->block_bytes || x->length > L->block_bytes - x->offset)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                       "slice offset %zu, length %zu is past the block of %zu bytes", x->offset,
+                       x->length, L->block_bytes);
+    if (x->n == 0)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n is 0: no blocks to move");
+    if (x->local_blocks == NULL)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "local_blocks is NULL");
+    p->L = L, p->P = P;
+    p->offset = x->offset;
+    p->length = x->length ? x->length : L->block_bytes - x->offset;
+    if (check_blocks(kv, x, p, fn) != 0)
+        return GSHMEM_KV_ERR_RANGE;
+    return check_signal(x, fn);
+}
+
+/* Posts the runs; returns the operations posted, adds the bytes. */
+static uint64_t post(const gshmem_kv_xfer_t *x, const kv_plan_t *p, int is_read, uint64_t *bytes)
+{
+    const int64_t *rb = x->remote_blocks ? x->remote_blocks : x->local_blocks;
+    const size_t ls = p->L->block_stride, rs = p->P->block_stride, len = p->length;
+    char *run_l = NULL, *run_r = NULL;
+    size_t run = 0;
+    uint64_t ops = 0;
+
+    for (int l = x->layer_first; l < x->layer_first + x->n_layers; l++)
+        for (int r = 0; r < p->L->rpl; r++) {
+            char *lb, *rbase;
+
+            if (!(p->mask >> r & 1))
+                continue;
+            lb = p->L->base[l * p->L->rpl + r] + p->offset;
+            rbase = p->P->base[l * p->L->rpl + r] + p->offset;
+            for (size_t i = 0; i < x->n; i++) {
+                char *la = lb + (size_t)x->local_blocks[i] * ls;
+                char *ra = rbase + (size_t)rb[i] * rs;
+
+                if (run && la == run_l + run && ra == run_r + run) {
+                    run += len;
+                    continue;
+                }
+                if (run) {
+                    if (is_read)
+                        shmem_getmem_nbi(run_l, run_r, run, x->pe);
+                    else
+                        shmem_putmem_nbi(run_r, run_l, run, x->pe);
+                    ops++, *bytes += run;
+                }
+                run_l = la, run_r = ra, run = len;
+            }
+        }
+    if (run) {
+        if (is_read)
+            shmem_getmem_nbi(run_l, run_r, run, x->pe);
+        else
+            shmem_putmem_nbi(run_r, run_l, run, x->pe);
+        ops++, *bytes += run;
+    }
+    return ops;
+}
+
+static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req, int is_read,
+                const char *fn)
+{
+    kv_plan_t p = {0};
+    kv_req_t *r;
+    uint64_t t0, bytes = 0, ops;
+    int rc, nreg = 0;
+
+    if (kv_enter(kv, fn) == NULL)
+        return GSHMEM_KV_ERR_HANDLE;
+    if ((rc = check(kv, x, req, fn, &p)) != 0 || (rc = kv_req_alloc(kv, fn, &r)) != 0) {
+        kv_leave(kv);
+        return rc;
+    }
+    t0 = kv_now_ns();
+    ops = post(x, &p, is_read, &bytes);
+    if (!is_read && x->signal.addr) {
+        shmem_fence(); /* the signal after every put of the request */
+        if (x->signal.op == GSHMEM_KV_SIGNAL_SET)
+            shmem_signal_set(x->signal.addr, x->signal.value, x->pe);
+        else
+            shmem_signal_add(x->signal.addr, x->signal.value, x->pe);
+    }
+    for (int b = 0; b < p.L->rpl; b++)
+        nreg += (int)(p.mask >> b & 1);
+    r->is_read = is_read, r->layout = x->layout, r->pe = x->pe, r->sig = x->signal;
+    r->stats.bytes = bytes, r->stats.ops = ops;
+    r->stats.blocks = (uint64_t)x->n * (uint64_t)x->n_layers * (uint64_t)nreg;
+    r->t_posted = kv_now_ns();
+    r->stats.post_ns = r->t_posted - t0;
+    r->seq = ++kv->seq;
+    kv_req_posted(kv, r);
+    p.L->busy++;
+    pthread_cond_signal(&kv->work_cv);
+    *req = kv_req_handle(kv, r);
+    kv_leave(kv);
+    return 0;
+}
+
+int gshmem_kv_read(gshmem_kv_t *kv, const gshmem_kv_xfer_t *xfer_, gshmem_kv_req_t *req)
+{
+    return xfer(kv, xfer_, req, 1, "gshmem_kv_read");
+}
+
+int gshmem_kv_write(gshmem_kv_t *kv, const gshmem_kv_xfer_t *xfer_, gshmem_kv_req_t *req)
+{
+    return xfer(kv, xfer_, req, 0, "gshmem_kv_write");
+}

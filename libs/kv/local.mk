@@ -1,0 +1,14 @@
+# libs/kv: KV-cache transfer between the PEs of a job (include/gshmem_kv.h),
+# a library on the public API only (shmem.h, shmemx.h, gshmem.h; never
+# src/: scripts/layers.py checks it).  Installed, like libgshmem_moe.
+# kv_impl.h says which file holds what.
+lib_LTLIBRARIES += libs/kv/libgshmem_kv.la
+include_HEADERS += include/gshmem_kv.h
+libs_kv_libgshmem_kv_la_SOURCES = libs/kv/kv_impl.h libs/kv/kv_base.c libs/kv/kv.c libs/kv/kv_layout.c \
+	libs/kv/kv_xfer.c libs/kv/kv_req.c
+libs_kv_libgshmem_kv_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+libs_kv_libgshmem_kv_la_LIBADD = libgshmem.la -lpthread
+libs_kv_libgshmem_kv_la_LDFLAGS = -version-info $(GSHMEM_LT_VERSION) -no-undefined
+
+# The tests of this library (kept beside it, so this one include brings both).
+include $(srcdir)/tests/kv/local.mk

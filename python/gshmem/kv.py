@@ -1,0 +1,361 @@
+"""gshmem.kv: KV-cache transfer between the PEs of a job (libgshmem_kv,
+include/gshmem_kv.h), for disaggregated prefill and decode.
+
+    eng = gshmem.kv.Engine()                          # collective
+    caches = [gshmem.zeros((2, num_blocks, block_size, kv_heads, head_size),
+                           torch.bfloat16) for _ in range(num_layers)]
+    lay = eng.register_kv_caches(caches)              # collective; vLLM's shape
+    req = eng.read(lay, pe, local_blocks=[4, 5, 6], remote_blocks=[0, 1, 2],
+                   signal=done, signal_value=1, signal_op="add")
+    req.wait()                                        # or req.test(), eng.poll()
+    print(req.stats())                                # bytes, ops, post/xfer ns
+    req.free()
+
+A cache is one tensor per layer: [2, num_blocks, ...] (K and V: two
+regions per layer) or [num_blocks, ...] (one region, MLA's latent); a block
+is everything after the block index, contiguous.  Caches on the symmetric
+heap (gshmem.empty / zeros) can be read and written by peers; other CPU
+tensors only from this PE's side.  The library checks every argument
+before any byte moves: a bad one raises KVError (ValueError for what this
+module checks itself) with the C library's line.  Waits that run out
+raise KVTimeout.  README.md and the header say the rest.
+"""
+import ctypes
+import os
+
+import numpy as np
+
+from . import core
+from ._lib import GshmemError, _load
+from .memory import _torch, check_symmetric, check_pe, on_gpu
+
+# The status codes (GSHMEM_KV_STATUS_MAP in gshmem_kv.h).
+STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
+          -4: "ERR_RANGE", -5: "ERR_MISMATCH", -6: "ERR_TIMEOUT", -7: "ERR_CANCELED",
+          -8: "ERR_STATE", -9: "ERR_BUSY", -10: "ERR_NOMEM"}
+INPROGRESS, ERR_TIMEOUT, ERR_CANCELED = 1, -6, -7
+SIGNAL_SET, SIGNAL_ADD = 0, 1
+_SIG_OPS = {"set": SIGNAL_SET, "add": SIGNAL_ADD}
+WAIT_DEFAULT = -1
+
+
+class KVError(GshmemError):
+    """A gshmem_kv call failed: .status (negative), .name ("ERR_RANGE"), the line."""
+
+    def __init__(self, status, line):
+        super().__init__(line)
+        self.status, self.name = status, STATUS.get(status, "ERR_%d" % status)
+
+
+class KVTimeout(KVError, TimeoutError):
+    """Request.wait ran out of time; the request is still live."""
+
+
+class _Config(ctypes.Structure):
+    _fields_ = [("max_layouts", ctypes.c_int), ("max_regions", ctypes.c_int),
+                ("max_requests", ctypes.c_int), ("progress_thread", ctypes.c_int),
+                ("default_timeout_ms", ctypes.c_int64)]
+
+
+class _Layout(ctypes.Structure):
+    _fields_ = [("n_layers", ctypes.c_int), ("regions_per_layer", ctypes.c_int),
+                ("n_blocks", ctypes.c_int64), ("block_bytes", ctypes.c_size_t),
+                ("block_stride", ctypes.c_size_t), ("region_base", ctypes.c_void_p)]
+
+
+class _Signal(ctypes.Structure):
+    _fields_ = [("addr", ctypes.c_void_p), ("value", ctypes.c_uint64), ("op", ctypes.c_int)]
+
+
+class _Xfer(ctypes.Structure):
+    _fields_ = [("layout", ctypes.c_int), ("pe", ctypes.c_int), ("layer_first", ctypes.c_int),
+                ("n_layers", ctypes.c_int), ("region_mask", ctypes.c_uint32),
+                ("offset", ctypes.c_size_t), ("length", ctypes.c_size_t),
+                ("n", ctypes.c_size_t), ("local_blocks", ctypes.c_void_p),
+                ("remote_blocks", ctypes.c_void_p), ("signal", _Signal)]
+
+
+class _Stats(ctypes.Structure):
+    _fields_ = [("bytes", ctypes.c_uint64), ("blocks", ctypes.c_uint64), ("ops", ctypes.c_uint64),
+                ("post_ns", ctypes.c_uint64), ("xfer_ns", ctypes.c_uint64)]
+
+
+class _Completion(ctypes.Structure):
+    _fields_ = [("req", ctypes.c_uint64), ("status", ctypes.c_int)]
+
+
+_kv = None
+
+
+def kv_lib():
+    """libgshmem_kv.so, loaded on first use (beside libgshmem.so)."""
+    global _kv
+    if _kv is not None:
+        return _kv
+    m = _load("libgshmem_kv.so", os.path.join("libs", "kv"))
+    P, V, I, U64 = ctypes.POINTER, ctypes.c_void_p, ctypes.c_int, ctypes.c_uint64
+    for name, res, args in [
+            ("gshmem_kv_create", I, [P(_Config), P(V)]),
+            ("gshmem_kv_destroy", I, [V]),
+            ("gshmem_kv_layout_register", I, [V, P(_Layout), P(I)]),
+            ("gshmem_kv_layout_deregister", I, [V, I]),
+            ("gshmem_kv_layout_hash", U64, [P(_Layout)]),
+            ("gshmem_kv_read", I, [V, P(_Xfer), P(U64)]),
+            ("gshmem_kv_write", I, [V, P(_Xfer), P(U64)]),
+            ("gshmem_kv_test", I, [V, U64]),
+            ("gshmem_kv_wait", I, [V, U64, ctypes.c_int64]),
+            ("gshmem_kv_cancel", I, [V, U64]),
+            ("gshmem_kv_poll", I, [V, P(_Completion), ctypes.c_size_t, P(ctypes.c_size_t)]),
+            ("gshmem_kv_req_stats", I, [V, U64, P(_Stats)]),
+            ("gshmem_kv_req_free", I, [V, U64]),
+            ("gshmem_kv_error", ctypes.c_char_p, []),
+            ("gshmem_kv_status_str", ctypes.c_char_p, [I])]:
+        f = getattr(m, name)
+        f.restype, f.argtypes = res, args
+    _kv = m
+    return m
+
+
+def _check(rc):
+    if rc < 0:
+        line = kv_lib().gshmem_kv_error().decode(errors="replace")
+        raise (KVTimeout if rc == ERR_TIMEOUT else KVError)(rc, line)
+    return rc
+
+
+def _ids(fn, name, blocks):
+    """Block ids as a contiguous int64 array (kept alive by the caller)."""
+    a = np.ascontiguousarray(np.asarray(blocks.cpu() if hasattr(blocks, "cpu") else blocks),
+                             dtype=np.int64)
+    if a.ndim != 1:
+        raise ValueError("gshmem.kv.%s: %s must be one-dimensional, not of shape %s" %
+                         (fn, name, a.shape))
+    return a
+
+
+class Layout:
+    """A registered layout: its id (the same on every PE) and shape."""
+
+    def __init__(self, engine, id, n_layers, regions_per_layer, n_blocks, block_bytes, keep):
+        self.engine, self.id = engine, id
+        self.n_layers, self.regions_per_layer = n_layers, regions_per_layer
+        self.n_blocks, self.block_bytes = n_blocks, block_bytes
+        self._keep = keep  # the tensors, alive while registered
+
+    def __repr__(self):
+        return "gshmem.kv.Layout(id=%d, layers=%d, regions=%d, blocks=%d, block_bytes=%d)" % (
+            self.id, self.n_layers, self.regions_per_layer, self.n_blocks, self.block_bytes)
+
+
+class Request:
+    """One read or write in progress: test, wait, cancel, stats, free."""
+
+    def __init__(self, engine, handle):
+        self.engine, self.handle = engine, handle
+        self.canceled = False
+
+    def _h(self):
+        return self.engine._live("Request"), self.handle
+
+    def test(self):
+        """True once ended (done or canceled; .canceled says which)."""
+        kv, h = self._h()
+        rc = kv_lib().gshmem_kv_test(kv, h)
+        if rc == ERR_CANCELED:
+            self.canceled = True
+            return True
+        return _check(rc) != INPROGRESS
+
+    def wait(self, timeout=None):
+        """Until the request ends, at most timeout seconds (None: the
+        engine's default): "done" or "canceled"; KVTimeout after that."""
+        kv, h = self._h()
+        ns = WAIT_DEFAULT if timeout is None else int(timeout * 1e9)
+        if ns < 0 and timeout is not None:
+            raise ValueError("gshmem.kv.Request.wait: timeout %r is negative" % (timeout,))
+        rc = kv_lib().gshmem_kv_wait(kv, h, ns)
+        if rc == ERR_CANCELED:
+            return "canceled"
+        _check(rc)
+        return "done"
+
+    def cancel(self):
+        kv, h = self._h()
+        _check(kv_lib().gshmem_kv_cancel(kv, h))
+
+    def stats(self):
+        """bytes, blocks, ops (RMA operations after coalescing), post_ns, xfer_ns."""
+        kv, h = self._h()
+        s = _Stats()
+        _check(kv_lib().gshmem_kv_req_stats(kv, h, ctypes.byref(s)))
+        return {f: getattr(s, f) for f, _ in _Stats._fields_}
+
+    def free(self):
+        kv, h = self._h()
+        _check(kv_lib().gshmem_kv_req_free(kv, h))
+
+
+class Engine:
+    """Collective to make (every PE), like the C engine."""
+
+    def __init__(self, max_layouts=0, max_regions=0, max_requests=0, progress_thread=False,
+                 default_timeout_ms=0):
+        core._need_init("kv.Engine")
+        if on_gpu():
+            raise ValueError("gshmem.kv.Engine: KV caches in GPU memory are not supported yet "
+                             "(host memory only)")
+        cfg = _Config(int(max_layouts), int(max_regions), int(max_requests),
+                      1 if progress_thread else 0, int(default_timeout_ms))
+        kv = ctypes.c_void_p()
+        _check(kv_lib().gshmem_kv_create(ctypes.byref(cfg), ctypes.byref(kv)))
+        self._kv = kv.value
+        self._layouts = {}
+
+    def _live(self, fn):
+        if not self._kv:
+            raise ValueError("gshmem.kv.%s: the engine was destroyed" % fn)
+        return self._kv
+
+    def destroy(self):
+        """Collective: completes what is in flight, deregisters, frees."""
+        kv = self._live("Engine.destroy")
+        _check(kv_lib().gshmem_kv_destroy(kv))
+        self._kv = None
+        self._layouts.clear()
+
+    def register(self, n_layers, regions_per_layer, n_blocks, block_bytes, region_bases,
+                 block_stride=0, keep=None):
+        """Collective: a layout from raw addresses (region r of layer l at
+        region_bases[l * regions_per_layer + r]).  keep: objects to hold
+        while it is registered."""
+        kv = self._live("Engine.register")
+        n = int(n_layers) * int(regions_per_layer)
+        if len(region_bases) != n:
+            raise ValueError("gshmem.kv.register: %d region bases for %d layers x %d regions" %
+                             (len(region_bases), n_layers, regions_per_layer))
+        bases = (ctypes.c_void_p * max(n, 1))(*[int(b) for b in region_bases])
+        lay = _Layout(int(n_layers), int(regions_per_layer), int(n_blocks), int(block_bytes),
+                      int(block_stride), ctypes.cast(bases, ctypes.c_void_p))
+        id = ctypes.c_int(-1)
+        _check(kv_lib().gshmem_kv_layout_register(kv, ctypes.byref(lay), ctypes.byref(id)))
+        layout = Layout(self, id.value, int(n_layers), int(regions_per_layer), int(n_blocks),
+                        int(block_bytes), keep)
+        self._layouts[id.value] = layout
+        return layout
+
+    def register_kv_caches(self, caches):
+        """Collective: one tensor per layer, [2, num_blocks, ...] (K, V) or,
+        with every tensor one dimension less than that, [num_blocks, ...]
+        (MLA), contiguous CPU tensors of one shape and dtype."""
+        fn = "register_kv_caches"
+        torch = _torch()
+        caches = list(caches.values()) if isinstance(caches, dict) else list(caches)
+        if not caches:
+            raise ValueError("gshmem.kv.%s: no caches" % fn)
+        first = caches[0]
+        for i, t in enumerate(caches):
+            if not isinstance(t, torch.Tensor):
+                raise ValueError("gshmem.kv.%s: caches[%d] is not a torch.Tensor" % (fn, i))
+            if t.device.type != "cpu":
+                raise ValueError("gshmem.kv.%s: caches[%d] is on %s; host memory only" %
+                                 (fn, i, t.device))
+            if not t.is_contiguous():
+                raise ValueError("gshmem.kv.%s: caches[%d] is not contiguous" % (fn, i))
+            if t.shape != first.shape or t.dtype != first.dtype:
+                raise ValueError("gshmem.kv.%s: caches[%d] is %s %s, caches[0] %s %s" %
+                                 (fn, i, tuple(t.shape), t.dtype, tuple(first.shape),
+                                  first.dtype))
+        kv_pair = first.dim() >= 3 and first.shape[0] == 2
+        rpl = 2 if kv_pair else 1
+        per_region = first[0] if kv_pair else first
+        n_blocks = per_region.shape[0]
+        if n_blocks < 1:
+            raise ValueError("gshmem.kv.%s: no blocks in shape %s" % (fn, tuple(first.shape)))
+        block_bytes = per_region[0].numel() * first.element_size()
+        bases = []
+        for t in caches:
+            for r in range(rpl):
+                bases.append((t[r] if kv_pair else t).data_ptr())
+        return self.register(len(caches), rpl, n_blocks, block_bytes, bases, keep=caches)
+
+    def deregister(self, layout):
+        """Collective."""
+        kv = self._live("Engine.deregister")
+        _check(kv_lib().gshmem_kv_layout_deregister(kv, layout.id))
+        self._layouts.pop(layout.id, None)
+
+    def _xfer(self, fn, layout, pe, local_blocks, remote_blocks, layers, regions, offset,
+              length, signal, signal_value, signal_op):
+        kv = self._live(fn)
+        if not isinstance(layout, Layout) or layout.engine is not self:
+            raise ValueError("gshmem.kv.%s: layout must be a Layout of this engine" % fn)
+        check_pe(fn, pe)
+        lb = _ids(fn, "local_blocks", local_blocks)
+        rb = None if remote_blocks is None else _ids(fn, "remote_blocks", remote_blocks)
+        if rb is not None and rb.shape != lb.shape:
+            raise ValueError("gshmem.kv.%s: %d local_blocks but %d remote_blocks" %
+                             (fn, lb.size, rb.size))
+        if layers is None:
+            first, count = 0, layout.n_layers
+        else:
+            layers = range(layers, layers + 1) if isinstance(layers, int) else layers
+            if not isinstance(layers, range) or layers.step != 1 or len(layers) == 0:
+                raise ValueError("gshmem.kv.%s: layers must be an int or a non-empty range "
+                                 "with step 1, not %r" % (fn, layers))
+            first, count = layers.start, len(layers)
+        mask = 0
+        for r in ([] if regions is None else regions):
+            mask |= 1 << int(r)
+        sig = _Signal(None, 0, 0)
+        if signal is not None:
+            ptr, n = check_symmetric(fn, "signal", signal)
+            if n != 8:
+                raise ValueError("gshmem.kv.%s: the signal must be one 8-byte word (int64 or "
+                                 "uint64 of one element), not %d bytes" % (fn, n))
+            if signal_op not in _SIG_OPS:
+                raise ValueError("gshmem.kv.%s: signal_op %r is not 'set' or 'add'" %
+                                 (fn, signal_op))
+            sig = _Signal(ptr, int(signal_value) & (2 ** 64 - 1), _SIG_OPS[signal_op])
+        x = _Xfer(layout.id, pe, first, count, mask, int(offset), int(length), lb.size,
+                  lb.ctypes.data if lb.size else None,
+                  None if rb is None or not rb.size else rb.ctypes.data, sig)
+        h = ctypes.c_uint64(0)
+        call = kv_lib().gshmem_kv_read if fn == "read" else kv_lib().gshmem_kv_write
+        _check(call(kv, ctypes.byref(x), ctypes.byref(h)))
+        return Request(self, h.value)
+
+    def read(self, layout, pe, local_blocks, remote_blocks=None, layers=None, regions=None,
+             offset=0, length=0, signal=None, signal_value=1, signal_op="add"):
+        """Pull PE pe's remote_blocks (default: the same ids) into this PE's
+        local_blocks, of layers (an int, a range; default all) and regions
+        (indices; default all), bytes [offset, offset + length) of each block
+        (length 0: to its end).  signal: a one-word int64 tensor on the heap,
+        set to / incremented by signal_value at pe once the data is here."""
+        return self._xfer("read", layout, pe, local_blocks, remote_blocks, layers, regions,
+                          offset, length, signal, signal_value, signal_op)
+
+    def write(self, layout, pe, local_blocks, remote_blocks=None, layers=None, regions=None,
+              offset=0, length=0, signal=None, signal_value=1, signal_op="add"):
+        """Push this PE's local_blocks into PE pe's remote_blocks; the signal
+        at pe follows the data."""
+        return self._xfer("write", layout, pe, local_blocks, remote_blocks, layers, regions,
+                          offset, length, signal, signal_value, signal_op)
+
+    def poll(self, limit=64):
+        """Completes what is in flight, then [(Request, "done" | "canceled")]
+        of at most limit requests that ended, oldest first."""
+        kv = self._live("Engine.poll")
+        limit = int(limit)
+        if limit < 1:
+            raise ValueError("gshmem.kv.Engine.poll: limit %d is not at least 1" % limit)
+        arr = (_Completion * limit)()
+        n = ctypes.c_size_t(0)
+        _check(kv_lib().gshmem_kv_poll(kv, arr, limit, ctypes.byref(n)))
+        return [(Request(self, arr[i].req), "canceled" if arr[i].status == ERR_CANCELED
+                 else "done") for i in range(n.value)]
+
+
+def layout_hash(n_layers, regions_per_layer, block_bytes):
+    """The compatibility hash two sides' layouts must share."""
+    lay = _Layout(int(n_layers), int(regions_per_layer), 1, int(block_bytes), 0, None)
+    return kv_lib().gshmem_kv_layout_hash(ctypes.byref(lay))

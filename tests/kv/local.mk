@@ -1,0 +1,27 @@
+# tests/kv: libgshmem_kv (include/gshmem_kv.h) through its public API.
+# kv_xfer: every byte each transfer should move, and only those (write,
+# read, slices, layer ranges and region masks, private memory, signals,
+# the completion queue, statistics), on an engine without and one with a
+# progress thread.  kv_bad: each bad input is one line and an error status,
+# never a crash or a hang.  Each at 1, 2 and 4 PEs by tests/pe/run-pe
+# (load/store), and as a -net.net twin with GSHMEM_DISABLE_P2P=1 (every
+# other PE through UCX), listed here by hand as tests/moe does.
+# exports.sh: libgshmem_kv.so exports only gshmem_kv_ names.
+KV_TEST_COMMON = tests/kv/kv_test.h tests/pe/pe_test.h
+check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad
+tests_kv_kv_xfer_SOURCES = tests/kv/kv_xfer.c $(KV_TEST_COMMON)
+tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -lpthread
+tests_kv_kv_bad_SOURCES = tests/kv/kv_bad.c $(KV_TEST_COMMON)
+tests_kv_kv_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+
+TESTS += \
+	tests/kv/kv_xfer-np1.pe tests/kv/kv_xfer-np2.pe tests/kv/kv_xfer-np4.pe \
+	tests/kv/kv_bad-np1.pe tests/kv/kv_bad-np2.pe tests/kv/kv_bad-np4.pe \
+	tests/kv/exports.sh
+EXTRA_DIST += tests/kv/exports.sh
+
+if HAVE_UCX
+TESTS += \
+	tests/kv/kv_xfer-np1-net.net tests/kv/kv_xfer-np2-net.net tests/kv/kv_xfer-np4-net.net \
+	tests/kv/kv_bad-np2-net.net
+endif

@@ -1,0 +1,207 @@
+"""gshmem.kv on every PE: vLLM-shaped caches ([2, blocks, block_size, heads,
+head_size] per layer) on the heap and in private memory, writes and reads
+with signals, layer ranges, regions and byte slices, the completion queue,
+statistics, and the errors (exceptions; nothing moved).  Every element of
+every cache is compared with what the transfers should have left."""
+import pytest
+import torch
+
+import gshmem
+from gshmem.kv import KVError
+
+L, NB, BS, H, D = 3, 10, 4, 2, 8
+SHAPE = (2, NB, BS, H, D)
+BLOCK_BYTES = BS * H * D * 2  # int16
+
+
+def me_n():
+    return gshmem.my_pe(), gshmem.n_pes()
+
+
+def pattern(pe, layer, tag):
+    g = torch.Generator().manual_seed(pe * 1000 + layer * 10 + tag)
+    return torch.randint(-32768, 32767, SHAPE, dtype=torch.int16, generator=g)
+
+
+def caches_on_heap(tag):
+    me = gshmem.my_pe()
+    caches = [gshmem.empty(SHAPE, torch.int16) for _ in range(L)]
+    for layer, c in enumerate(caches):
+        c.copy_(pattern(me, layer, tag))
+    return caches
+
+
+def free_all(ts):
+    for t in ts:
+        gshmem.free(t)
+
+
+def test_write_with_signal_then_read_a_slice():
+    me, n = me_n()
+    nxt, prv = (me + 1) % n, (me - 1) % n
+    eng = gshmem.kv.Engine()
+    caches = caches_on_heap(1)
+    lay = eng.register_kv_caches(caches)
+    assert (lay.n_layers, lay.regions_per_layer, lay.n_blocks, lay.block_bytes) == \
+        (L, 2, NB, BLOCK_BYTES)
+    sig = gshmem.zeros(1, torch.int64)
+    gshmem.barrier_all()
+
+    # Push blocks 1..3 into the next PE's 5..7; its signal follows the data.
+    req = eng.write(lay, nxt, [1, 2, 3], [5, 6, 7], signal=sig, signal_value=3)
+    gshmem.signal_wait_until(sig, "eq", 3)
+    for layer in range(L):
+        exp = pattern(me, layer, 1)
+        exp[:, 5:8] = pattern(prv, layer, 1)[:, 1:4]
+        assert torch.equal(caches[layer], exp), layer
+    assert req.wait() == "done"
+    st = req.stats()
+    assert st["bytes"] == L * 2 * 3 * BLOCK_BYTES and st["blocks"] == L * 2 * 3
+    assert st["ops"] == L * 2  # 1..3 -> 5..7 is one run per region
+    req.free()
+    gshmem.barrier_all()
+
+    # Pull bytes [32, 96) of blocks 8, 9 of layers 1, 2, V only, into 0, 2.
+    for layer, c in enumerate(caches):
+        c.copy_(pattern(me, layer, 2))
+    gshmem.barrier_all()
+    req = eng.read(lay, nxt, [0, 2], [8, 9], layers=range(1, 3), regions=[1], offset=32,
+                   length=64, signal=sig, signal_value=100 + me, signal_op="set")
+    while not req.test():
+        pass
+    assert not req.canceled
+    for layer in range(L):
+        exp = pattern(me, layer, 2)
+        if layer >= 1:
+            src = pattern(nxt, layer, 2)
+            for d, s in ((0, 8), (2, 9)):
+                flat, sflat = exp[1, d].view(-1), src[1, s].view(-1)
+                flat[16:48] = sflat[16:48]  # int16: bytes 32..96
+        assert torch.equal(caches[layer], exp), layer
+    assert req.stats()["ops"] == 2 * 2
+    req.free()
+    gshmem.signal_wait_until(sig, "eq", 100 + prv)  # the PE before read this PE's
+    gshmem.barrier_all()
+    eng.destroy()
+    free_all(caches + [sig])
+
+
+def test_private_caches_and_the_queue():
+    me, n = me_n()
+    eng = gshmem.kv.Engine(progress_thread=False)
+    # Even PEs hold their caches in plain tensors, odd PEs on the heap.
+    heap = caches_on_heap(3)
+    private = [pattern(me, layer, 3) for layer in range(L)]
+    mine = private if me % 2 == 0 else heap
+    lay = eng.register_kv_caches(mine)
+    gshmem.barrier_all()
+    peer = me ^ 1
+    if n % 2 == 0 and me % 2 == 0:
+        reqs = [eng.read(lay, peer, [b], [b + 5]) for b in range(4)]
+        got = {}
+        while len(got) < 4:
+            for r, status in eng.poll(limit=3):
+                assert status == "done"
+                got[r.handle] = r
+        assert sorted(got) == sorted(r.handle for r in reqs)
+        assert eng.poll() == []
+        for r in reqs:
+            r.free()
+        for layer in range(L):
+            exp = pattern(me, layer, 3)
+            exp[:, 0:4] = pattern(peer, layer, 3)[:, 5:9]
+            assert torch.equal(mine[layer], exp), layer
+    gshmem.barrier_all()
+    eng.destroy()
+    free_all(heap)
+
+
+def test_errors_raise_and_move_nothing():
+    me, n = me_n()
+    nxt = (me + 1) % n
+    eng = gshmem.kv.Engine()
+    caches = caches_on_heap(4)
+    lay = eng.register_kv_caches(caches)
+    gshmem.barrier_all()
+    with pytest.raises(KVError, match=r"local_blocks\[1\] is 10: this PE's layout") as e:
+        eng.read(lay, nxt, [0, NB])
+    assert e.value.name == "ERR_RANGE"
+    with pytest.raises(KVError, match=r"remote_blocks\[0\] is -1"):
+        eng.write(lay, nxt, [0], [-1])
+    with pytest.raises(KVError, match="layers 2 to 3"):
+        eng.read(lay, nxt, [0], layers=range(2, 4))
+    with pytest.raises(KVError, match="region_mask 0x4"):
+        eng.read(lay, nxt, [0], regions=[2])
+    with pytest.raises(KVError, match="past the block of 128 bytes"):
+        eng.read(lay, nxt, [0], offset=100, length=40)
+    with pytest.raises(ValueError, match="out of range"):
+        eng.read(lay, n, [0])
+    with pytest.raises(ValueError, match="not on the symmetric heap"):
+        eng.write(lay, nxt, [0], signal=torch.zeros(1, dtype=torch.int64))
+    with pytest.raises(ValueError, match="2 local_blocks but 1 remote_blocks"):
+        eng.write(lay, nxt, [0, 1], [2])
+    with pytest.raises(ValueError, match="not contiguous"):
+        eng.register_kv_caches([caches[0].transpose(3, 4)])
+    req = eng.write(lay, nxt, [0], [9])
+    assert req.wait(timeout=2.0) == "done"
+    with pytest.raises(KVError, match="ended already") as e:
+        req.cancel()
+    assert e.value.name == "ERR_STATE"
+    req.free()
+    with pytest.raises(KVError, match="not a live request"):
+        req.free()
+    gshmem.barrier_all()
+    for layer in range(L):
+        exp = pattern(me, layer, 4)
+        exp[:, 9] = pattern((me - 1) % n, layer, 4)[:, 0]
+        assert torch.equal(caches[layer], exp), layer
+    # Another block size on odd PEs: the hashes differ, the line names both.
+    # (Every PE allocates the same: the even ones use the first half.)
+    bufs = [gshmem.zeros((2, NB, 2 * BS, H, D), torch.int16) for _ in range(L)]
+    shape = (2, NB, BS * (1 + me % 2), H, D)
+    other = [b.view(-1)[:2 * NB * shape[2] * H * D].view(shape) for b in bufs]
+    lay2 = eng.register_kv_caches(other)
+    peer = me ^ 1
+    if peer < n:
+        want = "has hash 0x%016x, this PE's has 0x%016x" % (
+            gshmem.kv.layout_hash(L, 2, BLOCK_BYTES * (1 + peer % 2)),
+            gshmem.kv.layout_hash(L, 2, BLOCK_BYTES * (1 + me % 2)))
+        with pytest.raises(KVError, match=want) as e:
+            eng.read(lay2, peer, [0])
+        assert e.value.name == "ERR_MISMATCH"
+    eng.deregister(lay2)
+    free_all(bufs)
+    gshmem.barrier_all()
+    eng.destroy()
+    with pytest.raises(ValueError, match="destroyed"):
+        eng.read(lay, nxt, [0])
+    free_all(caches)
+
+
+def test_progress_thread(job):
+    """The engine's own thread completes requests; it needs
+    SHMEM_THREAD_MULTIPLE, which the unique-id start gives and shmem_init
+    (the launcher's start) does not."""
+    me, n = me_n()
+    if job == "launcher":
+        with pytest.raises(KVError, match="needs SHMEM_THREAD_MULTIPLE") as e:
+            gshmem.kv.Engine(progress_thread=True)
+        assert e.value.name == "ERR_INVALID"
+        return
+    eng = gshmem.kv.Engine(progress_thread=True, max_requests=8)
+    caches = caches_on_heap(5)
+    lay = eng.register_kv_caches(caches)
+    sig = gshmem.zeros(1, torch.int64)
+    gshmem.barrier_all()
+    reqs = [eng.write(lay, (me + 1) % n, [b], [b + 5], signal=sig) for b in range(5)]
+    gshmem.signal_wait_until(sig, "eq", 5)
+    for r in reqs:
+        assert r.wait(timeout=5.0) == "done"
+        r.free()
+    for layer in range(L):
+        exp = pattern(me, layer, 5)
+        exp[:, 5:10] = pattern((me - 1) % n, layer, 5)[:, 0:5]
+        assert torch.equal(caches[layer], exp), layer
+    gshmem.barrier_all()
+    eng.destroy()
+    free_all(caches + [sig])
