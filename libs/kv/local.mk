@@ -10,5 +10,10 @@ libs_kv_libgshmem_kv_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libs_kv_libgshmem_kv_la_LIBADD = libgshmem.la -lpthread
 libs_kv_libgshmem_kv_la_LDFLAGS = -version-info $(GSHMEM_LT_VERSION) -no-undefined
 
+# Built by make so it keeps compiling; perftest/regress.sh runs it (kv_read).
+noinst_PROGRAMS += perftest/kv_bench
+perftest_kv_bench_SOURCES = perftest/kv_bench.c perftest/bench.h
+perftest_kv_bench_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+
 # The tests of this library (kept beside it, so this one include brings both).
 include $(srcdir)/tests/kv/local.mk
