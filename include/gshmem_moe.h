@@ -1,7 +1,7 @@
 /*
  * gshmem_moe.h - MoE expert-parallel dispatch and combine (libgshmem_moe).
  *
- * The DeepEP-style all-to-all of examples/moe as a library: a buffer is made
+ * The DeepEP-style all-to-all of libs/moe as a library: a buffer is made
  * for one shape (hidden size, experts, top-k, tokens per PE at most, payload
  * format, mode); dispatch sends each token to the PEs of its top-k experts
  * and hands back, per local expert, the tokens it received packed one after

@@ -1,6 +1,6 @@
 /*
  * moe_bench.c - MoE dispatch and combine on the gshmem device API
- * (examples/moe), as DeepEP measures them.
+ * (libs/moe), as DeepEP measures them.
  *
  * Shapes (moe_shape_preset):
  *   deepep  DeepEP's low-latency benchmark: 128 tokens per PE, hidden 7168,
@@ -20,8 +20,8 @@
  * -r random|skewed|empty|sparse, -n rounds (default 200 cpu, 20 deepep),
  * -w warm-up rounds (default 10 / 2), -c staged: recv_x and expert_y
  * arrays of the caller ("impl":"gshmem_staged"; default zero copy, the
- * expert on the rows in place, "impl":"gshmem").  Build: gshmemcc -O2 -Iexamples/moe
- * perftest/moe_bench.c examples/moe/moe*.c (perftest/moe_compare.sh does).
+ * expert on the rows in place, "impl":"gshmem").  Build: gshmemcc -O2 -Ilibs/moe
+ * perftest/moe_bench.c libs/moe/moe*.c (perftest/moe_compare.sh does).
  */
 #include <stdio.h>
 #include <stdlib.h>

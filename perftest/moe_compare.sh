@@ -67,19 +67,19 @@ else
     [ -n "${ITERS:-}" ] && args="$args -n $ITERS"
     [ -n "${WARMUP:-}" ] && args="$args -w $WARMUP"
 fi
-moe_src="$src/examples/moe/gshmem_moe.c $src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c
-         $src/examples/moe/moe_data.c $src/examples/moe/moe_run.c"
+moe_src="$src/libs/moe/gshmem_moe.c $src/libs/moe/moe.c $src/libs/moe/moe_ll.c $src/libs/moe/moe_normal.c
+         $src/libs/moe/moe_data.c $src/libs/moe/moe_run.c"
 
 say "building into $bin"
 # shellcheck disable=SC2086
-if ! "$gshmemcc" $cflags -std=gnu11 -I"$src/examples/moe" -I"$src/device" -I"$src/include" \
+if ! "$gshmemcc" $cflags -std=gnu11 -I"$src/libs/moe" -I"$src/device" -I"$src/include" \
         -o "$bin/moe_bench" "$src/perftest/moe_bench.c" $moe_src >>"$log" 2>&1; then
     say "cannot build moe_bench with $gshmemcc (see $log)"
     exit 1
 fi
 # shellcheck disable=SC2086
-if ! $mpicc $cflags -std=gnu11 -I"$src/examples/moe" -o "$bin/moe_mpi_baseline" \
-        "$src/perftest/moe_mpi_baseline.c" "$src/examples/moe/moe_data.c" >>"$log" 2>&1; then
+if ! $mpicc $cflags -std=gnu11 -I"$src/libs/moe" -o "$bin/moe_mpi_baseline" \
+        "$src/perftest/moe_mpi_baseline.c" "$src/libs/moe/moe_data.c" >>"$log" 2>&1; then
     say "cannot build moe_mpi_baseline with $mpicc (see $log)"
     exit 1
 fi

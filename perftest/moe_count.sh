@@ -25,7 +25,7 @@ cat > "$out/pe0.sh" <<'SH'
 if [ "${OMPI_COMM_WORLD_RANK:-${PMIX_RANK:-0}}" = 0 ]; then exec valgrind --tool=callgrind $VG "$@"; fi
 exec "$@"
 SH
-export LD_LIBRARY_PATH="$build/.libs:$build/examples/moe/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$build/.libs:$build/libs/moe/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PYTHONPATH="$src/python${PYTHONPATH:+:$PYTHONPATH}"
 VG="--dump-after=gshmem_moe_combine --callgrind-out-file=$out/c.%p" \
     "$build/tools/gshmemrun" -np 2 -x LD_LIBRARY_PATH -x VG sh "$out/pe0.sh" \

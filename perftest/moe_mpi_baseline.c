@@ -1,5 +1,5 @@
 /*
- * moe_mpi_baseline.c - the MoE dispatch and combine of examples/moe done
+ * moe_mpi_baseline.c - the MoE dispatch and combine of libs/moe done
  * the textbook way, with MPI_Alltoallv: the same data (moe_make_tokens,
  * moe_route_make), the same messages (16-byte header + fp8 payload with
  * scales, bf16 rows back), the same expert and the same reduction, so the
@@ -15,8 +15,8 @@
  *             top-k rows, located by where it was packed
  *
  * Output: the JSON lines of perftest/moe_bench with "impl":"mpi_alltoallv"
- * (moe_json_line).  Build: mpicc -O2 -Iexamples/moe perftest/moe_mpi_baseline.c
- * examples/moe/moe_data.c (no gshmem).  Options as moe_bench: -s cpu|deepep
+ * (moe_json_line).  Build: mpicc -O2 -Ilibs/moe perftest/moe_mpi_baseline.c
+ * libs/moe/moe_data.c (no gshmem).  Options as moe_bench: -s cpu|deepep
  * (default both), -r routing, -n iterations, -w warm-up rounds.
  */
 #define _POSIX_C_SOURCE 200809L

@@ -11,7 +11,7 @@ tokens per PE, H=2048, top-8, 8 experts per PE, fp8 dispatch.  The
 processes start with torch.multiprocessing, form a gloo group, and start
 gshmem from it (gshmem.init(group=...)).  Each round: a barrier, dispatch
 (timed), a barrier, the toy expert (untimed), a barrier, combine (timed),
-as perftest/moe_bench's rounds (examples/moe/moe_run.c), for both
+as perftest/moe_bench's rounds (libs/moe/moe_run.c), for both
 implementations, alternating which goes first (gshmem's rounds use
 gshmem's barrier, as moe_bench does; the gloo rounds gloo's; processes are
 bound to cores as gshmemrun binds moe_bench's PEs, see bind()).  A round's

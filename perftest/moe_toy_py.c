@@ -1,5 +1,5 @@
 /*
- * moe_toy_py.c - moe_bench's toy expert (moe_toy_experts, examples/moe/
+ * moe_toy_py.c - moe_bench's toy expert (moe_toy_experts, libs/moe/
  * moe_run.c) for perftest/moe_py_bench.py, which loads it with ctypes
  * (perftest/.libs/libmoe_toy.so): with it the Python rounds do between
  * their timed phases exactly what the C rounds do, so python / C is the

@@ -109,7 +109,7 @@ backend = {"name": "host"}
 
 def cuda_lib_path():
     """The CUDA build of libgshmem_moe (a CUDA build of gshmem only), or None."""
-    for path in _candidates("libgshmem_moe_cuda.so", os.path.join("examples", "moe"), False):
+    for path in _candidates("libgshmem_moe_cuda.so", os.path.join("libs", "moe"), False):
         if os.sep in path and os.path.exists(path):
             return path
     return None
@@ -184,7 +184,7 @@ def moe_lib():
     """libgshmem_moe.so (or the CUDA build, when init loaded it), loaded on first use."""
     global _moe
     if _moe is None:
-        m = _load("libgshmem_moe.so", os.path.join("examples", "moe"))
+        m = _load("libgshmem_moe.so", os.path.join("libs", "moe"))
         _moe_protos(m)
         _moe = m
     return _moe

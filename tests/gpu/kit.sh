@@ -96,11 +96,11 @@ prepare() {
     for p in device_lat device_bw device_rate; do
         echo "$p||-I$src/perftest|$src/perftest/$p.c" >> "$kit/programs.list"
     done
-    moe="$src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c"
-    moe="$moe $src/examples/moe/moe_data.c"
-    echo "moe_ll|-Xptxas -O0|-I$src/examples/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
+    moe="$src/libs/moe/moe.c $src/libs/moe/moe_ll.c $src/libs/moe/moe_normal.c"
+    moe="$moe $src/libs/moe/moe_data.c"
+    echo "moe_ll|-Xptxas -O0|-I$src/libs/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
         >> "$kit/programs.list"
-    echo "moe_normal|-Xptxas -O0|-I$src/examples/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
+    echo "moe_normal|-Xptxas -O0|-I$src/libs/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
         >> "$kit/programs.list"
     echo "kit: building $(wc -l < "$kit/programs.list") CUDA programs for sm_90 (2 at a time, niced)"
     mkdir -p "$kit/logs"
@@ -126,7 +126,7 @@ EOT
     # package with its GPU tests (tests/python/test_gpu.py): the package
     # finds the bundle's lib/ through the _installed.py written here.
     echo "kit: building libgshmem_moe_cuda.so for sm_90 (niced)"
-    nice -n 10 make -C "$build" -j2 libgshmem_device.a examples/moe/libgshmem_moe_cuda.so \
+    nice -n 10 make -C "$build" -j2 libgshmem_device.a libs/moe/libgshmem_moe_cuda.so \
         MOE_CUDA_GENCODE="$GSHMEM_CUDA_GENCODE" > "$kit/make-moe.log" 2>&1 || {
         echo "kit: make libgshmem_moe_cuda.so failed, see $kit/make-moe.log"
         return 1
@@ -141,7 +141,7 @@ EOT
     echo "kit: collecting libraries"
     rm -f "$bundle"/lib/*
     cp -P "$build"/.libs/libgshmem.so* "$bundle/lib/" || return 1
-    cp "$build/examples/moe/libgshmem_moe_cuda.so" "$bundle/lib/" || return 1
+    cp "$build/libs/moe/libgshmem_moe_cuda.so" "$bundle/lib/" || return 1
     for f in "$bundle"/bin/* "$bundle/lib/libgshmem.so.0" "$bundle/lib/libgshmem_moe_cuda.so"; do ldd "$f"; done 2>/dev/null |
         awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u | grep -Ev "^($base_libs)" |
         while read -r name path; do

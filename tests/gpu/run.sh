@@ -92,14 +92,14 @@ for p in $progs; do echo "$p"; done |
     xargs -P "$jobs" -I{} sh -c '"$1" -x cu -I"$2/tests/device" -I"$2/tests/pe" \
         -o "$3/{}" "$2/tests/device/{}.c" > "$3/{}.build" 2>&1' sh "$cc" "$src" "$work"
 # The MoE dispatch/combine test (tests/moe) in both modes, with its library.
-moe_src="$src/examples/moe/moe.c $src/examples/moe/moe_ll.c $src/examples/moe/moe_normal.c
-         $src/examples/moe/moe_data.c"
+moe_src="$src/libs/moe/moe.c $src/libs/moe/moe_ll.c $src/libs/moe/moe_normal.c
+         $src/libs/moe/moe_data.c"
 moe_progs=
 if [ -z "${GSHMEM_GPU_TESTS:-}" ]; then
     for m in ll normal; do
         mode=$(echo "MOE_$m" | tr '[:lower:]' '[:upper:]')
         # shellcheck disable=SC2086
-        "$cc" -x cu -I"$src/examples/moe" -DMOE_TEST_MODE="$mode" -o "$work/moe_$m" \
+        "$cc" -x cu -I"$src/libs/moe" -DMOE_TEST_MODE="$mode" -o "$work/moe_$m" \
             "$src/tests/moe/moe_test.c" $moe_src > "$work/moe_$m.build" 2>&1
         moe_progs="$moe_progs moe_$m"
     done

@@ -1,4 +1,4 @@
-# tests/moe: MoE dispatch + expert + combine (examples/moe) against the
+# tests/moe: MoE dispatch + expert + combine (libs/moe) against the
 # sequential reference, every token bit for bit: moe_ll (low-latency mode)
 # and moe_normal (ring mode), one source (tests/moe/moe_test.c).  Each runs
 # at 1, 2 and 4 PEs by tests/pe/run-pe (P2P: load/store), and as a -net.net
@@ -12,27 +12,27 @@
 
 check_PROGRAMS += tests/moe/moe_ll tests/moe/moe_normal
 tests_moe_moe_ll_SOURCES = tests/moe/moe_test.c
-tests_moe_moe_ll_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe -DMOE_TEST_MODE=MOE_LL
-tests_moe_moe_ll_LDADD = examples/moe/libmoe.la libgshmem.la
+tests_moe_moe_ll_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libs/moe -DMOE_TEST_MODE=MOE_LL
+tests_moe_moe_ll_LDADD = libs/moe/libmoe.la libgshmem.la
 tests_moe_moe_normal_SOURCES = tests/moe/moe_test.c
-tests_moe_moe_normal_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe -DMOE_TEST_MODE=MOE_NORMAL
-tests_moe_moe_normal_LDADD = examples/moe/libmoe.la libgshmem.la
+tests_moe_moe_normal_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libs/moe -DMOE_TEST_MODE=MOE_NORMAL
+tests_moe_moe_normal_LDADD = libs/moe/libmoe.la libgshmem.la
 check_PROGRAMS += tests/moe/moe_inflight
 tests_moe_moe_inflight_SOURCES = tests/moe/moe_inflight.c $(MOE_RUN_SOURCES)
-tests_moe_moe_inflight_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
+tests_moe_moe_inflight_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libs/moe
 tests_moe_moe_inflight_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
-tests_moe_moe_inflight_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+tests_moe_moe_inflight_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 check_PROGRAMS += tests/moe/moe_zero_copy
 tests_moe_moe_zero_copy_SOURCES = tests/moe/moe_zero_copy.c $(MOE_RUN_SOURCES)
-tests_moe_moe_zero_copy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/examples/moe
+tests_moe_moe_zero_copy_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libs/moe
 tests_moe_moe_zero_copy_CFLAGS = $(AM_CFLAGS) $(MOE_VEC_CFLAGS)
-tests_moe_moe_zero_copy_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+tests_moe_moe_zero_copy_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 # A destroyed or garbage gshmem_moe_t gives a line (the buffer's live word).
 check_PROGRAMS += tests/moe/bad_moe_destroyed tests/moe/bad_moe_garbage
 tests_moe_bad_moe_destroyed_SOURCES = tests/moe/bad_moe_destroyed.c
-tests_moe_bad_moe_destroyed_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+tests_moe_bad_moe_destroyed_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 tests_moe_bad_moe_garbage_SOURCES = tests/moe/bad_moe_garbage.c
-tests_moe_bad_moe_garbage_LDADD = examples/moe/libgshmem_moe.la libgshmem.la
+tests_moe_bad_moe_garbage_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 
 TESTS += \
 	tests/moe/moe_ll-np1.pe tests/moe/moe_ll-np2.pe tests/moe/moe_ll-np4.pe \

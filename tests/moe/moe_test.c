@@ -1,6 +1,6 @@
 /*
  * moe_test.c - MoE dispatch + expert + combine, checked against the
- * sequential reference (examples/moe).  Built twice: tests/moe/moe_ll
+ * sequential reference (libs/moe).  Built twice: tests/moe/moe_ll
  * (MOE_TEST_MODE=MOE_LL) and tests/moe/moe_normal (MOE_NORMAL); run by
  * tests/pe/run-pe at 1, 2 and 4 PEs, and by the -net twins with
  * GSHMEM_DISABLE_P2P=1 (every other PE through the proxy channels).

@@ -34,6 +34,7 @@
  * the half: it follows combine n, which waited for rows that each
  * destination sent only after dispatch n's messages had landed there.
  */
+#include "moe.h"
 #include "moe_dev.h"
 
 #define MOE_MAX_TOPK 32

@@ -7,7 +7,7 @@
 #ifndef MOE_DEV_H
 #define MOE_DEV_H
 
-#include "moe.h"
+#include "moe_types.h"
 
 #if defined(__CUDACC__)
 #define MOE_DEV static __device__ __forceinline__

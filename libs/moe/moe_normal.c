@@ -38,6 +38,7 @@
  * without blocking, so one warp (the host-lane launch) or many (a GPU) make
  * progress the same way, and a full ring never deadlocks.
  */
+#include "moe.h"
 #include "moe_dev.h"
 
 #define NM_EPOCH_BITS 40
