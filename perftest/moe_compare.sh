@@ -19,6 +19,8 @@
 #   CFLAGS            default "-O2 -ftree-vectorize -fvect-cost-model=dynamic" (both sides)
 #   RUN_TIMEOUT=600   seconds before one run is killed
 #   GSHMEM_DISABLE_P2P=1  the gshmem side through the proxy channels (UCX)
+#   STAGED=1          also the staged rounds (moe_bench -c: recv_x and expert_y
+#                     arrays of the caller; impl gshmem_staged)
 # Every JSON line, tagged "rep", goes to perftest/results/moe-<stamp>.jsonl,
 # launcher output to the .log beside it.  The acceptance (issue 6): at the
 # cpu shape on 4 PEs (load/store), gshmem dispatch + combine <= 0.67 x MPI's
@@ -108,6 +110,10 @@ for ((rep = 1; rep <= reps; rep++)); do
             for mode in $modes; do
                 # shellcheck disable=SC2086
                 run gshmem "$rep" $gshmemrun -np "$np" "$bin/moe_bench" -m "$mode" $args
+                if [ -n "${STAGED:-}" ]; then
+                    # shellcheck disable=SC2086
+                    run gshmem "$rep" $gshmemrun -np "$np" "$bin/moe_bench" -m "$mode" -c $args
+                fi
             done
         fi
     done
