@@ -320,13 +320,14 @@ static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_
                     int ntokens, void *recv_x, float *recv_scales, int32_t *recv_count,
                     gshmem_moe_handle_t *handle)
 {
-    const int fp8 = b && b->cfg.format == GSHMEM_MOE_FP8;
-    const uint32_t in_flight = b && b->cfg.mode == GSHMEM_MOE_LOW_LATENCY ? 2 : 1;
     size_t rowb, vb;
-    int p, le, r, rc;
+    uint32_t in_flight;
+    int fp8, p, le, r, rc;
 
-    if (b == NULL)
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "buffer is NULL");
+    if (!moe_live(b, fn))
+        return GSHMEM_MOE_ERR_INVALID;
+    fp8 = b->cfg.format == GSHMEM_MOE_FP8;
+    in_flight = b->cfg.mode == GSHMEM_MOE_LOW_LATENCY ? 2 : 1;
     if (ntokens < 0 || ntokens > b->N)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "ntokens %d is not 0 to max_tokens_per_pe %d",
                         ntokens, b->N);
@@ -397,8 +398,6 @@ int gshmem_moe_dispatch(gshmem_moe_t *b, const uint16_t *x, const int32_t *topk_
 {
     const routing_t r = {topk_idx, 0};
 
-    if (!moe_live(b, "gshmem_moe_dispatch"))
-        return GSHMEM_MOE_ERR_INVALID;
     return dispatch(b, "gshmem_moe_dispatch", x, r, ntokens, recv_x, recv_scales, recv_count,
                     handle);
 }
@@ -409,8 +408,6 @@ int gshmem_moe_dispatch_i64(gshmem_moe_t *b, const uint16_t *x, const int64_t *t
 {
     const routing_t r = {topk_idx, 1};
 
-    if (!moe_live(b, "gshmem_moe_dispatch_i64"))
-        return GSHMEM_MOE_ERR_INVALID;
     return dispatch(b, "gshmem_moe_dispatch_i64", x, r, ntokens, recv_x, recv_scales, recv_count,
                     handle);
 }
