@@ -26,7 +26,8 @@ check_PROGRAMS += \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
-	tests/pe/bad_verbs_port_down
+	tests/pe/bad_verbs_port_down \
+	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -144,6 +145,12 @@ tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_
 tests_pe_start_pes_finalize_LDADD = libgshmem.la
 tests_pe_reinit_SOURCES = tests/pe/reinit.c
 tests_pe_reinit_LDADD = libgshmem.la
+# Waits that did not honour GSHMEM_WAIT_TIMEOUT (issue 29): each ends the job
+# after 5 s with a line naming the routine and what it waited for.
+tests_pe_bad_wait_team_init_missing_SOURCES = tests/pe/bad_wait_team_init_missing.c
+tests_pe_bad_wait_team_init_missing_LDADD = libgshmem.la
+tests_pe_bad_wait_team_init_uid_SOURCES = tests/pe/bad_wait_team_init_uid.c
+tests_pe_bad_wait_team_init_uid_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -202,7 +209,8 @@ TESTS += \
 	tests/pe/start_pes_no_finalize-np4.pe \
 	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
 	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
-	tests/pe/reinit-np2.pe
+	tests/pe/reinit-np2.pe \
+	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh
