@@ -27,7 +27,8 @@ check_PROGRAMS += \
 	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
 	tests/pe/bad_verbs_port_down \
-	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid
+	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
+	tests/pe/bad_wait_warn
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -151,6 +152,9 @@ tests_pe_bad_wait_team_init_missing_SOURCES = tests/pe/bad_wait_team_init_missin
 tests_pe_bad_wait_team_init_missing_LDADD = libgshmem.la
 tests_pe_bad_wait_team_init_uid_SOURCES = tests/pe/bad_wait_team_init_uid.c
 tests_pe_bad_wait_team_init_uid_LDADD = libgshmem.la
+# A long wait's first line, after GSHMEM_WAIT_WARN (issue 32).
+tests_pe_bad_wait_warn_SOURCES = tests/pe/bad_wait_warn.c
+tests_pe_bad_wait_warn_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -210,7 +214,8 @@ TESTS += \
 	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
 	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
 	tests/pe/reinit-np2.pe \
-	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe
+	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe \
+	tests/pe/bad_wait_warn-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

@@ -207,6 +207,7 @@ TESTS += \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/bad_wait_team_init_missing-np2-net.net \
 	tests/pe/bad_wait_team_init_uid-np2-net.net \
+	tests/pe/bad_wait_warn-np2-net.net \
 	tests/pe/barrier-np1-net.net \
 	tests/pe/barrier-np2-net.net \
 	tests/pe/barrier-np3-net.net \
