@@ -28,7 +28,8 @@ check_PROGRAMS += \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
 	tests/pe/bad_verbs_port_down \
 	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
-	tests/pe/bad_wait_warn
+	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
+	tests/pe/bad_wait_symreg_alone
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -155,6 +156,11 @@ tests_pe_bad_wait_team_init_uid_LDADD = libgshmem.la
 # A long wait's first line, after GSHMEM_WAIT_WARN (issue 32).
 tests_pe_bad_wait_warn_SOURCES = tests/pe/bad_wait_warn.c
 tests_pe_bad_wait_warn_LDADD = libgshmem.la
+# Bootstrap allgathers that one PE never reaches end after GSHMEM_WAIT_TIMEOUT (issue 29).
+tests_pe_bad_wait_boot_allgather_SOURCES = tests/pe/bad_wait_boot_allgather.c
+tests_pe_bad_wait_boot_allgather_LDADD = libgshmem.la
+tests_pe_bad_wait_symreg_alone_SOURCES = tests/pe/bad_wait_symreg_alone.c
+tests_pe_bad_wait_symreg_alone_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -215,7 +221,8 @@ TESTS += \
 	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
 	tests/pe/reinit-np2.pe \
 	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe \
-	tests/pe/bad_wait_warn-np2.pe
+	tests/pe/bad_wait_warn-np2.pe tests/pe/bad_wait_boot_allgather-np2.pe \
+	tests/pe/bad_wait_symreg_alone-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

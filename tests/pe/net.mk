@@ -203,8 +203,10 @@ TESTS += \
 	tests/pe/bad_topo_gpu-np1-net.net \
 	tests/pe/bad_topo_gpu-np2-net.net \
 	tests/pe/bad_transport_name-np1-net.net \
+	tests/pe/bad_wait_boot_allgather-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
+	tests/pe/bad_wait_symreg_alone-np2-net.net \
 	tests/pe/bad_wait_team_init_missing-np2-net.net \
 	tests/pe/bad_wait_team_init_uid-np2-net.net \
 	tests/pe/bad_wait_warn-np2-net.net \
