@@ -29,7 +29,7 @@ check_PROGRAMS += \
 	tests/pe/bad_verbs_port_down \
 	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
 	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
-	tests/pe/bad_wait_symreg_alone
+	tests/pe/bad_wait_symreg_alone tests/pe/bad_wait_symreg_skip
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -161,6 +161,9 @@ tests_pe_bad_wait_boot_allgather_SOURCES = tests/pe/bad_wait_boot_allgather.c
 tests_pe_bad_wait_boot_allgather_LDADD = libgshmem.la
 tests_pe_bad_wait_symreg_alone_SOURCES = tests/pe/bad_wait_symreg_alone.c
 tests_pe_bad_wait_symreg_alone_LDADD = libgshmem.la
+# A registration is compared with the peers' calls first (issue 32).
+tests_pe_bad_wait_symreg_skip_SOURCES = tests/pe/bad_wait_symreg_skip.c
+tests_pe_bad_wait_symreg_skip_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -222,7 +225,7 @@ TESTS += \
 	tests/pe/reinit-np2.pe \
 	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe \
 	tests/pe/bad_wait_warn-np2.pe tests/pe/bad_wait_boot_allgather-np2.pe \
-	tests/pe/bad_wait_symreg_alone-np2.pe
+	tests/pe/bad_wait_symreg_alone-np2.pe tests/pe/bad_wait_symreg_skip-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

@@ -207,6 +207,7 @@ TESTS += \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
 	tests/pe/bad_wait_symreg_alone-np2-net.net \
+	tests/pe/bad_wait_symreg_skip-np2-net.net \
 	tests/pe/bad_wait_team_init_missing-np2-net.net \
 	tests/pe/bad_wait_team_init_uid-np2-net.net \
 	tests/pe/bad_wait_warn-np2-net.net \
