@@ -26,6 +26,7 @@ check_PROGRAMS += \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
+	tests/pe/bad_hca_abc tests/pe/bad_hca_neg tests/pe/bad_hca_port \
 	tests/pe/bad_verbs_port_down \
 	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
 	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
@@ -80,6 +81,13 @@ tests_pe_bad_transport_name_SOURCES = tests/pe/bad_transport_name.c
 tests_pe_bad_transport_name_LDADD = libgshmem.la
 tests_pe_bad_hca_SOURCES = tests/pe/bad_hca.c
 tests_pe_bad_hca_LDADD = libgshmem.la
+# GSHMEM_HCA naming no device, refused whatever the transport (issue 29).
+tests_pe_bad_hca_abc_SOURCES = tests/pe/bad_hca_abc.c
+tests_pe_bad_hca_abc_LDADD = libgshmem.la
+tests_pe_bad_hca_neg_SOURCES = tests/pe/bad_hca_neg.c
+tests_pe_bad_hca_neg_LDADD = libgshmem.la
+tests_pe_bad_hca_port_SOURCES = tests/pe/bad_hca_port.c
+tests_pe_bad_hca_port_LDADD = libgshmem.la
 # Built here, run over verbs only (the rig: tests/rdma/tests.list).
 tests_pe_bad_verbs_peer_dies_SOURCES = tests/pe/bad_verbs_peer_dies.c
 tests_pe_bad_verbs_peer_dies_LDADD = libgshmem.la
@@ -192,6 +200,9 @@ TESTS += \
 	tests/pe/bad_env-np1.pe tests/pe/bad_env-np2.pe \
 	tests/pe/bad_boot_pmi2-np2.pe \
 	tests/pe/bad_transport_name-np1.pe tests/pe/bad_hca-np2.pe \
+	tests/pe/bad_hca_abc-np1.pe tests/pe/bad_hca_abc-np2.pe \
+	tests/pe/bad_hca_neg-np1.pe tests/pe/bad_hca_neg-np2.pe \
+	tests/pe/bad_hca_port-np1.pe tests/pe/bad_hca_port-np2.pe \
 	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \

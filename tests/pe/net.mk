@@ -156,6 +156,12 @@ TESTS += \
 	tests/pe/bad_global_exit-np1-net.net \
 	tests/pe/bad_global_exit-np2-net.net \
 	tests/pe/bad_hca-np2-net.net \
+	tests/pe/bad_hca_abc-np1-net.net \
+	tests/pe/bad_hca_abc-np2-net.net \
+	tests/pe/bad_hca_neg-np1-net.net \
+	tests/pe/bad_hca_neg-np2-net.net \
+	tests/pe/bad_hca_port-np1-net.net \
+	tests/pe/bad_hca_port-np2-net.net \
 	tests/pe/bad_malloc_asym-np2-net.net \
 	tests/pe/bad_malloc_asym-np4-net.net \
 	tests/pe/bad_not_symmetric-np1-net.net \
