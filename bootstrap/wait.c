@@ -56,8 +56,8 @@ static int next_wake(gsb_wait_t *w, const char *bootstrap, const char *what, int
     return 0;
 }
 
-int gsb_wait_cond(gsb_wait_t *w, pthread_cond_t *cond, pthread_mutex_t *lock,
-                  const char *bootstrap, const char *what)
+int gsb_wait_cond(gsb_wait_t *w, pthread_cond_t *cond, pthread_mutex_t *lock, const char *bootstrap,
+                  const char *what)
 {
     int64_t now = now_ms(CLOCK_MONOTONIC), next, at;
     struct timespec until;
