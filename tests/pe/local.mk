@@ -26,7 +26,7 @@ check_PROGRAMS += \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
-	tests/pe/bad_hca_abc tests/pe/bad_hca_neg tests/pe/bad_hca_port \
+	tests/pe/bad_hca_abc tests/pe/bad_hca_neg tests/pe/bad_hca_port tests/pe/bad_hca_notopo \
 	tests/pe/bad_verbs_port_down \
 	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
 	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
@@ -88,6 +88,8 @@ tests_pe_bad_hca_neg_SOURCES = tests/pe/bad_hca_neg.c
 tests_pe_bad_hca_neg_LDADD = libgshmem.la
 tests_pe_bad_hca_port_SOURCES = tests/pe/bad_hca_port.c
 tests_pe_bad_hca_port_LDADD = libgshmem.la
+tests_pe_bad_hca_notopo_SOURCES = tests/pe/bad_hca_notopo.c
+tests_pe_bad_hca_notopo_LDADD = libgshmem.la
 # Built here, run over verbs only (the rig: tests/rdma/tests.list).
 tests_pe_bad_verbs_peer_dies_SOURCES = tests/pe/bad_verbs_peer_dies.c
 tests_pe_bad_verbs_peer_dies_LDADD = libgshmem.la
@@ -203,6 +205,7 @@ TESTS += \
 	tests/pe/bad_hca_abc-np1.pe tests/pe/bad_hca_abc-np2.pe \
 	tests/pe/bad_hca_neg-np1.pe tests/pe/bad_hca_neg-np2.pe \
 	tests/pe/bad_hca_port-np1.pe tests/pe/bad_hca_port-np2.pe \
+	tests/pe/bad_hca_notopo-np1.pe tests/pe/bad_hca_notopo-np2.pe \
 	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \

@@ -160,6 +160,8 @@ TESTS += \
 	tests/pe/bad_hca_abc-np2-net.net \
 	tests/pe/bad_hca_neg-np1-net.net \
 	tests/pe/bad_hca_neg-np2-net.net \
+	tests/pe/bad_hca_notopo-np1-net.net \
+	tests/pe/bad_hca_notopo-np2-net.net \
 	tests/pe/bad_hca_port-np1-net.net \
 	tests/pe/bad_hca_port-np2-net.net \
 	tests/pe/bad_malloc_asym-np2-net.net \
