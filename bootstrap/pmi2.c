@@ -210,12 +210,18 @@ static int pmi2_init(const void *args, gsb_info_t *info)
     return 0;
 }
 
-static int fence(void)
+/* kvs-fence, its answer waited for within the wait limits (bootstrap.h):
+ * a rank that never reaches the fence no longer holds this one forever. */
+static int fence(const char *what)
 {
     char msg[MSG_MAX];
+    gsb_wait_t w;
     int rc;
 
-    if ((rc = send_cmd("cmd=kvs-fence;")) != 0 ||
+    if ((rc = send_cmd("cmd=kvs-fence;")) != 0)
+        return rc;
+    gsb_wait_begin(&w);
+    if ((rc = gsb_wait_fd(&w, pmi_fd, "pmi2", what)) != 0 ||
         (rc = recv_cmd("kvs-fence-response", msg, sizeof(msg))) != 0)
         return rc;
     return check_rc("kvs-fence", msg);
@@ -280,6 +286,7 @@ static int pmi2_allgather(const void *in, void *out, size_t len)
 {
     unsigned long round = allgather_round++;
     size_t chunks = (len + CHUNK_BYTES - 1) / CHUNK_BYTES;
+    char what[80];
     int rc;
 
     for (size_t c = 0; c < chunks; c++) {
@@ -288,7 +295,8 @@ static int pmi2_allgather(const void *in, void *out, size_t len)
         if ((rc = put_chunk(round, c, (const unsigned char *)in + c * CHUNK_BYTES, n)) != 0)
             return rc;
     }
-    if ((rc = fence()) != 0)
+    snprintf(what, sizeof(what), "every PE to reach exchange %lu (kvs-fence)", round);
+    if ((rc = fence(what)) != 0)
         return rc;
     for (int r = 0; r < job_size; r++) {
         unsigned char *dst = (unsigned char *)out + (size_t)r * len;
@@ -309,7 +317,7 @@ static int pmi2_allgather(const void *in, void *out, size_t len)
 
 static int pmi2_barrier(void)
 {
-    return fence();
+    return fence("every PE to reach the barrier (kvs-fence)");
 }
 
 /* "isworld=TRUE" has slurmstepd kill the whole step; no response comes. */

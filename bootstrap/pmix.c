@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pmix.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <stdio.h>
@@ -27,6 +28,56 @@ static int fail(const char *what, pmix_status_t rc)
 {
     gsb_set_error("pmix: %s failed: %s", what, PMIx_Error_string(rc));
     return -EIO;
+}
+
+/* One fence at a time: its callback's answer.  Static, as is the info a
+ * fence is given: a fence that timed out may still answer later. */
+static struct fence_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int done;
+    pmix_status_t status;
+} fence_wait = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_SUCCESS};
+
+static void fence_done(pmix_status_t status, void *cbdata)
+{
+    struct fence_wait *f = cbdata;
+
+    pthread_mutex_lock(&f->lock);
+    f->status = status;
+    f->done = 1;
+    pthread_cond_signal(&f->cond);
+    pthread_mutex_unlock(&f->lock);
+}
+
+/* PMIx_Fence bounded by the wait limits (bootstrap.h): the non-blocking
+ * fence, then a wait for its callback.  The blocking one waited forever
+ * for a rank that never came to the fence (one that skipped a collective
+ * registration, say), whatever GSHMEM_WAIT_TIMEOUT said. */
+static int fence(const pmix_info_t *info, size_t ninfo, const char *what)
+{
+    struct fence_wait *f = &fence_wait;
+    pmix_status_t rc;
+    gsb_wait_t w;
+    int err = 0;
+
+    pthread_mutex_lock(&f->lock);
+    f->done = 0;
+    pthread_mutex_unlock(&f->lock);
+    rc = PMIx_Fence_nb(&wildcard, 1, info, ninfo, fence_done, f);
+    if (rc == PMIX_OPERATION_SUCCEEDED)
+        return 0;
+    if (rc != PMIX_SUCCESS)
+        return fail("PMIx_Fence_nb", rc);
+    gsb_wait_begin(&w);
+    pthread_mutex_lock(&f->lock);
+    while (!f->done && !err)
+        err = gsb_wait_cond(&w, &f->cond, &f->lock, "pmix", what);
+    rc = f->status;
+    pthread_mutex_unlock(&f->lock);
+    if (err)
+        return err;
+    return rc == PMIX_SUCCESS ? 0 : fail("PMIx_Fence", rc);
 }
 
 static int pmix_init(const void *args, gsb_info_t *info)
@@ -72,12 +123,20 @@ err_finalize:
 
 static int pmix_allgather(const void *in, void *out, size_t len)
 {
-    char key[PMIX_MAX_KEYLEN];
+    static pmix_info_t collect;
+    static int collect_set;
+    char key[PMIX_MAX_KEYLEN], what[96];
     pmix_value_t value, *got;
-    pmix_info_t collect;
     pmix_proc_t peer;
     pmix_status_t rc;
     bool yes = true;
+    int err;
+
+    if (!collect_set) {
+        PMIX_INFO_CONSTRUCT(&collect);
+        PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+        collect_set = 1;
+    }
 
     snprintf(key, sizeof(key), "gshmem.ag.%lu", allgather_round++);
     PMIX_VALUE_CONSTRUCT(&value);
@@ -90,13 +149,11 @@ static int pmix_allgather(const void *in, void *out, size_t len)
     rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS)
         return fail("PMIx_Commit", rc);
-    PMIX_INFO_CONSTRUCT(&collect);
-    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
-    rc = PMIx_Fence(&wildcard, 1, &collect, 1);
-    PMIX_INFO_DESTRUCT(&collect);
-    if (rc != PMIX_SUCCESS)
-        return fail("PMIx_Fence", rc);
-
+    snprintf(what, sizeof(what), "every PE to reach exchange %lu (PMIx_Fence)",
+             allgather_round - 1);
+    err = fence(&collect, 1, what);
+    if (err)
+        return err;
     PMIX_PROC_CONSTRUCT(&peer);
     for (int r = 0; r < job_size; r++) {
         PMIX_LOAD_PROCID(&peer, self.nspace, (pmix_rank_t)r);
@@ -117,9 +174,7 @@ static int pmix_allgather(const void *in, void *out, size_t len)
 
 static int pmix_barrier(void)
 {
-    pmix_status_t rc = PMIx_Fence(&wildcard, 1, NULL, 0);
-
-    return rc == PMIX_SUCCESS ? 0 : fail("PMIx_Fence", rc);
+    return fence(NULL, 0, "every PE to reach the barrier (PMIx_Fence)");
 }
 
 static void pmix_abort(int status, const char *msg)

@@ -444,15 +444,24 @@ static int root_allgather(const void *in, void *out, size_t len)
     uint64_t r = ++g->round;
     size_t bad_len = 0;
     int bad = -1, rc = 0;
+    char what[96];
+    gsb_wait_t w;
 
     if (len)
         memcpy(out, in, len);
+    gsb_wait_begin(&w);
     pthread_mutex_lock(&g->lock);
     for (int k = 1; k < g->size; k++) {
         gsb_peer_t *p = &g->peer[k];
 
-        while (!p->staged)
-            pthread_cond_wait(&g->cond, &g->lock);
+        snprintf(what, sizeof(what), "every PE to reach exchange %llu (rank %d has not)",
+                 (unsigned long long)r, k);
+        while (!p->staged && !rc)
+            rc = gsb_wait_cond(&w, &g->cond, &g->lock, "uid", what);
+        if (rc) {
+            pthread_mutex_unlock(&g->lock);
+            return rc;
+        }
         if ((p->stage_len != len || p->stage_round != r) && bad < 0) {
             bad = k;
             bad_len = p->stage_len;
@@ -482,6 +491,8 @@ static int root_allgather(const void *in, void *out, size_t len)
 
 static int member_allgather(const void *in, void *out, size_t len)
 {
+    char what[96];
+    gsb_wait_t w;
     int rc;
 
     pthread_mutex_lock(&g->lock);
@@ -497,13 +508,16 @@ static int member_allgather(const void *in, void *out, size_t len)
         gsb_set_error("allgather: cannot send to rank 0 at %s: %s", g->where, strerror(-rc));
         return rc;
     }
+    snprintf(what, sizeof(what), "every PE to reach exchange %llu",
+             (unsigned long long)g->result_round);
+    gsb_wait_begin(&w);
     pthread_mutex_lock(&g->lock);
-    while (!g->result_done)
-        pthread_cond_wait(&g->cond, &g->lock);
+    while (!g->result_done && !rc)
+        rc = gsb_wait_cond(&w, &g->cond, &g->lock, "uid", what);
     g->want_result = 0;
     g->result = NULL;
     pthread_mutex_unlock(&g->lock);
-    return 0;
+    return rc;
 }
 
 static int uid_allgather(const void *in, void *out, size_t len)

@@ -16,6 +16,19 @@ static const char *heap_name[] = {
     [GSI_ALLOC_DEVICE] = "the device heap (gshmem_malloc, ...)",
 };
 
+/* The call a record stands for, for a line. */
+static const char *call_name(uint64_t heap)
+{
+    switch (heap) {
+    case GSI_ALLOC_HEAP:
+        return "an allocation call on the symmetric heap (shmem_malloc, ...)";
+    case GSI_ALLOC_DEVICE:
+        return "an allocation call on the device heap (gshmem_malloc, ...)";
+    case GSI_ALLOC_SYMREG: return "gshmemx_buffer_register_symmetric";
+    default: return "an unknown call";
+    }
+}
+
 /* Records alternate by the call's parity (src/coll/sync.h). */
 const gsi_alloc_call_t *gsi_alloc_announce(int heap, size_t size, size_t align,
                                            uint64_t offset)
@@ -41,11 +54,18 @@ void gsi_alloc_compare(const char *fn, const gsi_alloc_call_t *mine)
         return;
     gsi_lib_get(fn, &theirs, mine, sizeof(theirs), pe);
     if (theirs.seq != mine->seq)
+        gsi_fatal(
+            fn,
+            "PE %d is in its allocation or registration call number %llu, this PE in "
+            "its %llu (%s): every PE must make the same allocation calls (shmem_malloc, "
+            "shmem_free, ...) and symmetric registrations in the same order",
+            pe, (unsigned long long)theirs.seq, (unsigned long long)mine->seq,
+            call_name(mine->heap));
+    if ((theirs.heap == GSI_ALLOC_SYMREG) != (mine->heap == GSI_ALLOC_SYMREG))
         gsi_fatal(fn,
-                  "PE %d is in its allocation call number %llu, this PE in its %llu: every "
-                  "PE must make the same allocation calls (shmem_malloc, shmem_free, ...) in "
-                  "the same order",
-                  pe, (unsigned long long)theirs.seq, (unsigned long long)mine->seq);
+                  "PE %d is in %s, this PE in %s: every PE must make the same allocation "
+                  "calls and symmetric registrations in the same order",
+                  pe, call_name(theirs.heap), call_name(mine->heap));
     if (theirs.heap != mine->heap)
         gsi_fatal(fn,
                   "PE %d allocates from %s, this PE from %s: every PE must make the same "

@@ -5,6 +5,7 @@
  * line naming the routine: a program that checks the code can go on, one
  * that does not still sees why. */
 #include "api.h"
+#include "alloc_call.h"
 
 #include "coll/sync.h"
 #include "core/localbuf.h"
@@ -58,11 +59,19 @@ void gshmemx_buffer_unregister_all(void)
 void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags)
 {
     const char *fn = "gshmemx_buffer_register_symmetric";
+    const gsi_alloc_call_t *call;
     char err[256] = "";
 
     gsi_check_init(fn);
     if (flags != 0)
         gsi_fatal(fn, "flags is %d: no flags are defined, pass 0", flags);
+    /* Counted with the allocation calls, and compared at a barrier before
+     * the bootstrap's allgather: a PE that registers alone (or where a peer
+     * allocates) is named at once, not after the whole wait timeout in the
+     * launcher's fence; a peer in shmem_finalize is named by the barrier. */
+    call = gsi_alloc_announce(GSI_ALLOC_SYMREG, 0, 0, 0);
+    gsi_barrier_world(fn, 0);
+    gsi_alloc_compare(fn, call);
     if (gsi_symreg_add(fn, buf_ptr, size, err, sizeof(err)) != GSI_OK) {
         GSI_WARN("%s: %s", fn, err); /* the same on every PE: all return NULL */
         return NULL;

@@ -34,6 +34,8 @@
       "polls before a wait starts yielding the CPU (-1: by core count)")          \
     X(wait_timeout, INT, "GSHMEM_WAIT_TIMEOUT", NULL, "600", 0, 1 << 30,           \
       "seconds a wait may block before it reports what it waits for and ends the job (0: never)") \
+    X(wait_warn, INT, "GSHMEM_WAIT_WARN", NULL, "10", 0, 1 << 30,                  \
+      "seconds a wait may block before it says once what it still waits for (0: never)") \
     X(disable_p2p, BOOL, "GSHMEM_DISABLE_P2P", NULL, "0", 0, 1,                    \
       "reach every other PE through the network transport, even on this host")    \
     X(progress_thread, INT, "GSHMEM_PROGRESS_THREAD", NULL, "-1", -1, 1,           \

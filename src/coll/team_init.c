@@ -13,7 +13,6 @@
 #include "coll/team.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +20,7 @@
 #include "coll/sync.h"
 #include "core/pe.h"
 #include "core/rma.h"
+#include "core/wait.h"
 
 /* One offer per PE: this PE's team_init calls take turns. */
 static pthread_mutex_t offer_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -32,7 +32,9 @@ static uint64_t find_members(const char *fn, uint64_t uid, int npes, int *pes)
     gsi_team_offer_t *mine = &gsi_pe.sync->offer;
     char *seen = calloc((size_t)gsi_pe.n_pes, 1);
     uint64_t common = ~(uint64_t)0;
-    int found = 0;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+    char what[160];
+    int found = 0, said = -1;
 
     if (!seen)
         gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
@@ -65,9 +67,16 @@ static uint64_t find_members(const char *fn, uint64_t uid, int npes, int *pes)
             found++;
         }
         if (found < npes) {
-            if (gsi_pe.net_progress)
-                gsi_pe.net_progress();
-            sched_yield();
+            /* A member that never comes (it calls nothing, or passes
+             * another team's id) is a wait like any other: it honours
+             * GSHMEM_WAIT_TIMEOUT, saying how many were found. */
+            if (found != said) {
+                snprintf(what, sizeof(what),
+                         "the members of team %#llx to call gshmemx_team_init (%d of %d found)",
+                         (unsigned long long)uid, found, npes);
+                said = found;
+            }
+            gsi_wait_step(&w, fn, what);
         }
     }
     free(seen);

@@ -11,7 +11,7 @@
 typedef struct gsi_waiter {
     unsigned polls;                 /* all of them: the timeout's clock */
     unsigned idle;                  /* since the network last had work for this PE */
-    unsigned long long deadline_ns; /* 0: not yet computed */
+    unsigned long long deadline_ns; /* next check of the clock (wait.c); 0: not yet computed */
 } gsi_waiter_t;
 
 #define GSI_WAITER_INIT \
@@ -35,8 +35,9 @@ uint64_t gsi_now_ns(void);
 /* Past the spin budget: yield, and check the timeout now and then. */
 void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what);
 
-/* Report a wait that outlived GSHMEM_WAIT_TIMEOUT (checks the clock on
- * every 256th poll). */
+/* Say once what a wait still waits for after GSHMEM_WAIT_WARN, and report
+ * a wait that outlived GSHMEM_WAIT_TIMEOUT (checks the clock on every
+ * 256th poll). */
 void gsi_wait_check(gsi_waiter_t *w, const char *fn, const char *what);
 
 /* Polls re-read at full speed before pausing: a store already on its way

@@ -71,6 +71,12 @@ static void load_env(const char *fn)
     gsi_log_level = gsi_pe.env.debug ? GSI_LOG_DEBUG : GSI_LOG_WARN;
 }
 
+/* A bootstrap collective that waits past GSHMEM_WAIT_WARN says so once. */
+static void boot_still_waiting(const char *bootstrap, long long seconds, const char *what)
+{
+    GSI_WARN("bootstrap %s: still waiting after %lld s for %s", bootstrap, seconds, what);
+}
+
 static void start_bootstrap(const char *fn, const gsb_ops_t *boot, const void *args)
 {
     gsb_uid_args_t uid_args;
@@ -86,6 +92,7 @@ static void start_bootstrap(const char *fn, const gsb_ops_t *boot, const void *a
             gsi_fatal(fn, "%s", gsb_error());
         args = &uid_args;
     }
+    gsb_set_wait_limits(gsi_pe.env.wait_timeout, gsi_pe.env.wait_warn, boot_still_waiting);
     if (gsi_pe.boot->init(args, &info) != 0)
         gsi_fatal(fn, "bootstrap %s: %s", gsi_pe.boot->name, gsb_error());
     gsi_pe.my_pe = info.rank;

@@ -202,6 +202,17 @@ static int active_port(hwloc_obj_t os)
     return 1;
 }
 
+/* The topology has an OpenFabrics device of that name. */
+static int nic_named(hwloc_topology_t topo, const char *name)
+{
+    hwloc_obj_t os;
+
+    for (int k = 0; (os = nic_at(topo, k, NULL)) != NULL; k++)
+        if (os->name && !strcmp(os->name, name))
+            return 1;
+    return 0;
+}
+
 static gsi_status_t choose_nic(hwloc_topology_t topo, hwloc_const_bitmap_t bind, const char *want,
                                int *used, gsi_place_t *p, char *err, size_t len)
 {
@@ -235,6 +246,23 @@ static gsi_status_t choose_nic(hwloc_topology_t topo, hwloc_const_bitmap_t bind,
                 return GSI_ERR_ENV;
             }
             p->nic_port = (int)port;
+        }
+        /* A name the node does not have is refused here, whatever the
+         * transport: UCX took it silently when every peer was on UCX. */
+        if (!nic_named(topo, p->nic)) {
+            char have[128] = "";
+
+            for (int k = 0; k < n; k++) {
+                size_t used = strlen(have);
+
+                snprintf(have + used, sizeof(have) - used, "%s%s", k ? ", " : "",
+                         nic_at(topo, k, NULL)->name ? nic_at(topo, k, NULL)->name : "?");
+            }
+            snprintf(err, len,
+                     "GSHMEM_HCA=%s: no such RDMA device on this node (it has %s); give "
+                     "auto, none or <device>[:<port>]",
+                     want, n ? have : "none");
+            return GSI_ERR_ENV;
         }
         snprintf(p->nic_why, sizeof(p->nic_why), "GSHMEM_HCA=%s", want);
         return GSI_OK;

@@ -195,13 +195,39 @@ err_alloc:
     return status;
 }
 
+/* GSHMEM_TOPO=0 loads no topology, but a GSHMEM_HCA device the node does
+ * not have is still refused: each entry's device is looked up in sysfs. */
+static gsi_status_t check_hca_sysfs(const char *hca, char *err, size_t len)
+{
+    const char *p = hca;
+
+    while (p && *p) {
+        size_t entry = strcspn(p, "/"), name = strcspn(p, ":/");
+        char path[128];
+
+        if (!(entry == 4 && !strncasecmp(p, "auto", 4)) &&
+            !(entry == 4 && !strncasecmp(p, "none", 4))) {
+            snprintf(path, sizeof(path), "/sys/class/infiniband/%.*s", (int)name, p);
+            if (name == 0 || name > 63 || memchr(p, '.', name) || access(path, F_OK) != 0) {
+                snprintf(err, len,
+                         "GSHMEM_HCA=%s: no such RDMA device on this node (%.*s is not in "
+                         "/sys/class/infiniband); give auto, none or <device>[:<port>]",
+                         hca, (int)name, p);
+                return GSI_ERR_ENV;
+            }
+        }
+        p = p[entry] ? p + entry + 1 : NULL;
+    }
+    return GSI_OK;
+}
+
 gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
 {
     topo.decided = 0;
     topo.deferred = 0;
     if (!a->enabled) {
         snprintf(topo.why, sizeof(topo.why), "off (GSHMEM_TOPO=0)");
-        return GSI_OK;
+        return is_auto(a->hca) ? GSI_OK : check_hca_sysfs(a->hca, err, len);
     }
     if (getenv("HWLOC_XMLFILE") || !is_auto(a->gpu) || !is_auto(a->hca) ||
         !is_auto(a->proxy_cpus) || !is_auto(a->heap_numa) || node_has_io())

@@ -5,7 +5,7 @@
  * with RDMA devices and on one without.  Every peer is reached through the
  * network (GSHMEM_DISABLE_P2P=1), so the transport starts.
  */
-/* EXPECT: gshmem: PE [0-9?]+: shmem_init: (transport verbs: GSHMEM_HCA=nosuch0(:1)?: no such RDMA device|GSHMEM_TRANSPORT=verbs: this build has no verbs transport) */
+/* EXPECT: gshmem: PE [0-9?]+: shmem_init: ((transport verbs: )?GSHMEM_HCA=nosuch0(:1)?: no such RDMA device|GSHMEM_TRANSPORT=verbs: this build has no verbs transport) */
 #define _POSIX_C_SOURCE 200809L
 #include <shmem.h>
 #include <stdio.h>

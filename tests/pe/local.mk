@@ -26,7 +26,11 @@ check_PROGRAMS += \
 	tests/pe/bad_amo_unaligned tests/pe/bad_put_null tests/pe/start_pes_no_finalize \
 	tests/pe/start_pes_finalize tests/pe/stop_cont tests/pe/reinit \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
-	tests/pe/bad_verbs_port_down
+	tests/pe/bad_hca_abc tests/pe/bad_hca_neg tests/pe/bad_hca_port tests/pe/bad_hca_notopo \
+	tests/pe/bad_verbs_port_down \
+	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
+	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
+	tests/pe/bad_wait_symreg_alone tests/pe/bad_wait_symreg_skip
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -77,6 +81,15 @@ tests_pe_bad_transport_name_SOURCES = tests/pe/bad_transport_name.c
 tests_pe_bad_transport_name_LDADD = libgshmem.la
 tests_pe_bad_hca_SOURCES = tests/pe/bad_hca.c
 tests_pe_bad_hca_LDADD = libgshmem.la
+# GSHMEM_HCA naming no device, refused whatever the transport (issue 29).
+tests_pe_bad_hca_abc_SOURCES = tests/pe/bad_hca_abc.c
+tests_pe_bad_hca_abc_LDADD = libgshmem.la
+tests_pe_bad_hca_neg_SOURCES = tests/pe/bad_hca_neg.c
+tests_pe_bad_hca_neg_LDADD = libgshmem.la
+tests_pe_bad_hca_port_SOURCES = tests/pe/bad_hca_port.c
+tests_pe_bad_hca_port_LDADD = libgshmem.la
+tests_pe_bad_hca_notopo_SOURCES = tests/pe/bad_hca_notopo.c
+tests_pe_bad_hca_notopo_LDADD = libgshmem.la
 # Built here, run over verbs only (the rig: tests/rdma/tests.list).
 tests_pe_bad_verbs_peer_dies_SOURCES = tests/pe/bad_verbs_peer_dies.c
 tests_pe_bad_verbs_peer_dies_LDADD = libgshmem.la
@@ -144,6 +157,23 @@ tests_pe_start_pes_finalize_SOURCES = tests/pe/start_pes_finalize.c tests/pe/pe_
 tests_pe_start_pes_finalize_LDADD = libgshmem.la
 tests_pe_reinit_SOURCES = tests/pe/reinit.c
 tests_pe_reinit_LDADD = libgshmem.la
+# Waits that did not honour GSHMEM_WAIT_TIMEOUT (issue 29): each ends the job
+# after 5 s with a line naming the routine and what it waited for.
+tests_pe_bad_wait_team_init_missing_SOURCES = tests/pe/bad_wait_team_init_missing.c
+tests_pe_bad_wait_team_init_missing_LDADD = libgshmem.la
+tests_pe_bad_wait_team_init_uid_SOURCES = tests/pe/bad_wait_team_init_uid.c
+tests_pe_bad_wait_team_init_uid_LDADD = libgshmem.la
+# A long wait's first line, after GSHMEM_WAIT_WARN (issue 32).
+tests_pe_bad_wait_warn_SOURCES = tests/pe/bad_wait_warn.c
+tests_pe_bad_wait_warn_LDADD = libgshmem.la
+# Bootstrap allgathers that one PE never reaches end after GSHMEM_WAIT_TIMEOUT (issue 29).
+tests_pe_bad_wait_boot_allgather_SOURCES = tests/pe/bad_wait_boot_allgather.c
+tests_pe_bad_wait_boot_allgather_LDADD = libgshmem.la
+tests_pe_bad_wait_symreg_alone_SOURCES = tests/pe/bad_wait_symreg_alone.c
+tests_pe_bad_wait_symreg_alone_LDADD = libgshmem.la
+# A registration is compared with the peers' calls first (issue 32).
+tests_pe_bad_wait_symreg_skip_SOURCES = tests/pe/bad_wait_symreg_skip.c
+tests_pe_bad_wait_symreg_skip_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
@@ -172,6 +202,10 @@ TESTS += \
 	tests/pe/bad_env-np1.pe tests/pe/bad_env-np2.pe \
 	tests/pe/bad_boot_pmi2-np2.pe \
 	tests/pe/bad_transport_name-np1.pe tests/pe/bad_hca-np2.pe \
+	tests/pe/bad_hca_abc-np1.pe tests/pe/bad_hca_abc-np2.pe \
+	tests/pe/bad_hca_neg-np1.pe tests/pe/bad_hca_neg-np2.pe \
+	tests/pe/bad_hca_port-np1.pe tests/pe/bad_hca_port-np2.pe \
+	tests/pe/bad_hca_notopo-np1.pe tests/pe/bad_hca_notopo-np2.pe \
 	tests/pe/bad_free-np1.pe tests/pe/bad_free-np2.pe \
 	tests/pe/bad_wait_cmp-np1.pe tests/pe/bad_wait_cmp-np2.pe \
 	tests/pe/bad_sig_op-np1.pe tests/pe/bad_sig_op-np2.pe \
@@ -202,7 +236,10 @@ TESTS += \
 	tests/pe/start_pes_no_finalize-np4.pe \
 	tests/pe/start_pes_finalize-np1.pe tests/pe/start_pes_finalize-np2.pe \
 	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
-	tests/pe/reinit-np2.pe
+	tests/pe/reinit-np2.pe \
+	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe \
+	tests/pe/bad_wait_warn-np2.pe tests/pe/bad_wait_boot_allgather-np2.pe \
+	tests/pe/bad_wait_symreg_alone-np2.pe tests/pe/bad_wait_symreg_skip-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

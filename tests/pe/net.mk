@@ -156,6 +156,14 @@ TESTS += \
 	tests/pe/bad_global_exit-np1-net.net \
 	tests/pe/bad_global_exit-np2-net.net \
 	tests/pe/bad_hca-np2-net.net \
+	tests/pe/bad_hca_abc-np1-net.net \
+	tests/pe/bad_hca_abc-np2-net.net \
+	tests/pe/bad_hca_neg-np1-net.net \
+	tests/pe/bad_hca_neg-np2-net.net \
+	tests/pe/bad_hca_notopo-np1-net.net \
+	tests/pe/bad_hca_notopo-np2-net.net \
+	tests/pe/bad_hca_port-np1-net.net \
+	tests/pe/bad_hca_port-np2-net.net \
 	tests/pe/bad_malloc_asym-np2-net.net \
 	tests/pe/bad_malloc_asym-np4-net.net \
 	tests/pe/bad_not_symmetric-np1-net.net \
@@ -203,8 +211,14 @@ TESTS += \
 	tests/pe/bad_topo_gpu-np1-net.net \
 	tests/pe/bad_topo_gpu-np2-net.net \
 	tests/pe/bad_transport_name-np1-net.net \
+	tests/pe/bad_wait_boot_allgather-np2-net.net \
 	tests/pe/bad_wait_cmp-np1-net.net \
 	tests/pe/bad_wait_cmp-np2-net.net \
+	tests/pe/bad_wait_symreg_alone-np2-net.net \
+	tests/pe/bad_wait_symreg_skip-np2-net.net \
+	tests/pe/bad_wait_team_init_missing-np2-net.net \
+	tests/pe/bad_wait_team_init_uid-np2-net.net \
+	tests/pe/bad_wait_warn-np2-net.net \
 	tests/pe/barrier-np1-net.net \
 	tests/pe/barrier-np2-net.net \
 	tests/pe/barrier-np3-net.net \

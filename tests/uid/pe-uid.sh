@@ -6,6 +6,9 @@
 # normal shmem_finalize must not look like a dead PE).  Then
 # shmem_global_exit through the bootstrap: bad_global_exit on 3 PEs ends the
 # job with status 3, and PEs 0 and 1 each print that PE 2 called it.
+# Then a bootstrap allgather that one PE never reaches (bad_wait_boot_allgather
+# on 2 and 3 PEs: rank 0 waits for a rank, and on 3 a rank waits for rank 0's
+# answer) ends the job after GSHMEM_WAIT_TIMEOUT=5 s with a line saying so.
 # PE_UID_PROGS and PE_UID_NP override the programs and the PE counts.
 set -u
 . "$(dirname "$0")/common.sh"
@@ -56,4 +59,22 @@ if [ -x "$exe" ]; then
 else
     fail "tests/pe/bad_global_exit is not built"
 fi
+exe=$top_build/tests/pe/bad_wait_boot_allgather
+for np in 2 3; do
+    [ -x "$exe" ] || {
+        fail "tests/pe/bad_wait_boot_allgather is not built"
+        break
+    }
+    started=$(date +%s)
+    timeout -k 5 "$limit" "$uidrun" -np "$np" "$exe" >"$work/out" 2>"$work/err"
+    s=$?
+    took=$(($(date +%s) - started))
+    if [ $s -ne 0 ] && [ $s -ne 124 ] && [ $took -lt 30 ] &&
+        grep -E -q "^gshmem: PE [0-9]+: shmem_malloc: cannot check the allocation's symmetry: uid: waited more than GSHMEM_WAIT_TIMEOUT=5 s for every PE to reach exchange [0-9]+" "$work/err"; then
+        pass "an allgather one PE of $np never reaches: status $s after $took s, with the line"
+    else
+        fail "an allgather one PE of $np never reaches: status $s after $took s (expected the timeout's line within 30 s)"
+        show "$work/err"
+    fi
+done
 finish pe-uid.sh

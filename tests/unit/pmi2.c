@@ -6,6 +6,7 @@
  * what the allgather must return.  tests/slurm/srun.tap runs it under the
  * real srun --mpi=pmi2. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ static struct server {
     int fd;
     int refuse_version; /* answer cmd=init with rc=1 */
     int lose_values;    /* kvs-get answers found=FALSE */
+    int hold_fence;     /* kvs-fence is never answered: a rank that never comes */
     char *keys[MAX_KEYS];
     char *values[MAX_KEYS];
     int n_keys;
@@ -125,7 +127,8 @@ static void *serve(void *arg)
             srv.n_keys++;
             reply("cmd=kvs-put-response;rc=0;");
         } else if (!strcmp(msg, "cmd=kvs-fence;")) {
-            reply("cmd=kvs-fence-response;rc=0;");
+            if (!srv.hold_fence)
+                reply("cmd=kvs-fence-response;rc=0;");
         } else if (!strncmp(msg, "cmd=kvs-get;", 12)) {
             char *key = field(msg, "key");
 
@@ -208,6 +211,37 @@ Test(pmi2, missing_value_is_an_error)
     cr_assert_neq(gsb_pmi2_ops.allgather(in, out, sizeof(in)), 0);
     cr_expect(strstr(gsb_error(), "rank 1's part 0 of allgather 0 is missing"), "error: %s",
               gsb_error());
+}
+
+static int still_waiting_lines;
+
+static void count_still_waiting(const char *bootstrap, long long seconds, const char *what)
+{
+    cr_expect_str_eq(bootstrap, "pmi2");
+    cr_expect_eq(seconds, 1);
+    cr_expect(strstr(what, "every PE to reach exchange 0"), "what: %s", what);
+    still_waiting_lines++;
+}
+
+/* A fence another rank never reaches: once "still waiting" at the warning,
+ * then -ETIMEDOUT with what it waited for (it used to wait forever). */
+Test(pmi2, fence_nobody_reaches_times_out)
+{
+    gsb_info_t info;
+    char in[8] = "abcdefg", out[16];
+
+    srv.hold_fence = 1;
+    start_server();
+    cr_assert_eq(gsb_pmi2_ops.init(NULL, &info), 0, "init: %s", gsb_error());
+    gsb_set_wait_limits(2, 1, count_still_waiting);
+    cr_assert_eq(gsb_pmi2_ops.allgather(in, out, sizeof(in)), -ETIMEDOUT, "error: %s",
+                 gsb_error());
+    cr_expect(strstr(gsb_error(), "pmi2: waited more than GSHMEM_WAIT_TIMEOUT=2 s for every PE "
+                                  "to reach exchange 0 (kvs-fence)"),
+              "error: %s", gsb_error());
+    cr_expect_eq(still_waiting_lines, 1, "%d \"still waiting\" calls, expected 1",
+                 still_waiting_lines);
+    gsb_set_wait_limits(0, 0, NULL);
 }
 
 Test(pmi2, refused_version_is_an_error)
