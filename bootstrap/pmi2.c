@@ -23,6 +23,13 @@ static int pmi_fd = -1;
 static int job_rank;
 static int job_size;
 static unsigned long allgather_round;
+/* As the PMIx bootstrap's connection: made once and kept for the life of
+ * the process, so that shmem_init after shmem_finalize finds it (PMI-2's
+ * finalize ends the session, and slurmstepd takes no second fullinit on
+ * the descriptor it handed us).  `finalized`: the library is finalized
+ * now, so the session ends at exit (pmi2_at_exit); a process that exits
+ * without shmem_finalize leaves it as before. */
+static int connected, finalized, at_exit_set;
 
 static int write_all(const char *buf, size_t len)
 {
@@ -185,6 +192,12 @@ static int pmi2_init(const void *args, gsb_info_t *info)
     int rc;
 
     (void)args;
+    if (connected) { /* a later init of this process: the session goes on */
+        finalized = 0;
+        info->rank = job_rank;
+        info->size = job_size;
+        return 0;
+    }
     if (env_int("PMI_FD", &pmi_fd) != 0 || env_int("PMI_RANK", &job_rank) != 0 ||
         env_int("PMI_SIZE", &job_size) != 0)
         return -EINVAL;
@@ -205,6 +218,7 @@ static int pmi2_init(const void *args, gsb_info_t *info)
         gsb_set_error("pmi2: the launcher says %s processes, PMI_SIZE %d", value, job_size);
         return -EPROTO;
     }
+    connected = 1;
     info->rank = job_rank;
     info->size = job_size;
     return 0;
@@ -341,11 +355,13 @@ static void pmi2_abort(int status, const char *msg)
     _exit(status);
 }
 
-static int pmi2_finalize(void)
+/* The session's end: finalize, and the descriptor closed. */
+static int end_session(void)
 {
     char msg[MSG_MAX];
     int rc;
 
+    connected = 0;
     if ((rc = send_cmd("cmd=finalize;")) != 0 ||
         (rc = recv_cmd("finalize-response", msg, sizeof(msg))) != 0)
         return rc;
@@ -353,6 +369,25 @@ static int pmi2_finalize(void)
     close(pmi_fd);
     pmi_fd = -1;
     return rc;
+}
+
+static void pmi2_at_exit(void)
+{
+    if (connected && finalized)
+        end_session();
+}
+
+/* Kept open for a later init; ended at exit (see `connected`).  The exit
+ * handler is registered here, not at init, so that it runs after a
+ * finalize that an exit handler of the program's (start_pes) makes. */
+static int pmi2_finalize(void)
+{
+    finalized = 1;
+    if (!at_exit_set && atexit(pmi2_at_exit) == 0)
+        at_exit_set = 1;
+    if (at_exit_set)
+        return 0;
+    return end_session(); /* no exit handler: ended now, as before */
 }
 
 const gsb_ops_t gsb_pmi2_ops = {
