@@ -359,22 +359,6 @@ static gsi_status_t start_am(const gst_init_args_t *args, char *err, size_t errl
 
 static void ucx_teardown(void);
 
-/* Whether every peer with an endpoint is reached by direct copies alone
- * (see gst_ucx_t.all_direct). */
-static int all_direct(void)
-{
-    for (int pe = 0; pe < gst_ucx.n_pes; pe++) {
-        if (!gst_ucx.ep[pe])
-            continue;
-        if (gst_ucx.am_peer[pe])
-            return 0;
-        for (int r = 0; r < gst_ucx.n_regions; r++)
-            if (!gst_ucx.direct[pe * gst_ucx.n_regions + r])
-                return 0;
-    }
-    return 1;
-}
-
 static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errlen)
 {
     size_t cells = (size_t)args->n_pes * (size_t)args->n_regions;
@@ -413,8 +397,6 @@ static gsi_status_t ucx_init(const gst_init_args_t *args, char *err, size_t errl
         status = register_regions(args, err, errlen);
     if (status == GSI_OK)
         status = start_am(args, err, errlen);
-    if (status == GSI_OK)
-        gst_ucx.all_direct = all_direct();
     /* Anything UCX made since (none is expected) is closed as well. */
     if (status == GSI_OK)
         status = gst_ucx_private_seal(err, errlen);

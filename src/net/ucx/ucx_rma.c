@@ -325,21 +325,10 @@ static gsi_status_t fence_locked(void)
     return ucp_worker_fence(gst_ucx.worker) == UCS_OK ? GSI_OK : GSI_ERR_SYSTEM;
 }
 
-/* Every peer reached by direct copies (all_direct): nothing inbound waits
- * on this worker and nothing of ours is in its queues but what a quiet or
- * a blocking call completes itself, so the waits' progress enters UCX on
- * one call in DIRECT_PROGRESS_EVERY only, for UCX's own housekeeping.  A
- * p ping-pong over posix spent ~30 ns of its ~165 in ucp_worker_progress
- * on every poll of its wait (issue 26). */
-#define DIRECT_PROGRESS_EVERY 64
-
 unsigned gst_ucx_progress(void)
 {
-    static _Thread_local unsigned skipped;
     unsigned n;
 
-    if (gst_ucx.all_direct && ++skipped % DIRECT_PROGRESS_EVERY != 0)
-        return 0;
     gst_ucx_lock();
     n = gst_ucx_progress_locked();
     gst_ucx_unlock();

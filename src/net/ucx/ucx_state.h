@@ -66,9 +66,6 @@ typedef struct gst_ucx {
     /* UCX was given RMA or an atomic since the last worker flush: a quiet
      * must flush, a fence must fence (else neither calls UCX). */
     int rma_issued;
-    /* Every peer UCX reaches has each region mapped here (direct) and gets
-     * no active messages: its RMA never needs this worker's progress. */
-    int all_direct;
     /* The _nbi calls' values UCX reads after they return (ucx_rma.c);
      * slots [0, n_staged) are taken until the next worker flush. */
     uint64_t stage[GST_UCX_STAGE][2];
