@@ -462,6 +462,7 @@ gsi_status_t gsi_proxy_group_start(gsi_proxy_chan_t *chans, int n_chan, int n_th
 
     if (n_chan < 1 || n_threads < 1)
         return GSI_ERR_INVALID;
+    gsi_topo_decide(); /* the cores they bind to, before they run */
     if (n_threads > n_chan)
         n_threads = n_chan;
     g = calloc(1, sizeof(*g));

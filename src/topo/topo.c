@@ -247,7 +247,7 @@ gsi_status_t gsi_topo_init(const gsi_topo_args_t *a, char *err, size_t len)
 /* A deferred decision, taken once by whichever thread asks first.  Every
  * row is "auto" there, so it cannot fail but for memory, which leaves it
  * undecided ("none"). */
-static int decided(void)
+int gsi_topo_decide(void)
 {
     char err[256];
 
@@ -297,7 +297,7 @@ void gsi_topo_bind_proxy_thread(void)
     cpu_set_t set;
     int rc;
 
-    if (!decided() || !topo.bind || hwloc_bitmap_iszero(topo.mine.proxy_cpus))
+    if (!gsi_topo_decide() || !topo.bind || hwloc_bitmap_iszero(topo.mine.proxy_cpus))
         return;
     CPU_ZERO(&set);
     for (int i = hwloc_bitmap_first(topo.mine.proxy_cpus); i >= 0 && i < CPU_SETSIZE;
@@ -330,7 +330,7 @@ void gsi_topo_bind_heap(void *addr, size_t len)
 
 void gsi_topo_print(FILE *out, const char *prefix)
 {
-    if (!decided()) {
+    if (!gsi_topo_decide()) {
         fprintf(out, "%s%s\n", prefix, topo.why);
         return;
     }

@@ -35,6 +35,11 @@ void gsi_topo_my_cpus(gsi_topo_cpus_t *out);
 gsi_status_t gsi_topo_init(const gsi_topo_args_t *args, char *err, size_t len);
 void gsi_topo_fini(void);
 
+/* Take a deferred decision now (topo.c): 1 when this PE is placed.  The
+ * proxy threads' start calls it first, so that hwloc's load runs before
+ * they do, not beside the first transfers (a p ping-pong over UCX was
+ * 1.4-4x slower while a proxy thread loaded it). */
+int gsi_topo_decide(void);
 /* The NIC chosen for this PE: 1 and its name and port, or 0 (none). */
 int gsi_topo_hca(char *name, size_t len, int *port);
 /* The GPU chosen for this PE: 1 and its PCI bus id, or 0 (none). */
