@@ -458,22 +458,31 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
     return 0;
 }
 
-int gshmem_moe_expert_rows(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, int le,
-                           const gshmem_moe_row_t **rows, int *count)
+/* The call parity of a dispatch not yet combined: 0 and *p, or a line. */
+static int live_dispatch(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, const char *fn,
+                         int *p)
 {
-    const char *fn = "gshmem_moe_expert_rows";
-    int p;
-
     if (!moe_live(b, fn))
         return GSHMEM_MOE_ERR_INVALID;
     if (handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
         handle->epoch > b->m.epoch_dispatch)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
+    *p = (int)(handle->epoch & 1u);
+    return 0;
+}
+
+int gshmem_moe_expert_rows(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, int le,
+                           const gshmem_moe_row_t **rows, int *count)
+{
+    const char *fn = "gshmem_moe_expert_rows";
+    int p, rc;
+
+    if ((rc = live_dispatch(b, handle, fn, &p)) != 0)
+        return rc;
     if (le < 0 || le >= b->L)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "local expert %d is not 0 to %d", le, b->L - 1);
     if (rows == NULL || count == NULL)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "rows or count is NULL");
-    p = (int)(handle->epoch & 1u);
     *rows = b->rows[p] + (size_t)le * b->P * b->N;
     *count = b->lay_n[p][le];
     return 0;
@@ -484,14 +493,10 @@ int gshmem_moe_recv_source(const gshmem_moe_t *b, const gshmem_moe_handle_t *han
 {
     const char *fn = "gshmem_moe_recv_source";
     const moe_entry_t *e;
-    int p;
+    int p, rc;
 
-    if (!moe_live(b, fn))
-        return GSHMEM_MOE_ERR_INVALID;
-    if (handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
-        handle->epoch > b->m.epoch_dispatch)
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
-    p = (int)(handle->epoch & 1u);
+    if ((rc = live_dispatch(b, handle, fn, &p)) != 0)
+        return rc;
     if (le < 0 || le >= b->L || r < 0 || r >= b->lay_n[p][le])
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "row %d of local expert %d is out of range", r,
                         le);
