@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bootstrap/bootstrap.h"
@@ -26,7 +28,8 @@ static struct server {
     char *keys[MAX_KEYS];
     char *values[MAX_KEYS];
     int n_keys;
-    int gets; /* kvs-get requests served */
+    int gets;      /* kvs-get requests served */
+    int fullinits; /* fullinit requests served */
 } srv;
 
 static int read_n(int fd, char *buf, size_t n)
@@ -116,6 +119,7 @@ static void *serve(void *arg)
 
             cr_assert_str_eq(rank, "0");
             free(rank);
+            srv.fullinits++;
             reply("cmd=fullinit-response;rc=0;pmi-version=2;pmi-subversion=0;rank=0;size=2;"
                   "appnum=-1;debugged=FALSE;pmiverbose=FALSE;");
         } else if (!strncmp(msg, "cmd=kvs-put;", 12)) {
@@ -179,6 +183,20 @@ static void check_allgather(size_t len)
     free(out);
 }
 
+/* Wait up to 10 s for the server to see cmd=finalize (its loop ends there). */
+static void join_server(void)
+{
+    struct timespec deadline;
+
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10;
+    cr_assert_eq(pthread_timedjoin_np(server_thread, NULL, &deadline), 0,
+                 "the launcher saw no cmd=finalize within 10 s");
+}
+
+/* The session is kept across finalize (a later init in the process reuses
+ * it, as under srun no second fullinit is taken on PMI_FD); it ends at exit
+ * (exit_ends_the_session). */
 Test(pmi2, init_allgather_barrier_finalize)
 {
     gsb_info_t info;
@@ -197,7 +215,34 @@ Test(pmi2, init_allgather_barrier_finalize)
                  srv.gets - gets);
     cr_assert_eq(gsb_pmi2_ops.barrier(), 0, "barrier: %s", gsb_error());
     cr_assert_eq(gsb_pmi2_ops.finalize(), 0, "finalize: %s", gsb_error());
-    pthread_join(server_thread, NULL);
+    /* init after finalize: the same session, no second fullinit. */
+    cr_assert_eq(gsb_pmi2_ops.init(NULL, &info), 0, "second init: %s", gsb_error());
+    cr_expect_eq(info.rank, 0);
+    cr_expect_eq(info.size, 2);
+    check_allgather(100);
+    cr_assert_eq(gsb_pmi2_ops.finalize(), 0, "second finalize: %s", gsb_error());
+    cr_expect_eq(srv.fullinits, 1, "%d fullinits, expected 1", srv.fullinits);
+}
+
+/* A finalized process ends the session when it exits: the launcher gets
+ * cmd=finalize (a child process here, sharing the server's socket). */
+Test(pmi2, exit_ends_the_session)
+{
+    gsb_info_t info;
+    pid_t child;
+    int status;
+
+    start_server();
+    child = fork();
+    cr_assert_neq(child, -1);
+    if (child == 0) {
+        if (gsb_pmi2_ops.init(NULL, &info) != 0 || gsb_pmi2_ops.finalize() != 0)
+            _exit(2);
+        exit(0);
+    }
+    cr_assert_eq(waitpid(child, &status, 0), child);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+    join_server();
 }
 
 Test(pmi2, missing_value_is_an_error)
