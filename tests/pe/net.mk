@@ -158,6 +158,7 @@ TESTS += \
 	tests/pe/bad_fin_wait_any-np2-net.net \
 	tests/pe/bad_fin_wait_until-np2-net.net \
 	tests/pe/bad_fin_wait_until-np4-net.net \
+	tests/pe/bad_fin_warn-np2-net.net \
 	tests/pe/bad_finalize-np1-net.net \
 	tests/pe/bad_finalize-np2-net.net \
 	tests/pe/bad_free-np1-net.net \
