@@ -38,6 +38,7 @@ typedef struct seen {
     uint64_t word, state;
     unsigned streak; /* looks in a row that found it blocked */
     int valid;
+    pid_t pid; /* a node peer's process, seen alive at init; 0: not watched */
 } seen_t;
 
 static struct {
@@ -50,6 +51,8 @@ static struct {
     unsigned long activity;
     seen_t *seen; /* [n_pes]: the previous look */
 } L;
+
+static int process_ended(pid_t pid);
 
 /* The init thread; and set while a look runs, so that a wait inside it (a
  * get through the network) does not look again. */
@@ -68,6 +71,14 @@ void gsi_live_init(gsi_live_t *rec)
     L.seen = calloc((size_t)gsi_pe.n_pes, sizeof(*L.seen));
     if (!L.seen)
         return;
+    /* Only the node peers whose process this PE sees now: one in another
+     * PID namespace (a container) would look gone forever. */
+    for (int i = 0; gsi_pe.pid && i < gsi_pe.n_node; i++) {
+        int j = gsi_pe.node_pes[i];
+
+        if (j != gsi_pe.my_pe && gsi_pe.pid[j] > 0 && !process_ended((pid_t)gsi_pe.pid[j]))
+            L.seen[j].pid = (pid_t)gsi_pe.pid[j];
+    }
     is_init_thread = 1;
     L.on = 1;
 }
@@ -158,14 +169,12 @@ static int process_ended(pid_t pid)
 /* A node peer that ended without finalizing: nobody will ever answer. */
 static void check_dead_peers(const char *fn)
 {
-    for (int i = 0; i < gsi_pe.n_node; i++) {
-        int j = gsi_pe.node_pes[i];
-
-        if (j == gsi_pe.my_pe || !gsi_pe.pid || L.seen[j].state == GSI_LIVE_FINALIZED)
+    for (int j = 0; j < gsi_pe.n_pes; j++) {
+        if (!L.seen[j].pid || L.seen[j].state == GSI_LIVE_FINALIZED)
             continue;
-        if (process_ended((pid_t)gsi_pe.pid[j]))
+        if (process_ended(L.seen[j].pid))
             gsi_fatal(fn, "PE %d (pid %d) ended without shmem_finalize while this PE waits in %s",
-                      j, gsi_pe.pid[j], fn);
+                      j, (int)L.seen[j].pid, fn);
     }
 }
 
@@ -266,8 +275,10 @@ void gsi_live_check(uint64_t now, int first, int net_quiet, const char *fn, cons
         publish();
         L.start_ns = now;
         L.last_look_ns = 0;
-        for (int j = 0; j < gsi_pe.n_pes; j++)
-            L.seen[j].valid = 0, L.seen[j].streak = 0;
+        for (int j = 0; j < gsi_pe.n_pes; j++) {
+            L.seen[j].valid = 0;
+            L.seen[j].streak = 0;
+        }
         return;
     }
     activity = __atomic_load_n(&gsi_pe.live_activity, __ATOMIC_RELAXED);
@@ -301,6 +312,8 @@ void gsi_live_describe(const char *fn, char *buf, unsigned len)
     if (!enabled())
         return;
     inside = 1;
+    /* Before any get: a get to a node peer that is gone could hang. */
+    check_dead_peers(fn);
     for (int j = 0, shown = 0; j < gsi_pe.n_pes && shown < 3; j++) {
         if (j == gsi_pe.my_pe)
             continue;

@@ -147,6 +147,7 @@ TESTS += \
 	tests/pe/bad_coll_stride-np2-net.net \
 	tests/pe/bad_ctx_double_destroy-np1-net.net \
 	tests/pe/bad_ctx_double_destroy-np2-net.net \
+	tests/pe/bad_dead_child-np2-net.net \
 	tests/pe/bad_dead_peer-np2-net.net \
 	tests/pe/bad_env-np1-net.net \
 	tests/pe/bad_env-np2-net.net \
