@@ -32,7 +32,12 @@
 
 #define SEC 1000000000ull
 #define LOOK_EVERY SEC /* between two looks at the peers */
-#define CONFIRM 2      /* looks in a row that must find a peer blocked */
+/* Looks in a row that must find a peer blocked.  One is not enough: a peer
+ * released just after its last beat still shows that beat advanced at the
+ * next look, though it runs; at the look after, its beat has stopped (or
+ * a new wait_id shows), so two in a row never count it.  The price: a
+ * job with no finalizing PE ends after GSHMEM_FAIL_CHECK + 2 s, not + 1. */
+#define CONFIRM 2
 
 typedef struct seen {
     uint64_t word, state;
