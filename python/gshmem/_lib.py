@@ -64,6 +64,7 @@ GSHMEMX_INIT_WITH_UNIQUEID = 1 << 3
 
 _proto("shmem_init", None)
 _proto("shmem_finalize", None)
+_proto("shmem_global_exit", None, c_int)
 _proto("shmem_query_initialized", None, ctypes.POINTER(c_int))
 _proto("shmem_my_pe", c_int)
 _proto("shmem_n_pes", c_int)

@@ -4,6 +4,7 @@ nvshmem.core.init(uid=..., rank=..., nranks=..., initializer_method="uid")
 is the model, with the group form DeepEP's Buffer uses."""
 import atexit
 import ctypes
+import sys
 
 from . import _lib
 from ._lib import lib
@@ -118,6 +119,7 @@ def init(group=None, uid=None, rank=None, nranks=None):
         lib.shmem_init()
         _state["mode"] = "launcher"
     _state["init"] = True
+    _hook_exceptions()
     if cuda:
         _start_cuda()
 
@@ -130,6 +132,28 @@ def finalize():
     memory._forget_all()
     lib.shmem_finalize()
     _state["init"] = False
+
+
+def _excepthook(etype, value, tb):
+    """An uncaught exception: the traceback, then one line naming the PE and
+    the exception, then the whole job ends (shmem_global_exit).  Without it
+    the interpreter would go on to atexit's finalize, where the other PEs,
+    waiting for this one elsewhere, would never join it."""
+    _state["prev_hook"](etype, value, tb)
+    if not _state["init"] or issubclass(etype, SystemExit):
+        return
+    try:
+        sys.stderr.write("gshmem: PE %d: uncaught %s: %s; ending the job\n" %
+                         (lib.shmem_my_pe(), etype.__name__, value))
+        sys.stderr.flush()
+    finally:
+        lib.shmem_global_exit(1)
+
+
+def _hook_exceptions():
+    if sys.excepthook is not _excepthook:
+        _state["prev_hook"] = sys.excepthook
+        sys.excepthook = _excepthook
 
 
 @atexit.register

@@ -36,6 +36,8 @@
       "seconds a wait may block before it reports what it waits for and ends the job (0: never)") \
     X(wait_warn, INT, "GSHMEM_WAIT_WARN", NULL, "10", 0, 1 << 30,                  \
       "seconds a wait may block before it says once what it still waits for (0: never)") \
+    X(fail_check, INT, "GSHMEM_FAIL_CHECK", NULL, "1", 0, 1 << 30,                 \
+      "seconds a wait may block before it looks, once a second, whether every PE waits or finalized (or a node peer died) and then ends the job with one line (0: never)") \
     X(disable_p2p, BOOL, "GSHMEM_DISABLE_P2P", NULL, "0", 0, 1,                    \
       "reach every other PE through the network transport, even on this host")    \
     X(progress_thread, INT, "GSHMEM_PROGRESS_THREAD", NULL, "-1", -1, 1,           \

@@ -27,6 +27,7 @@
 
 #include "base/log.h"
 #include "coll/team.h"
+#include "core/liveness.h"
 #include "core/rma.h"
 #include "core/wait.h"
 
@@ -227,10 +228,15 @@ void gsi_barrier_finalize(const char *fn)
     int n = world->n_pes, me = world->my_pe;
     uint64_t epoch, flag;
 
+    /* Peers waiting elsewhere (not in a world barrier, which reads the
+     * flags below) learn from this that this PE will not come. */
+    gsi_live_finalizing();
     gsi_quiet(fn);
     epoch = ++world->epoch;
-    if (n == 1)
+    if (n == 1) {
+        gsi_live_finalized();
         return;
+    }
     flag = FIN_BIT | (sync->coll[GSI_SIG_SEQ].value & 0x7fffffffu) << 32 | (epoch & 0xffffffffu);
     for (int k = 0, dist = 1; dist < n; k++, dist <<= 1) {
         gsi_waiter_t w = GSI_WAITER_INIT;
@@ -243,6 +249,7 @@ void gsi_barrier_finalize(const char *fn)
         while (!(__atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE) & FIN_BIT))
             gsi_wait_step(&w, fn, "the other PEs to call shmem_finalize");
     }
+    gsi_live_finalized();
 }
 
 void gsi_barrier_release(const char *fn)

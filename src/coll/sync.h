@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "core/liveness.h"
 #include "gsd/state.h"
 
 #define GSI_MAX_TEAMS 64      /* slots; GSHMEM_MAX_TEAMS may lower the limit */
@@ -59,6 +60,7 @@ typedef struct gsi_sync {
     uint64_t free_slots;                 /* this PE's view; published for agreement */
     gsi_alloc_call_t alloc[2];           /* this PE's last allocation calls, by parity */
     gsi_team_offer_t offer;              /* gshmemx_team_init */
+    gsi_live_t live;                     /* where this PE waits (core/liveness.h) */
 } gsi_sync_t;
 
 /* The area: gsi_sync_t, then the device collectives' gsd_sync_t (device

@@ -85,6 +85,13 @@ typedef struct gsi_pe_state {
     /* completes what device code queued in the proxy channels so far
      * (src/gpu/proxy.c); NULL: no proxy */
     void (*device_drain)(const char *fn);
+    /* Work beside this PE's waits that may still release them, so that
+     * failure propagation (core/liveness.c) never takes the PE for stuck:
+     * host-lane kernels running now (src/gpu/lanes.c; a GPU's context
+     * counts as one for as long as it is up: its kernels are not seen),
+     * and descriptors the proxy threads executed, ever (src/gpu/proxy.c). */
+    int live_busy;
+    unsigned long live_activity;
     struct gsi_sync *sync; /* library-internal symmetric area at the heap start */
     gsi_env_t env;
 } gsi_pe_t;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "base/log.h"
+#include "core/liveness.h"
 
 uint64_t gsi_now_ns(void)
 {
@@ -34,23 +35,31 @@ void gsi_wait_check(gsi_waiter_t *w, const char *fn, const char *what)
 {
     long long timeout = gsi_pe.env.wait_timeout, warn = gsi_pe.env.wait_warn;
     unsigned long long now;
+    char seen[192];
 
-    if ((w->polls & 255) || w->deadline_ns == NEVER || (!timeout && !warn))
+    if ((w->polls & 255) || (w->deadline_ns == NEVER && !gsi_pe.env.fail_check))
         return;
     now = gsi_now_ns();
     if (!w->deadline_ns) {
+        gsi_live_check(now, 1, 1, fn, what);
         if (warn && (!timeout || warn < timeout))
             w->deadline_ns = (now + ns(warn)) | 1;
         else
             w->deadline_ns = timeout ? (now + ns(timeout)) & ~1ULL : NEVER;
         return;
     }
-    if (now <= w->deadline_ns)
+    /* idle counts the polls since the network last had work for this PE:
+     * fewer than the 256 between two checks, and it had some since the
+     * last one. */
+    gsi_live_check(now, 0, w->idle >= 256, fn, what);
+    if (now <= w->deadline_ns || w->deadline_ns == NEVER)
         return;
     if (w->deadline_ns & 1) {
         /* A long wait says what it waits for early, once: a peer that
-         * never comes is seen minutes before the timeout ends the job. */
-        GSI_WARN("%s: still waiting after %lld s for %s", fn, warn, what);
+         * never comes is seen minutes before the timeout ends the job;
+         * where the others were last seen tells which. */
+        gsi_live_describe(fn, seen, sizeof(seen));
+        GSI_WARN("%s: still waiting after %lld s for %s%s", fn, warn, what, seen);
         w->deadline_ns = timeout ? (w->deadline_ns - ns(warn) + ns(timeout)) & ~1ULL : NEVER;
         return;
     }

@@ -293,6 +293,10 @@ void gsi_device_init(const char *fn)
     if (status != GSI_OK)
         gsi_fatal(fn, "device memory (%s): %s", mem->name, gsi_status_str(status));
     dev.mem = mem;
+    /* A GPU's kernels run unseen beside the host's waits and may release
+     * them: failure propagation must never take such a PE for stuck. */
+    if (mem != &gsi_devmem_host)
+        __atomic_add_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
     s->my_pe = gsi_pe.my_pe;
     s->n_pes = gsi_pe.n_pes;
     status = mem->heap_info(s);
@@ -343,6 +347,8 @@ void gsi_device_fini(const char *fn)
     gsi_team_observer = NULL;
     gsi_symreg_observer = NULL;
     remove_heap_region(); /* host RMA no longer reaches the device heap */
+    if (dev.mem != &gsi_devmem_host)
+        __atomic_sub_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
     gsi_lanes_fini();
     /* Executes and completes what device code left in the channels. */
     gsi_proxy_fini();

@@ -394,12 +394,16 @@ int gshmemx_hostlane_launch(gshmemx_kernel_fn_t fn, gshmemx_dim3_t grid, gshmemx
     job.args = args;
     job.remaining = (unsigned)(nbid * ntid);
     sem_init(&job.done, 0, 0);
+    /* While the kernel runs it may release this PE's or a peer's wait:
+     * failure propagation (core/liveness.c) does not count this PE stuck. */
+    __atomic_add_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
     if (pthread_mutex_trylock(&pool.lock) == 0) {
         rc = launch_pooled(&job, (unsigned)(nbid * ntid), grid, block, blocks);
         pthread_mutex_unlock(&pool.lock);
     } else {
         rc = launch_own(&job, (unsigned)(nbid * ntid), grid, block, blocks);
     }
+    __atomic_sub_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
     sem_destroy(&job.done);
     free_blocks(blocks);
     if (rc != 0) {

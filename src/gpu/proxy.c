@@ -442,6 +442,8 @@ static void *worker_main(void *arg)
              * waits for no later one. */
             if (g->net->post && g->net->post() != GSI_OK)
                 gsi_fatal(proxy_fn, "transport %s: sending packed operations failed", g->net->name);
+            /* Device code's operations move: no PE is stuck (core/liveness.c). */
+            __atomic_add_fetch(&gsi_pe.live_activity, n, __ATOMIC_RELAXED);
             idle = 0;
         } else {
             /* Software transports (shared memory, TCP) need this side to

@@ -21,6 +21,7 @@
 #include "coll/sync.h"
 #include "coll/team.h"
 #include "core/heap.h"
+#include "core/liveness.h"
 #include "core/localbuf.h"
 #include "core/symreg.h"
 #include "core/pe.h"
@@ -132,6 +133,7 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
     gsi_pe.spin = gsi_pe.env.wait_spin >= 0 ? (unsigned)gsi_pe.env.wait_spin
                                             : default_spin(gsi_pe.n_local);
     gsi_team_init_predefined();
+    gsi_live_init(&gsi_pe.sync->live);
     /* Every PE has mapped its peers once it has passed this barrier. */
     gsi_barrier_world(fn, 0);
     print_banner();
@@ -150,6 +152,7 @@ void gsi_finalize(const char *fn)
     __atomic_store_n(&gsi_pe.stage, 0, __ATOMIC_RELEASE);
     gsi_device_fini(fn);
     gsi_barrier_finalize(fn);
+    gsi_live_fini();
     gsi_ctx_fini();
     gsi_team_fini_predefined();
     gsi_symreg_remove_all(); /* what the program left registered */

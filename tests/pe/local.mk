@@ -30,7 +30,10 @@ check_PROGRAMS += \
 	tests/pe/bad_verbs_port_down \
 	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
 	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
-	tests/pe/bad_wait_symreg_alone tests/pe/bad_wait_symreg_skip
+	tests/pe/bad_wait_symreg_alone tests/pe/bad_wait_symreg_skip \
+	tests/pe/bad_fin_team_sync tests/pe/bad_fin_team_bcast tests/pe/bad_fin_lock \
+	tests/pe/bad_fin_wait_until tests/pe/bad_fin_signal tests/pe/bad_fin_wait_any tests/pe/bad_fin_warn \
+	tests/pe/bad_dead_peer tests/pe/bad_dead_child tests/pe/bad_mismatch_coll tests/pe/slow_peer
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -177,6 +180,31 @@ tests_pe_bad_wait_symreg_skip_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
 
+# Failure propagation (src/core/liveness.c): a PE that finalizes or dies
+# while the others wait ends the job within seconds; a slow PE does not.
+tests_pe_bad_fin_team_sync_SOURCES = tests/pe/bad_fin_team_sync.c tests/pe/bad_fin.h
+tests_pe_bad_fin_team_sync_LDADD = libgshmem.la
+tests_pe_bad_fin_team_bcast_SOURCES = tests/pe/bad_fin_team_bcast.c tests/pe/bad_fin.h
+tests_pe_bad_fin_team_bcast_LDADD = libgshmem.la
+tests_pe_bad_fin_lock_SOURCES = tests/pe/bad_fin_lock.c tests/pe/bad_fin.h
+tests_pe_bad_fin_lock_LDADD = libgshmem.la
+tests_pe_bad_fin_wait_until_SOURCES = tests/pe/bad_fin_wait_until.c tests/pe/bad_fin.h
+tests_pe_bad_fin_wait_until_LDADD = libgshmem.la
+tests_pe_bad_fin_signal_SOURCES = tests/pe/bad_fin_signal.c tests/pe/bad_fin.h
+tests_pe_bad_fin_signal_LDADD = libgshmem.la
+tests_pe_bad_fin_wait_any_SOURCES = tests/pe/bad_fin_wait_any.c tests/pe/bad_fin.h
+tests_pe_bad_fin_wait_any_LDADD = libgshmem.la
+tests_pe_bad_fin_warn_SOURCES = tests/pe/bad_fin_warn.c tests/pe/bad_fin.h
+tests_pe_bad_fin_warn_LDADD = libgshmem.la
+tests_pe_bad_dead_peer_SOURCES = tests/pe/bad_dead_peer.c
+tests_pe_bad_dead_peer_LDADD = libgshmem.la
+tests_pe_bad_dead_child_SOURCES = tests/pe/bad_dead_child.c
+tests_pe_bad_dead_child_LDADD = libgshmem.la
+tests_pe_bad_mismatch_coll_SOURCES = tests/pe/bad_mismatch_coll.c
+tests_pe_bad_mismatch_coll_LDADD = libgshmem.la
+tests_pe_slow_peer_SOURCES = tests/pe/slow_peer.c
+tests_pe_slow_peer_LDADD = libgshmem.la
+
 # 1, 2 and 4 PEs; 3 as well where a power of two could hide a mistake.
 TESTS += \
 	tests/pe/setup-np1.pe tests/pe/setup-np2.pe tests/pe/setup-np4.pe \
@@ -239,7 +267,12 @@ TESTS += \
 	tests/pe/reinit-np2.pe \
 	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe \
 	tests/pe/bad_wait_warn-np2.pe tests/pe/bad_wait_boot_allgather-np2.pe \
-	tests/pe/bad_wait_symreg_alone-np2.pe tests/pe/bad_wait_symreg_skip-np2.pe
+	tests/pe/bad_wait_symreg_alone-np2.pe tests/pe/bad_wait_symreg_skip-np2.pe \
+	tests/pe/bad_fin_team_sync-np2.pe tests/pe/bad_fin_team_sync-np4.pe \
+	tests/pe/bad_fin_team_bcast-np2.pe tests/pe/bad_fin_lock-np2.pe \
+	tests/pe/bad_fin_wait_until-np2.pe tests/pe/bad_fin_wait_until-np4.pe \
+	tests/pe/bad_fin_signal-np2.pe tests/pe/bad_fin_wait_any-np2.pe tests/pe/bad_fin_warn-np2.pe \
+	tests/pe/bad_dead_peer-np2.pe tests/pe/bad_dead_child-np2.pe tests/pe/bad_mismatch_coll-np2.pe tests/pe/slow_peer-np2.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

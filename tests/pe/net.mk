@@ -147,8 +147,19 @@ TESTS += \
 	tests/pe/bad_coll_stride-np2-net.net \
 	tests/pe/bad_ctx_double_destroy-np1-net.net \
 	tests/pe/bad_ctx_double_destroy-np2-net.net \
+	tests/pe/bad_dead_child-np2-net.net \
+	tests/pe/bad_dead_peer-np2-net.net \
 	tests/pe/bad_env-np1-net.net \
 	tests/pe/bad_env-np2-net.net \
+	tests/pe/bad_fin_lock-np2-net.net \
+	tests/pe/bad_fin_signal-np2-net.net \
+	tests/pe/bad_fin_team_bcast-np2-net.net \
+	tests/pe/bad_fin_team_sync-np2-net.net \
+	tests/pe/bad_fin_team_sync-np4-net.net \
+	tests/pe/bad_fin_wait_any-np2-net.net \
+	tests/pe/bad_fin_wait_until-np2-net.net \
+	tests/pe/bad_fin_wait_until-np4-net.net \
+	tests/pe/bad_fin_warn-np2-net.net \
 	tests/pe/bad_finalize-np1-net.net \
 	tests/pe/bad_finalize-np2-net.net \
 	tests/pe/bad_free-np1-net.net \
@@ -166,6 +177,7 @@ TESTS += \
 	tests/pe/bad_hca_port-np2-net.net \
 	tests/pe/bad_malloc_asym-np2-net.net \
 	tests/pe/bad_malloc_asym-np4-net.net \
+	tests/pe/bad_mismatch_coll-np2-net.net \
 	tests/pe/bad_not_symmetric-np1-net.net \
 	tests/pe/bad_not_symmetric-np2-net.net \
 	tests/pe/bad_pe_range-np1-net.net \
@@ -315,6 +327,7 @@ TESTS += \
 	tests/pe/signal-np1-net.net \
 	tests/pe/signal-np2-net.net \
 	tests/pe/signal-np4-net.net \
+	tests/pe/slow_peer-np2-net.net \
 	tests/pe/start_pes_finalize-np1-net.net \
 	tests/pe/start_pes_finalize-np2-net.net \
 	tests/pe/start_pes_no_finalize-np1-net.net \
