@@ -9,7 +9,8 @@
  * the file closed and opened again read-only, loaded from (the bytes are
  * in the file, not in a cache of the library); coalescing (consecutive
  * blocks at consecutive one-piece slots are one I/O, scattered ones one
- * each), and the requests through test, poll and req_stats as any
+ * each, over an io_uring queue shorter than the runs), and the requests
+ * through test, poll and req_stats as any
  * request.  Each with the engine that auto picks (io_uring where the
  * kernel allows it, said in a line when not), with pread/pwrite forced
  * (GSHMEM_KV_FILE_ENGINE=posix), and both again with O_DIRECT on a file
@@ -70,9 +71,11 @@ static void check_pool(const char *what, const unsigned char *exp)
     PT_CHECK_EQ_F(what, (size_t)0, bad, "wrong bytes in the pool (first at offset %zu)", first);
 }
 
-static gshmem_kv_file_t *open_file(const char *name, unsigned flags, size_t slot, int64_t n)
+/* depth: the io_uring queue (0: the default). */
+static gshmem_kv_file_t *open_file(const char *name, unsigned flags, size_t slot, int64_t n,
+                                   int depth)
 {
-    gshmem_kv_file_opts_t o = {flags, slot, (uint64_t)slot * (uint64_t)n, 0};
+    gshmem_kv_file_opts_t o = {flags, slot, (uint64_t)slot * (uint64_t)n, depth};
     gshmem_kv_file_t *f = NULL;
     char path[512];
     int rc;
@@ -165,7 +168,7 @@ static void run(const char *mode, unsigned direct)
     gshmem_kv_req_t req = 0;
     char what[128];
 
-    if ((f = open_file("whole", rw, NL * RPL * BB, NS)) == NULL)
+    if ((f = open_file("whole", rw, NL * RPL * BB, NS, 0)) == NULL)
         return;
     printf("kv_file: %s: engine %s\n", mode, gshmem_kv_file_engine(kv, f));
     memset(&x, 0, sizeof x);
@@ -188,7 +191,7 @@ static void run(const char *mode, unsigned direct)
     KT_OK(gshmem_kv_file_store(kv, f, &x, &req));
     PT_CHECK_EQ("store before close", 0, kf_wait_free(kv, req));
     KT_OK(gshmem_kv_file_close(kv, f));
-    if ((f = open_file("whole", direct, NL * RPL * BB, 0)) != NULL) {
+    if ((f = open_file("whole", direct, NL * RPL * BB, 0, 0)) != NULL) {
         unsigned char *exp = (unsigned char *)malloc(pool.size);
 
         memset(pool.mem, 0xee, pool.size);
@@ -203,8 +206,9 @@ static void run(const char *mode, unsigned direct)
     }
 
     /* One piece per slot: consecutive blocks at consecutive slots are one
-     * I/O each way; the same blocks at scattered slots, one I/O each. */
-    if ((g = open_file("one", rw, BB, 8)) == NULL)
+     * I/O each way; the same blocks at scattered slots, one I/O each, more
+     * than a queue of 3 holds (two submissions). */
+    if ((g = open_file("one", rw, BB, 8, 3)) == NULL)
         return;
     fill_random(4);
     memset(&x, 0, sizeof x);
