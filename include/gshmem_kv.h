@@ -91,7 +91,8 @@ extern "C" {
     X(ERR_CANCELED, -7, "canceled")                                            \
     X(ERR_STATE, -8, "not allowed in the request's state")                     \
     X(ERR_BUSY, -9, "resources in use")                                        \
-    X(ERR_NOMEM, -10, "out of memory")
+    X(ERR_NOMEM, -10, "out of memory")                                         \
+    X(ERR_IO, -11, "storage I/O failed")
 
 #define GSHMEM_KV_STATUS_ENUM_(NAME, VALUE, MSG) GSHMEM_KV_##NAME = (VALUE),
 enum { GSHMEM_KV_STATUS_MAP(GSHMEM_KV_STATUS_ENUM_) GSHMEM_KV_STATUS_END_ = 0 };
@@ -213,6 +214,82 @@ GSHMEM_KV_API int gshmem_kv_req_stats(gshmem_kv_t *kv, gshmem_kv_req_t req,
 /* Releases an ended request (and its queue entry, if not polled):
  * GSHMEM_KV_ERR_STATE while it is in progress. */
 GSHMEM_KV_API int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req);
+
+/*
+ * Storage tier.  A file of slots, each holding one block of a transfer,
+ * that a PE stores its layout's blocks to and loads them back from, with
+ * the transfer descriptor and the requests of the network path (one call
+ * site serves both): gshmem_kv_file_store is a write to the file,
+ * gshmem_kv_file_load a read from it.  Local to the PE (nothing
+ * collective, nothing symmetric: any registered layout).
+ *
+ * The descriptor: local_blocks are the layout's blocks, remote_blocks the
+ * file's slots (NULL: the same ids); layer_first, n_layers, region_mask,
+ * offset and length as for a network transfer; pe is not used; a signal
+ * is refused (a file has no peer to signal).
+ *
+ * File format.  Slot k is the bytes [k * slot_bytes, (k + 1) * slot_bytes)
+ * of the file; no header.  Within a slot, the pieces of the block, each
+ * `length` bytes (the slice): layer by layer from layer_first, and within a
+ * layer region by region (those in region_mask, ascending); piece j at
+ * j * length.  n_layers * regions * length must fit in slot_bytes.  A
+ * load must name the layer range, regions and slice length of the store
+ * that wrote the slots (the file holds no description of itself).
+ *
+ * I/O.  Each run of blocks adjacent in memory and in the file (consecutive
+ * blocks at consecutive slots, one piece per slot; or pieces of a block
+ * adjacent in memory) is one read or write.  The engine is io_uring where
+ * the library was built with liburing and the kernel allows it (the
+ * request's operations in one submission of up to queue_depth entries, the
+ * file registered), else pread/pwrite; GSHMEM_KV_FILE_ENGINE=posix forces
+ * the latter.  Short reads and writes are resubmitted.  The I/O is done
+ * inside store and load, without the engine's lock (as load/store peers
+ * move data inside read/write): the request has ended when they return,
+ * and test, wait, poll and req_stats report it as any request.  A failed
+ * I/O (no space, an I/O error, a slot past the end of the file on load)
+ * prints one line and ends the request GSHMEM_KV_ERR_IO: nothing is
+ * reported stored that is not.
+ *
+ * GSHMEM_KV_FILE_DIRECT opens the file O_DIRECT (no page cache): every
+ * memory address, file offset and length of the transfer must then be a
+ * multiple of the file system's alignment (statx's dio alignment, else
+ * 4096); a transfer that is not is refused (GSHMEM_KV_ERR_INVALID, a line
+ * naming the value) before any I/O.  A file system that refuses O_DIRECT
+ * (older tmpfs) fails the open.
+ */
+#define GSHMEM_KV_FILE_WRITE 1u /* open read-write (store); else read-only */
+#define GSHMEM_KV_FILE_CREATE                                                  \
+    2u /* create the file when missing (needs _WRITE) */
+#define GSHMEM_KV_FILE_DIRECT 4u /* O_DIRECT */
+
+typedef struct gshmem_kv_file_opts {
+    unsigned flags;    /* GSHMEM_KV_FILE_* */
+    size_t slot_bytes; /* bytes per slot, >= 1 */
+    uint64_t
+        size; /* _WRITE: a shorter file is extended to size bytes (sparse); 0: as it is */
+    int queue_depth; /* io_uring entries, 1 .. 4096; 0: 64 */
+} gshmem_kv_file_opts_t;
+
+typedef struct gshmem_kv_file gshmem_kv_file_t;
+
+/* Not collective.  The slots a transfer may name are those wholly inside
+ * the file as opened (after the extension to size). */
+GSHMEM_KV_API int gshmem_kv_file_open(gshmem_kv_t *kv, const char *path,
+                                      const gshmem_kv_file_opts_t *opts,
+                                      gshmem_kv_file_t **out);
+/* GSHMEM_KV_ERR_BUSY while another thread's store or load is on it.  The
+ * engine's destroy closes the files left open. */
+GSHMEM_KV_API int gshmem_kv_file_close(gshmem_kv_t *kv, gshmem_kv_file_t *file);
+GSHMEM_KV_API int gshmem_kv_file_store(gshmem_kv_t *kv, gshmem_kv_file_t *file,
+                                       const gshmem_kv_xfer_t *xfer,
+                                       gshmem_kv_req_t *req);
+GSHMEM_KV_API int gshmem_kv_file_load(gshmem_kv_t *kv, gshmem_kv_file_t *file,
+                                      const gshmem_kv_xfer_t *xfer,
+                                      gshmem_kv_req_t *req);
+/* "io_uring" or "pread/pwrite": the file's engine; NULL (and a line) for a
+ * handle that is not an open file of kv. */
+GSHMEM_KV_API const char *gshmem_kv_file_engine(gshmem_kv_t *kv,
+                                                gshmem_kv_file_t *file);
 
 /* The calling thread's last error line, or "". */
 GSHMEM_KV_API const char *gshmem_kv_error(void);

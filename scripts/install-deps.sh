@@ -22,7 +22,7 @@ case ${1:-} in
     pkgs="$pkgs libcriterion-dev rdma-core python3-torch python3-pytest ucx-utils iproute2
           cmake clang-format slurmd slurmctld munge slurm-client slurm-wlm-basic-plugins
           qemu-system-x86 linux-image-amd64 initramfs-tools ibverbs-providers ibverbs-utils
-          perftest"
+          perftest liburing-dev"
     ;;
 "") ;;
 *)

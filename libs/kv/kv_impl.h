@@ -10,6 +10,9 @@
  *   kv_xfer.c   read/write: checks, coalescing, posting
  *   kv_req.c    requests: the table of handles, progress (a quiet), test,
  *               wait, cancel, the completion queue, the progress thread
+ *   kv_file.c   the storage tier: open, close, store, load (kv_io.h)
+ *   kv_posix.c  its pread/pwrite engine
+ *   kv_uring.c  its io_uring engine (built with liburing)
  */
 #ifndef KV_IMPL_H
 #define KV_IMPL_H
@@ -22,7 +25,10 @@
 #define KV_MAGIC 0x6b76656e67696e65ull     /* "kvengine" */
 #define KV_REQ_MAGIC 0x6b767265716d6167ull /* "kvreqmag" */
 #define KV_MAX_ENGINES 16
-#define KV_MAX_RPL 8 /* regions per layer */
+#define KV_MAX_RPL 8    /* regions per layer */
+#define KV_MAX_FILES 64 /* storage-tier files open at once, per engine */
+
+struct gshmem_kv_file; /* kv_io.h */
 
 /* One slot of the directory: what a PE publishes of its layout of one id,
  * followed by max_regions region offsets (from the directory's own
@@ -99,6 +105,7 @@ struct gshmem_kv {
     int cq_head, cq_tail;
     int thread_on, stop;
     pthread_t thread;
+    struct gshmem_kv_file *files[KV_MAX_FILES]; /* open files; a handle is one of these */
 };
 
 /* kv_base.c */
@@ -128,6 +135,9 @@ int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out);
 /* A request just posted (state, seq and stats set) joins the posted list. */
 void kv_req_posted(gshmem_kv_t *kv, kv_req_t *r);
 gshmem_kv_req_t kv_req_handle(const gshmem_kv_t *kv, const kv_req_t *r);
+/* A storage-tier request whose I/O is over (kv_file.c) ends now with
+ * status and joins the completion queue. */
+void kv_req_ended(gshmem_kv_t *kv, kv_req_t *r, int status);
 /* Completes what is posted (called with the lock held; drops it around
  * the quiets). */
 void kv_progress(gshmem_kv_t *kv);
@@ -135,5 +145,9 @@ int kv_thread_start(gshmem_kv_t *kv);
 void kv_thread_stop(gshmem_kv_t *kv);
 /* Completes everything in progress (destroy). */
 void kv_drain(gshmem_kv_t *kv);
+
+/* kv_file.c */
+/* Closes every file left open (destroy). */
+void kv_files_close_all(gshmem_kv_t *kv);
 
 #endif /* KV_IMPL_H */

@@ -162,6 +162,15 @@ static void end(gshmem_kv_t *kv, kv_req_t *r, uint64_t now)
     cq_push(kv, r);
 }
 
+void kv_req_ended(gshmem_kv_t *kv, kv_req_t *r, int status)
+{
+    r->state = KV_REQ_ENDED;
+    r->status = status;
+    r->stats.xfer_ns = kv_now_ns() - r->t_posted;
+    cq_push(kv, r);
+    pthread_cond_broadcast(&kv->done_cv);
+}
+
 static void send_signal(const kv_req_t *r)
 {
     if (r->sig.op == GSHMEM_KV_SIGNAL_SET)

@@ -5,9 +5,15 @@
 lib_LTLIBRARIES += libs/kv/libgshmem_kv.la
 include_HEADERS += include/gshmem_kv.h
 libs_kv_libgshmem_kv_la_SOURCES = libs/kv/kv_impl.h libs/kv/kv_base.c libs/kv/kv.c libs/kv/kv_layout.c \
-	libs/kv/kv_xfer.c libs/kv/kv_req.c
+	libs/kv/kv_xfer.c libs/kv/kv_req.c libs/kv/kv_io.h libs/kv/kv_file.c libs/kv/kv_posix.c
 libs_kv_libgshmem_kv_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libs_kv_libgshmem_kv_la_LIBADD = libgshmem.la -lpthread
+# The storage tier's io_uring engine, where liburing is there (configure.ac).
+if HAVE_URING
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_uring.c
+libs_kv_libgshmem_kv_la_CFLAGS += $(URING_CFLAGS)
+libs_kv_libgshmem_kv_la_LIBADD += $(URING_LIBS)
+endif
 libs_kv_libgshmem_kv_la_LDFLAGS = -version-info $(GSHMEM_LT_VERSION) -no-undefined
 
 # Built by make so it keeps compiling; perftest/regress.sh runs it (kv_read).

@@ -18,7 +18,9 @@ heap (gshmem.empty / zeros) can be read and written by peers; other CPU
 tensors only from this PE's side.  The library checks every argument
 before any byte moves: a bad one raises KVError (ValueError for what this
 module checks itself) with the C library's line.  Waits that run out
-raise KVTimeout.  README.md and the header say the rest.
+raise KVTimeout.  FileTier stores blocks to a file of slots and loads them
+back with the same arguments and Requests (the storage tier).  README.md and
+the header say the rest.
 """
 import ctypes
 import os
@@ -32,8 +34,10 @@ from .memory import _torch, check_symmetric, check_pe, on_gpu
 # The status codes (GSHMEM_KV_STATUS_MAP in gshmem_kv.h).
 STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
           -4: "ERR_RANGE", -5: "ERR_MISMATCH", -6: "ERR_TIMEOUT", -7: "ERR_CANCELED",
-          -8: "ERR_STATE", -9: "ERR_BUSY", -10: "ERR_NOMEM"}
-INPROGRESS, ERR_TIMEOUT, ERR_CANCELED = 1, -6, -7
+          -8: "ERR_STATE", -9: "ERR_BUSY", -10: "ERR_NOMEM",
+          -11: "ERR_IO"}
+INPROGRESS, ERR_HANDLE, ERR_TIMEOUT, ERR_CANCELED, ERR_IO = 1, -2, -6, -7, -11
+FILE_WRITE, FILE_CREATE, FILE_DIRECT = 1, 2, 4
 SIGNAL_SET, SIGNAL_ADD = 0, 1
 _SIG_OPS = {"set": SIGNAL_SET, "add": SIGNAL_ADD}
 WAIT_DEFAULT = -1
@@ -80,6 +84,11 @@ class _Stats(ctypes.Structure):
                 ("post_ns", ctypes.c_uint64), ("xfer_ns", ctypes.c_uint64)]
 
 
+class _FileOpts(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint), ("slot_bytes", ctypes.c_size_t),
+                ("size", ctypes.c_uint64), ("queue_depth", ctypes.c_int)]
+
+
 class _Completion(ctypes.Structure):
     _fields_ = [("req", ctypes.c_uint64), ("status", ctypes.c_int)]
 
@@ -108,6 +117,11 @@ def kv_lib():
             ("gshmem_kv_poll", I, [V, P(_Completion), ctypes.c_size_t, P(ctypes.c_size_t)]),
             ("gshmem_kv_req_stats", I, [V, U64, P(_Stats)]),
             ("gshmem_kv_req_free", I, [V, U64]),
+            ("gshmem_kv_file_open", I, [V, ctypes.c_char_p, P(_FileOpts), P(V)]),
+            ("gshmem_kv_file_close", I, [V, V]),
+            ("gshmem_kv_file_store", I, [V, V, P(_Xfer), P(U64)]),
+            ("gshmem_kv_file_load", I, [V, V, P(_Xfer), P(U64)]),
+            ("gshmem_kv_file_engine", ctypes.c_char_p, [V, V]),
             ("gshmem_kv_error", ctypes.c_char_p, []),
             ("gshmem_kv_status_str", ctypes.c_char_p, [I])]:
         f = getattr(m, name)
@@ -284,12 +298,11 @@ class Engine:
         _check(kv_lib().gshmem_kv_layout_deregister(kv, layout.id))
         self._layouts.pop(layout.id, None)
 
-    def _xfer(self, fn, layout, pe, local_blocks, remote_blocks, layers, regions, offset,
+    def _desc(self, fn, layout, pe, local_blocks, remote_blocks, layers, regions, offset,
               length, signal, signal_value, signal_op):
-        kv = self._live(fn)
+        """The C descriptor (and the id arrays it points into, to keep)."""
         if not isinstance(layout, Layout) or layout.engine is not self:
             raise ValueError("gshmem.kv.%s: layout must be a Layout of this engine" % fn)
-        check_pe(fn, pe)
         lb = _ids(fn, "local_blocks", local_blocks)
         rb = None if remote_blocks is None else _ids(fn, "remote_blocks", remote_blocks)
         if rb is not None and rb.shape != lb.shape:
@@ -319,9 +332,16 @@ class Engine:
         x = _Xfer(layout.id, pe, first, count, mask, int(offset), int(length), lb.size,
                   lb.ctypes.data if lb.size else None,
                   None if rb is None or not rb.size else rb.ctypes.data, sig)
+        return x, (lb, rb)
+
+    def _xfer(self, fn, layout, pe, *args):
+        kv = self._live(fn)
+        check_pe(fn, pe)
+        x, keep = self._desc(fn, layout, pe, *args)
         h = ctypes.c_uint64(0)
         call = kv_lib().gshmem_kv_read if fn == "read" else kv_lib().gshmem_kv_write
         _check(call(kv, ctypes.byref(x), ctypes.byref(h)))
+        del keep
         return Request(self, h.value)
 
     def read(self, layout, pe, local_blocks, remote_blocks=None, layers=None, regions=None,
@@ -342,7 +362,8 @@ class Engine:
                           offset, length, signal, signal_value, signal_op)
 
     def poll(self, limit=64):
-        """Completes what is in flight, then [(Request, "done" | "canceled")]
+        """Completes what is in flight, then [(Request, "done" | "canceled" |
+        "failed" (a storage tier's I/O))]
         of at most limit requests that ended, oldest first."""
         kv = self._live("Engine.poll")
         limit = int(limit)
@@ -352,7 +373,69 @@ class Engine:
         n = ctypes.c_size_t(0)
         _check(kv_lib().gshmem_kv_poll(kv, arr, limit, ctypes.byref(n)))
         return [(Request(self, arr[i].req), "canceled" if arr[i].status == ERR_CANCELED
-                 else "done") for i in range(n.value)]
+                 else "failed" if arr[i].status < 0 else "done") for i in range(n.value)]
+
+
+class FileTier:
+    """A file of slots that a layout's blocks are stored to and loaded from
+    (gshmem_kv.h, "Storage tier"): slot k holds one block, the slice of
+    every layer and region of the transfer.  store and load take the
+    arguments of Engine.write and read, with the file's slots in place of
+    the peer's blocks, and return a Request (it has ended already; wait
+    raises KVError when the I/O failed).  Local to this PE."""
+
+    def __init__(self, engine, path, slot_bytes, size=0, write=True, create=True,
+                 direct=False, queue_depth=0):
+        if not isinstance(engine, Engine):
+            raise ValueError("gshmem.kv.FileTier: engine must be a gshmem.kv.Engine")
+        kv = engine._live("FileTier")
+        flags = ((FILE_WRITE if write else 0) | (FILE_CREATE if create and write else 0) |
+                 (FILE_DIRECT if direct else 0))
+        o = _FileOpts(flags, int(slot_bytes), int(size), int(queue_depth))
+        f = ctypes.c_void_p()
+        _check(kv_lib().gshmem_kv_file_open(kv, os.fsencode(path), ctypes.byref(o),
+                                            ctypes.byref(f)))
+        self.engine, self.path, self._f = engine, path, f.value
+
+    def _live(self, fn):
+        if not self._f:
+            raise ValueError("gshmem.kv.FileTier.%s: the file was closed" % fn)
+        return self.engine._live("FileTier." + fn), self._f
+
+    @property
+    def io_engine(self):
+        """"io_uring" or "pread/pwrite"."""
+        kv, f = self._live("io_engine")
+        name = kv_lib().gshmem_kv_file_engine(kv, f)
+        if name is None:
+            _check(ERR_HANDLE)
+        return name.decode()
+
+    def _io(self, fn, layout, local_blocks, slots, layers, regions, offset, length):
+        kv, f = self._live(fn)
+        x, keep = self.engine._desc("FileTier." + fn, layout, 0, local_blocks, slots, layers,
+                                    regions, offset, length, None, 0, "add")
+        h = ctypes.c_uint64(0)
+        call = kv_lib().gshmem_kv_file_store if fn == "store" else kv_lib().gshmem_kv_file_load
+        _check(call(kv, f, ctypes.byref(x), ctypes.byref(h)))
+        del keep
+        return Request(self.engine, h.value)
+
+    def store(self, layout, local_blocks, slots=None, layers=None, regions=None, offset=0,
+              length=0):
+        """This PE's local_blocks into the file's slots (default: the same ids)."""
+        return self._io("store", layout, local_blocks, slots, layers, regions, offset, length)
+
+    def load(self, layout, local_blocks, slots=None, layers=None, regions=None, offset=0,
+             length=0):
+        """The file's slots into local_blocks; the same layers, regions and
+        slice length as the store that wrote them."""
+        return self._io("load", layout, local_blocks, slots, layers, regions, offset, length)
+
+    def close(self):
+        kv, f = self._live("close")
+        _check(kv_lib().gshmem_kv_file_close(kv, f))
+        self._f = None
 
 
 def layout_hash(n_layers, regions_per_layer, block_bytes):

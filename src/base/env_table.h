@@ -79,6 +79,8 @@
     X(heap_numa, STR, "GSHMEM_HEAP_NUMA", NULL, "auto", 0, 0,                      \
       "NUMA node of the host heap's pages: auto (the GPU's, else the PE's cores'), none, or a node number; one or one per node PE, /-separated") \
     X(device_heap_size, SIZE, "GSHMEM_DEVICE_HEAP_SIZE", NULL, "1G", 1 << 20, 1LL << 40, \
-      "bytes of GPU device heap per PE (gshmem_malloc); unused on host lanes, where gshmem_malloc takes from the symmetric heap")
+      "bytes of GPU device heap per PE (gshmem_malloc); unused on host lanes, where gshmem_malloc takes from the symmetric heap") \
+    X(kv_file_engine, STR, "GSHMEM_KV_FILE_ENGINE", NULL, "auto", 0, 0,            \
+      "libgshmem_kv's storage tier: auto (io_uring where built and the kernel allows it, else pread/pwrite) or posix (pread/pwrite); read by libgshmem_kv at gshmem_kv_file_open")
 
 #endif

@@ -6,17 +6,30 @@
 # never a crash or a hang.  Each at 1, 2 and 4 PEs by tests/pe/run-pe
 # (load/store), and as a -net.net twin with GSHMEM_DISABLE_P2P=1 (every
 # other PE through UCX), listed here by hand as tests/moe does.
+# kv_file: the storage tier moves every byte it should (io_uring, the
+# pread/pwrite fallback, O_DIRECT); kv_file_bad: its bad inputs, a file cut
+# short; kv_file_full: a full disk (a 1 MiB tmpfs: root, else a skip).
+# The tier is local to a PE: at 1 PE.
 # exports.sh: libgshmem_kv.so exports only gshmem_kv_ names.
 KV_TEST_COMMON = tests/kv/kv_test.h tests/pe/pe_test.h
-check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad
+check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad \
+	tests/kv/kv_file tests/kv/kv_file_bad tests/kv/kv_file_full
 tests_kv_kv_xfer_SOURCES = tests/kv/kv_xfer.c $(KV_TEST_COMMON)
 tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -lpthread
 tests_kv_kv_bad_SOURCES = tests/kv/kv_bad.c $(KV_TEST_COMMON)
 tests_kv_kv_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+KV_FILE_TEST_COMMON = tests/kv/kv_file_test.h $(KV_TEST_COMMON)
+tests_kv_kv_file_SOURCES = tests/kv/kv_file.c $(KV_FILE_TEST_COMMON)
+tests_kv_kv_file_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+tests_kv_kv_file_bad_SOURCES = tests/kv/kv_file_bad.c $(KV_FILE_TEST_COMMON)
+tests_kv_kv_file_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+tests_kv_kv_file_full_SOURCES = tests/kv/kv_file_full.c $(KV_FILE_TEST_COMMON)
+tests_kv_kv_file_full_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 
 TESTS += \
 	tests/kv/kv_xfer-np1.pe tests/kv/kv_xfer-np2.pe tests/kv/kv_xfer-np4.pe \
 	tests/kv/kv_bad-np1.pe tests/kv/kv_bad-np2.pe tests/kv/kv_bad-np4.pe \
+	tests/kv/kv_file-np1.pe tests/kv/kv_file_bad-np1.pe tests/kv/kv_file_full-np1.pe \
 	tests/kv/exports.sh
 EXTRA_DIST += tests/kv/exports.sh
 

@@ -1,0 +1,65 @@
+/*
+ * libs/kv/kv_io.h - the storage tier's open file and the small table of
+ * operations each I/O engine provides (kv_posix.c: pread/pwrite,
+ * kv_uring.c: io_uring), so that kv_file.c plans a transfer once and
+ * either engine carries it out.
+ */
+#ifndef KV_IO_H
+#define KV_IO_H
+
+#include "config.h" /* GSHMEM_HAVE_URING */
+#include "kv_impl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KV_FILE_MAGIC 0x6b7666696c656d67ull /* "kvfilemg" */
+
+/* One read or write: a run of bytes adjacent in memory and in the file. */
+typedef struct kv_io {
+    char *buf;
+    uint64_t off;
+    size_t len;
+    size_t done; /* bytes moved so far (short reads and writes go on from here) */
+} kv_io_t;
+
+struct gshmem_kv_file;
+
+typedef struct kv_io_engine {
+    const char *name;
+    /* 0 when the engine can serve f (f->fd open), else -errno, no line: the
+     * caller decides whether to fall back. */
+    int (*open)(struct gshmem_kv_file *f);
+    /* Carries out io[0..n) and returns when none is in flight: 0, or
+     * GSHMEM_KV_ERR_IO with one line (fn's) for the first failure. */
+    int (*run)(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, const char *fn);
+    void (*close)(struct gshmem_kv_file *f);
+} kv_io_engine_t;
+
+extern const kv_io_engine_t kv_io_posix;
+#ifdef GSHMEM_HAVE_URING
+extern const kv_io_engine_t kv_io_uring;
+#endif
+
+struct gshmem_kv_file {
+    uint64_t magic;
+    int fd;
+    int writable, direct;
+    size_t slot_bytes;
+    int64_t n_slots; /* slots wholly inside the file */
+    size_t mem_align,
+        off_align; /* O_DIRECT: what every address, offset, length must be a multiple of */
+    int queue_depth;
+    const kv_io_engine_t *eng;
+    void *eng_state;         /* the engine's own (the ring) */
+    int busy;                /* stores and loads in progress (under the engine's lock) */
+    pthread_mutex_t io_lock; /* one transfer at a time uses the engine's state */
+    char path[256];          /* for the lines (truncated) */
+};
+
+/* The failure line of one I/O: "write of 4096 bytes at offset 8192 of
+ * path: No space left on device" (err: an errno value). */
+int kv_io_fail(const struct gshmem_kv_file *f, const char *fn, int is_read, const kv_io_t *io,
+               int err);
+
+#endif /* KV_IO_H */
