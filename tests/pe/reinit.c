@@ -75,7 +75,8 @@ int main(void)
                "%ld mappings\n",
                me, rss0, maps0, cycles - 1, rss, maps);
         if (rss0 < 0 || maps0 < 0 || rss - rss0 > 4096 || maps - maps0 > 2) {
-            fprintf(stderr, "reinit: PE %d: %d cycles grew the process by %ld kB and %ld mappings\n",
+            fprintf(stderr,
+                    "reinit: PE %d: %d cycles grew the process by %ld kB and %ld mappings\n",
                     me, cycles - 11, rss - rss0, maps - maps0);
             return 1;
         }
