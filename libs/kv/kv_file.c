@@ -273,7 +273,7 @@ static int check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfer
 {
     const int64_t *slots;
     kv_layout_t *L;
-    int nreg = 0;
+    int nreg = 0, rc;
 
     if (x == NULL || req == NULL)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", x == NULL ? "xfer" : "req");
@@ -287,28 +287,9 @@ static int check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfer
     L = &kv->layouts[x->layout];
     if (x->signal.addr != NULL)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "a signal: a file has no peer to signal");
-    if (x->n_layers < 1)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n_layers %d is not at least 1", x->n_layers);
-    if (x->layer_first < 0 || x->layer_first > L->n_layers - x->n_layers)
-        return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "layers %d to %d: layout %d has layers 0 to %d",
-                       x->layer_first, x->layer_first + x->n_layers - 1, x->layout,
-                       L->n_layers - 1);
-    p->mask = x->region_mask ? x->region_mask : (1u << L->rpl) - 1;
-    if (p->mask >> L->rpl)
-        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
-                       "region_mask 0x%x names a region past layout %d's %d per layer",
-                       x->region_mask, x->layout, L->rpl);
-    if (x->offset >= L->block_bytes || x->length > L->block_bytes - x->offset)
-        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
-                       "slice offset %zu, length %zu is past the block of %zu bytes", x->offset,
-                       x->length, L->block_bytes);
-    if (x->n == 0)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n is 0: no blocks to move");
-    if (x->local_blocks == NULL)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "local_blocks is NULL");
+    if ((rc = kv_check_shape(L, x, fn, &p->mask, &p->offset, &p->length)) != 0)
+        return rc;
     p->L = L;
-    p->offset = x->offset;
-    p->length = x->length ? x->length : L->block_bytes - x->offset;
     for (int r = 0; r < L->rpl; r++)
         nreg += (int)(p->mask >> r & 1);
     p->pieces = x->n_layers * nreg;

@@ -127,6 +127,12 @@ void kv_dir_destroy(gshmem_kv_t *kv);
 kv_dir_rec_t *kv_dir_rec(gshmem_kv_t *kv, int id);
 /* Drops layout id here (not collective): its registrations, its memory. */
 void kv_layout_drop(gshmem_kv_t *kv, int id);
+/* The part of a transfer that names pieces of layout L, the same for the
+ * network (kv_xfer.c) and a file (kv_file.c): the layer range, the regions,
+ * the slice, a block count and the local block list.  0 with *mask,
+ * *offset and *length set (the defaults filled in), or a kv_fail status. */
+int kv_check_shape(const kv_layout_t *L, const gshmem_kv_xfer_t *x, const char *fn, uint32_t *mask,
+                   size_t *offset, size_t *length);
 
 /* kv_req.c */
 /* Every slot free, the lists empty (create). */

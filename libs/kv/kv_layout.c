@@ -481,3 +481,30 @@ int gshmem_kv_layout_deregister(gshmem_kv_t *kv, int id)
     kv_leave(kv);
     return rc;
 }
+
+int kv_check_shape(const kv_layout_t *L, const gshmem_kv_xfer_t *x, const char *fn, uint32_t *mask,
+                   size_t *offset, size_t *length)
+{
+    if (x->n_layers < 1)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n_layers %d is not at least 1", x->n_layers);
+    if (x->layer_first < 0 || x->layer_first > L->n_layers - x->n_layers)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "layers %d to %d: layout %d has layers 0 to %d",
+                       x->layer_first, x->layer_first + x->n_layers - 1, x->layout,
+                       L->n_layers - 1);
+    *mask = x->region_mask ? x->region_mask : (1u << L->rpl) - 1;
+    if (*mask >> L->rpl)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                       "region_mask 0x%x names a region past layout %d's %d per layer",
+                       x->region_mask, x->layout, L->rpl);
+    if (x->offset >= L->block_bytes || x->length > L->block_bytes - x->offset)
+        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                       "slice offset %zu, length %zu is past the block of %zu bytes", x->offset,
+                       x->length, L->block_bytes);
+    if (x->n == 0)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n is 0: no blocks to move");
+    if (x->local_blocks == NULL)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "local_blocks is NULL");
+    *offset = x->offset;
+    *length = x->length ? x->length : L->block_bytes - x->offset;
+    return 0;
+}

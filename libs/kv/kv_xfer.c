@@ -60,6 +60,7 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
 {
     kv_layout_t *L;
     kv_peer_t *P;
+    int rc;
 
     if (x == NULL || req == NULL)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", x == NULL ? "xfer" : "req");
@@ -85,28 +86,9 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
                        "PE %d's layout %d is not on the symmetric heap: it can be only the local "
                        "side of a transfer",
                        x->pe, x->layout);
-    if (x->n_layers < 1)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n_layers %d is not at least 1", x->n_layers);
-    if (x->layer_first < 0 || x->layer_first > L->n_layers - x->n_layers)
-        return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "layers %d to %d: layout %d has layers 0 to %d",
-                       x->layer_first, x->layer_first + x->n_layers - 1, x->layout,
-                       L->n_layers - 1);
-    p->mask = x->region_mask ? x->region_mask : (1u << L->rpl) - 1;
-    if (p->mask >> L->rpl)
-        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
-                       "region_mask 0x%x names a region past layout %d's %d per layer",
-                       x->region_mask, x->layout, L->rpl);
-    if (x->offset >= L->block_bytes || x->length > L->block_bytes - x->offset)
-        return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
-                       "slice offset %zu, length %zu is past the block of %zu bytes", x->offset,
-                       x->length, L->block_bytes);
-    if (x->n == 0)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "n is 0: no blocks to move");
-    if (x->local_blocks == NULL)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "local_blocks is NULL");
+    if ((rc = kv_check_shape(L, x, fn, &p->mask, &p->offset, &p->length)) != 0)
+        return rc;
     p->L = L, p->P = P;
-    p->offset = x->offset;
-    p->length = x->length ? x->length : L->block_bytes - x->offset;
     if (check_blocks(kv, x, p, fn) != 0)
         return GSHMEM_KV_ERR_RANGE;
     return check_signal(x, fn);
