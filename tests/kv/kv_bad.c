@@ -32,13 +32,6 @@ static int me, npes;
  * between processes where the program is position independent). */
 static unsigned char static_pool[2 * 2 * 8 * 64];
 
-#define EXPECT_ERR(call, status, phrase)                                                       \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        PT_CHECK_EQ_F(#call, (status), rc_, "status");                                         \
-        PT_CHECK(#call, strstr(gshmem_kv_error(), (phrase)) != NULL, phrase);                  \
-    } while (0)
-
 static gshmem_kv_xfer_t xfer_of(int layout, int pe, const int64_t *ids, size_t n)
 {
     gshmem_kv_xfer_t x;

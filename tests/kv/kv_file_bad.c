@@ -25,13 +25,6 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#define EXPECT_ERR(call, status, phrase)                                                       \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        PT_CHECK_EQ_F(#call, (status), rc_, "status");                                         \
-        PT_CHECK(#call, strstr(gshmem_kv_error(), (phrase)) != NULL, phrase);                  \
-    } while (0)
-
 static gshmem_kv_t *kv;
 static char dir[256];
 

@@ -147,4 +147,12 @@ PT_UNUSED static uint64_t kt_runs(const gshmem_kv_xfer_t *x, int rpl, int contig
         PT_CHECK_EQ_F(#call, 0, kt_rc_, "status (%s)", gshmem_kv_status_str(kt_rc_));          \
     } while (0)
 
+/* A call that must fail with status and say phrase in gshmem_kv_error(). */
+#define EXPECT_ERR(call, status, phrase)                                                       \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        PT_CHECK_EQ_F(#call, (status), rc_, "status");                                         \
+        PT_CHECK(#call, strstr(gshmem_kv_error(), (phrase)) != NULL, phrase);                  \
+    } while (0)
+
 #endif /* KV_TEST_H */
