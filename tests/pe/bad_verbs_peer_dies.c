@@ -4,17 +4,65 @@
  * naming the dead PE and the verbs status, and the job ends (no hang).
  * Run only over verbs (the rig: tests/rdma/tests.list): through P2P the puts to a
  * dead PE's mapping would still succeed.
+ *
+ * PE 1 runs in a child of the process the launcher started, and that
+ * parent outlives it.  Were PE 1 the launcher's own child, mpirun would see
+ * it killed and end the job within milliseconds, racing the ~0.5 s the
+ * survivor's QP takes to run out of retries (verbs_qp.c): the line this test
+ * checks came one run in a few (CI of stop 33).  The launcher-visible
+ * process living on is also what a PE under a wrapper that forks looks like.
  */
 /* EXPECT: gshmem: PE 0: gst_verbs: PE 1: work completion failed: */
+/* EXPECT_WITHIN: 60 */
+#define _POSIX_C_SOURCE 200809L
 #include <shmem.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static long buf[1024];
 
+/* The launcher's rank of this process, before shmem_init: -1 if none says. */
+static int launcher_rank(void)
+{
+    static const char *const names[] = {"PMIX_RANK", "PMI_RANK", "SLURM_PROCID",
+                                        "OMPI_COMM_WORLD_RANK"};
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *v = getenv(names[i]);
+
+        if (v && *v)
+            return atoi(v);
+    }
+    return -1;
+}
+
 int main(void)
 {
+    if (launcher_rank() == 1) {
+        pid_t child = fork();
+        int st;
+
+        if (child < 0) {
+            perror("bad_verbs_peer_dies: fork");
+            return 2;
+        }
+        if (child > 0) {
+            /* Stay until the launcher ends the job (PE 0's failure). */
+            if (waitpid(child, &st, 0) < 0 || !WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+                fprintf(stderr, "bad_verbs_peer_dies: PE 1 ended otherwise than by SIGKILL\n");
+            for (;;)
+                pause();
+        }
+    }
     shmem_init();
+    if (shmem_n_pes() != 2) {
+        fprintf(stderr, "bad_verbs_peer_dies: needs 2 PEs\n");
+        return 2;
+    }
     shmem_barrier_all();
     if (shmem_my_pe() == 1)
         raise(SIGKILL);
