@@ -11,6 +11,7 @@
 #include "config.h"
 #include "core/symreg.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,62 @@ static void check_cards(const char *fn, const symreg_card_t *all)
     }
 }
 
+/* A registered buffer lives in a file its owner may shrink (ftruncate)
+ * while it is registered; then a load or store past the file's new end
+ * raises SIGBUS, in the owner or in any node peer that mapped it, and the
+ * process would die with no word.  This handler names the buffer, the
+ * owner and the fix, and exits: the launcher (or the unique-id bootstrap's
+ * closed connection) ends the job.  A SIGBUS anywhere else goes to the
+ * handler that was there before (restored, and the fault raised again). */
+static struct sigaction bus_prev;
+static int bus_installed;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    uintptr_t a = (uintptr_t)si->si_addr;
+
+    (void)sig;
+    (void)ctx;
+    for (int r = GSI_REGION_SYMREG; r < GSI_REGION_MAX; r++) {
+        const symreg_t *s = &reg_of[r];
+        int owner = -1;
+
+        if (!s->buf)
+            continue;
+        if (a >= (uintptr_t)s->buf && a < (uintptr_t)s->buf + s->size)
+            owner = gsi_pe.my_pe;
+        for (int pe = 0; owner < 0 && s->map && pe < gsi_pe.n_pes; pe++)
+            if (s->map[pe] && a >= (uintptr_t)s->map[pe] &&
+                a < (uintptr_t)s->map[pe] + s->map_len[pe])
+                owner = pe;
+        if (owner < 0)
+            continue;
+        /* snprintf of %d and %p takes no lock and no memory in glibc. */
+        GSI_WARN("SIGBUS at %p, in PE %d's buffer of %zu bytes registered with "
+                 "gshmemx_buffer_register_symmetric: the file behind it is shorter than the "
+                 "buffer (PE %d shrank it with ftruncate?); keep the file as long as the buffer "
+                 "until gshmemx_buffer_unregister_symmetric",
+                 si->si_addr, owner, s->size, owner);
+        _exit(1);
+    }
+    sigaction(SIGBUS, &bus_prev, NULL);
+    bus_installed = 0;
+}
+
+static void guard_sigbus(void)
+{
+    struct sigaction sa;
+
+    if (bus_installed)
+        return;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, &bus_prev) == 0)
+        bus_installed = 1;
+}
+
 /* Map node peer pe's buffer: its file from the page that holds the buffer's
  * start. */
 static void map_node_peer(const char *fn, symreg_t *s, const symreg_card_t *c, int pe)
@@ -168,6 +225,7 @@ gsi_status_t gsi_symreg_add(const char *fn, void *buf, size_t size, char *err, s
         gsi_fatal(fn, "out of memory for %d PEs", n);
     s->buf = buf;
     s->size = size;
+    guard_sigbus();
     for (int pe = 0; pe < n; pe++) {
         if (pe == gsi_pe.my_pe)
             s->peer[pe] = (uintptr_t)buf;
