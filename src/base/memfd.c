@@ -43,7 +43,7 @@ gsi_status_t gsi_memfd_create(const char *name, size_t size, void *hint, int *fd
     int memfd = memfd_create(name, MFD_CLOEXEC);
 
     if (memfd < 0) {
-        GSI_WARN("memfd_create(%s): %s", name, strerror(errno));
+        GSI_WARN("memfd_create(%s): %s%s", name, strerror(errno), gsi_errno_hint(errno));
         return GSI_ERR_SYSTEM;
     }
     /* A memfd is made with mode 0777.  Node peers open it as its owner
@@ -96,7 +96,11 @@ gsi_status_t gsi_memfd_map_peer_at(pid_t pid, int fd, uint64_t offset, size_t si
     snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, fd);
     peer_fd = open(path, O_RDWR | O_CLOEXEC);
     if (peer_fd < 0) {
-        GSI_WARN("open(%s): %s (node peers must run as the same user)", path, strerror(errno));
+        int e = errno;
+
+        GSI_WARN("open(%s): %s%s", path, strerror(e),
+                 e == EACCES || e == EPERM ? " (node peers must run as the same user)"
+                                           : gsi_errno_hint(e));
         return GSI_ERR_SYSTEM;
     }
     map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, peer_fd,

@@ -84,7 +84,8 @@ gsi_status_t gsi_shared_map_find(const void *addr, size_t len, int *fd, uint64_t
 
     rc = find_line(a, &m);
     if (rc == -2) {
-        snprintf(err, errlen, "cannot read /proc/self/maps: %s", strerror(errno));
+        snprintf(err, errlen, "cannot read /proc/self/maps: %s%s", strerror(errno),
+                 gsi_errno_hint(errno));
         return GSI_ERR_SYSTEM;
     }
     if (rc < 0) {

@@ -23,4 +23,12 @@ typedef enum gsi_status {
 
 const char *gsi_status_str(gsi_status_t status);
 
+/* What a user can do about a failed system call's errno, as text to put
+ * after its strerror: " (this process is out of file descriptors: ...)"
+ * for EMFILE and ENFILE, "" for the rest, whose fix depends on the call.
+ * Descriptor exhaustion is the one cause that looks like another (a
+ * refused /proc/<pid>/fd open reads as a permission problem), so it is
+ * named wherever init opens files. */
+const char *gsi_errno_hint(int err);
+
 #endif

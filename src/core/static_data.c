@@ -77,7 +77,8 @@ static int copy_to_memfd(const void *from, size_t len)
     int fd = memfd_create("gshmem-static", MFD_CLOEXEC);
 
     if (fd < 0) {
-        GSI_WARN("memfd for static data (%zu bytes): %s", len, strerror(errno));
+        GSI_WARN("memfd for static data (%zu bytes): %s%s", len, strerror(errno),
+                 gsi_errno_hint(errno));
         return -1;
     }
     if (fchmod(fd, S_IRUSR | S_IWUSR) != 0 || ftruncate(fd, (off_t)len) != 0) {

@@ -19,7 +19,7 @@ check_PROGRAMS += \
 	tests/pe/bad_buf_overlap tests/pe/bad_buf_zero tests/pe/bad_buf_unknown \
 	tests/pe/bad_buf_unmapped \
 	tests/pe/bad_symreg_private tests/pe/bad_symreg_size tests/pe/bad_symreg_null \
-	tests/pe/bad_symreg_unknown \
+	tests/pe/bad_symreg_unknown tests/pe/bad_symreg_truncated tests/pe/bad_fd_exhausted \
 	tests/pe/bad_team_init_noid tests/pe/bad_team_init_ctx_neg tests/pe/bad_team_init_ctx_huge \
 	tests/pe/bad_skip_barrier tests/pe/bad_skip_coll tests/pe/bad_malloc_asym \
 	tests/pe/bad_team_split_overflow \
@@ -129,6 +129,10 @@ tests_pe_bad_buf_unknown_LDADD = libgshmem.la
 tests_pe_bad_symreg_private_SOURCES = tests/pe/bad_symreg_private.c
 tests_pe_bad_symreg_private_LDADD = libgshmem.la
 tests_pe_bad_symreg_size_SOURCES = tests/pe/bad_symreg_size.c
+tests_pe_bad_symreg_truncated_SOURCES = tests/pe/bad_symreg_truncated.c
+tests_pe_bad_symreg_truncated_LDADD = libgshmem.la
+tests_pe_bad_fd_exhausted_SOURCES = tests/pe/bad_fd_exhausted.c
+tests_pe_bad_fd_exhausted_LDADD = libgshmem.la
 tests_pe_bad_symreg_size_LDADD = libgshmem.la
 tests_pe_bad_symreg_null_SOURCES = tests/pe/bad_symreg_null.c
 tests_pe_bad_symreg_null_LDADD = libgshmem.la
@@ -251,6 +255,8 @@ TESTS += \
 	tests/pe/bad_symreg_size-np1.pe tests/pe/bad_symreg_size-np2.pe \
 	tests/pe/bad_symreg_null-np1.pe tests/pe/bad_symreg_null-np2.pe \
 	tests/pe/bad_symreg_unknown-np1.pe tests/pe/bad_symreg_unknown-np2.pe \
+	tests/pe/bad_symreg_truncated-np1.pe tests/pe/bad_symreg_truncated-np2.pe \
+	tests/pe/bad_fd_exhausted-np1.pe tests/pe/bad_fd_exhausted-np2.pe \
 	tests/pe/bad_team_init_noid-np1.pe tests/pe/bad_team_init_noid-np2.pe \
 	tests/pe/bad_team_init_ctx_neg-np2.pe tests/pe/bad_team_init_ctx_huge-np2.pe \
 	tests/pe/bad_ctx_double_destroy-np1.pe tests/pe/bad_ctx_double_destroy-np2.pe \

@@ -117,8 +117,8 @@ gsi_status_t gsi_cuda_ipc_open(const char *fn)
     len = name_of(&a, ipc.job, gsi_pe.my_pe);
     if (ipc.sock < 0 || setsockopt(ipc.sock, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) != 0 ||
         bind(ipc.sock, (struct sockaddr *)&a, len) != 0) {
-        GSI_WARN("%s: cannot open the socket for node peers' GPU memory handles: %s", fn,
-                 strerror(errno));
+        GSI_WARN("%s: cannot open the socket for node peers' GPU memory handles: %s%s", fn,
+                 strerror(errno), gsi_errno_hint(errno));
         status = GSI_ERR_SYSTEM;
     }
     /* Every socket is bound once all have passed, and by its PE: a name
