@@ -206,7 +206,8 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
                              .progress_thread = (int)gsi_pe.env.progress_thread,
                              .am_rma = (int)gsi_pe.env.ucx_am,
                              .allgather = gsi_pe.boot->allgather,
-                             .hca = verbs_hca(hca, sizeof(hca))};
+                             .hca = verbs_hca(hca, sizeof(hca)),
+                             .wait_timeout = (int)gsi_pe.env.wait_timeout};
     gsi_pe.net = choose_network(fn, args.hca);
     for (int pe = 0; !gsi_pe.net && pe < gsi_pe.n_pes; pe++)
         if (net_peer[pe])

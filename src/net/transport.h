@@ -109,7 +109,9 @@ typedef struct gst_init_args {
     int am_rma;          /* small operations as active messages: -1 where the
                                   transport has no RMA, 0 never, 1 always */
     int (*allgather)(const void *in, void *out, size_t len);
-    const char *hca; /* GSHMEM_HCA: the RDMA device[:port] ("auto": choose) */
+    const char *hca;  /* GSHMEM_HCA: the RDMA device[:port] ("auto": choose) */
+    int wait_timeout; /* GSHMEM_WAIT_TIMEOUT: seconds a transport's own wait may
+                         see no progress before it ends the job; 0: none */
 } gst_init_args_t;
 
 typedef gsi_status_t (*gst_init_fn_t)(const gst_init_args_t *args, char *err, size_t errlen);

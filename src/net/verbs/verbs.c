@@ -97,6 +97,7 @@ static gsi_status_t verbs_init(const gst_init_args_t *args, char *err, size_t er
     gst_verbs.my_pe = args->my_pe;
     gst_verbs.n_pes = args->n_pes;
     gst_verbs.allgather = args->allgather;
+    gst_verbs.wait_timeout = args->wait_timeout;
     pthread_mutex_init(&gst_verbs.lock, NULL);
     status = gst_verbs_open_device(args->hca, err, errlen);
     if (status != GSI_OK)

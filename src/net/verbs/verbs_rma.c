@@ -33,6 +33,7 @@
 
 #include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/log.h"
 #include "net/verbs/verbs_state.h"
@@ -91,10 +92,51 @@ static void post_marker(int pe)
     gsi_fatal("gst_verbs", "PE %d: WRs outstanding but no region to complete them on", pe);
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* A wait that has seen no completion for a second or more, once a second:
+ * a QP whose peer or link failed reports it by an error completion, but
+ * the rig's rxe (Debian 6.1) sometimes moves the QP to the error state, or
+ * stops retrying, with none (tests/pe/bad_verbs_peer_dies: 2 rig runs in
+ * 20 waited forever after the peer was killed).  The QP's state and
+ * GSHMEM_WAIT_TIMEOUT turn that into one line instead of a hang. */
+static void check_stall(int pe, uint64_t seq, uint64_t idle_ns)
+{
+    const gst_verbs_window_t *w = &gst_verbs.win[pe];
+    struct ibv_qp_attr attr;
+    struct ibv_qp_init_attr init;
+    int state = -1;
+
+    if (ibv_query_qp(gst_verbs.qp[pe], &attr, IBV_QP_STATE, &init) == 0)
+        state = (int)attr.qp_state;
+    if (state == IBV_QPS_ERR || state == IBV_QPS_SQE)
+        gsi_fatal("gst_verbs",
+                  "PE %d: the connection to it failed: its QP %u is in the error state, with "
+                  "WRs %llu to %llu outstanding and no completion saying why (the peer or the "
+                  "link is gone)",
+                  pe, gst_verbs.qp[pe]->qp_num, (unsigned long long)w->completed + 1,
+                  (unsigned long long)w->posted);
+    if (gst_verbs.wait_timeout > 0 && idle_ns >= (uint64_t)gst_verbs.wait_timeout * 1000000000ull)
+        gsi_fatal("gst_verbs",
+                  "PE %d: no completion for %d s (GSHMEM_WAIT_TIMEOUT) while waiting for WR "
+                  "%llu: WRs %llu to %llu outstanding, QP %u in state %d (the peer or the link "
+                  "is gone, or the device stalled)",
+                  pe, gst_verbs.wait_timeout, (unsigned long long)seq,
+                  (unsigned long long)w->completed + 1, (unsigned long long)w->posted,
+                  gst_verbs.qp[pe]->qp_num, state);
+}
+
 void gst_verbs_wait(int pe, uint64_t seq)
 {
     gst_verbs_window_t *w = &gst_verbs.win[pe];
     unsigned polls = 0;
+    uint64_t idle_since = 0, next_check = 0;
 
     if (w->completed >= seq)
         return;
@@ -102,10 +144,24 @@ void gst_verbs_wait(int pe, uint64_t seq)
     if (w->last_signalled < seq)
         post_marker(pe);
     while (w->completed < seq) {
-        if (poll_cq())
+        if (poll_cq()) {
             polls = 0;
-        else if (++polls > WAIT_SPIN)
+            idle_since = 0;
+        } else if (++polls > WAIT_SPIN) {
             sched_yield();
+            /* The clock only in the slow path: every 1024 idle polls. */
+            if ((polls & 1023) == 0) {
+                uint64_t t = now_ns();
+
+                if (!idle_since) {
+                    idle_since = t;
+                    next_check = t + 1000000000ull;
+                } else if (t >= next_check) {
+                    check_stall(pe, seq, t - idle_since);
+                    next_check = t + 1000000000ull;
+                }
+            }
+        }
     }
 }
 

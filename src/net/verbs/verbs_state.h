@@ -101,6 +101,7 @@ typedef struct gst_verbs {
     char *bounce;        /* GST_VERBS_BOUNCE bytes + 8 for atomics */
     struct ibv_mr *bounce_mr;
     unsigned sq_depth;       /* WRs outstanding per QP at most */
+    int wait_timeout;        /* GSHMEM_WAIT_TIMEOUT, s (gst_verbs_wait) */
     gst_verbs_window_t *win; /* [n_pes] each QP's send window */
     char *net_peer;          /* [n_pes] 1: a network peer (not mapped) */
     gst_verbs_slot_t slot[GST_VERBS_SLOTS];
