@@ -10,9 +10,10 @@
 #define _GNU_SOURCE
 #include <gshmem.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#include "file_buf.h"
 
 int main(void)
 {
@@ -22,11 +23,8 @@ int main(void)
     int fd;
 
     shmem_init();
-    fd = memfd_create("bad-fd-exhausted", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)size) != 0)
-        return 2;
-    buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (buf == MAP_FAILED)
+    buf = pt_file_buffer("bad-fd-exhausted", size, &fd);
+    if (!buf)
         return 2;
     if (shmem_n_pes() == 1)
         buf = NULL;

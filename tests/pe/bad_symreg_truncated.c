@@ -12,8 +12,9 @@
 #include <gshmem.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "file_buf.h"
 
 int main(void)
 {
@@ -24,11 +25,8 @@ int main(void)
 
     shmem_init();
     me = shmem_my_pe();
-    fd = memfd_create("bad-symreg-truncated", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)size) != 0)
-        return 2;
-    buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (buf == MAP_FAILED)
+    buf = (char *)pt_file_buffer("bad-symreg-truncated", size, &fd);
+    if (!buf)
         return 2;
     gshmemx_buffer_register_symmetric(buf, size, 0);
     if (me == 0 && ftruncate(fd, 0) != 0)

@@ -10,8 +10,9 @@
 #include <gshmem.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "file_buf.h"
 
 int main(void)
 {
@@ -21,11 +22,8 @@ int main(void)
 
     setenv("GSHMEM_WAIT_TIMEOUT", "5", 1);
     shmem_init();
-    fd = memfd_create("bad-wait-symreg-alone", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)size) != 0)
-        return 1;
-    buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (buf == MAP_FAILED)
+    buf = pt_file_buffer("bad-wait-symreg-alone", size, &fd);
+    if (!buf)
         return 1;
     if (shmem_my_pe() == shmem_n_pes() - 1) {
         sleep(40); /* never registers; the others' timeout ends the job first */

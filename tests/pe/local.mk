@@ -128,10 +128,10 @@ tests_pe_bad_buf_unknown_LDADD = libgshmem.la
 # gshmemx_buffer_register_symmetric's misuse: one line, the whole job ends (issue 18).
 tests_pe_bad_symreg_private_SOURCES = tests/pe/bad_symreg_private.c
 tests_pe_bad_symreg_private_LDADD = libgshmem.la
-tests_pe_bad_symreg_size_SOURCES = tests/pe/bad_symreg_size.c
-tests_pe_bad_symreg_truncated_SOURCES = tests/pe/bad_symreg_truncated.c
+tests_pe_bad_symreg_size_SOURCES = tests/pe/bad_symreg_size.c tests/pe/file_buf.h
+tests_pe_bad_symreg_truncated_SOURCES = tests/pe/bad_symreg_truncated.c tests/pe/file_buf.h
 tests_pe_bad_symreg_truncated_LDADD = libgshmem.la
-tests_pe_bad_fd_exhausted_SOURCES = tests/pe/bad_fd_exhausted.c
+tests_pe_bad_fd_exhausted_SOURCES = tests/pe/bad_fd_exhausted.c tests/pe/file_buf.h
 tests_pe_bad_fd_exhausted_LDADD = libgshmem.la
 tests_pe_bad_symreg_size_LDADD = libgshmem.la
 tests_pe_bad_symreg_null_SOURCES = tests/pe/bad_symreg_null.c
@@ -176,10 +176,10 @@ tests_pe_bad_wait_warn_LDADD = libgshmem.la
 # Bootstrap allgathers that one PE never reaches end after GSHMEM_WAIT_TIMEOUT (issue 29).
 tests_pe_bad_wait_boot_allgather_SOURCES = tests/pe/bad_wait_boot_allgather.c
 tests_pe_bad_wait_boot_allgather_LDADD = libgshmem.la
-tests_pe_bad_wait_symreg_alone_SOURCES = tests/pe/bad_wait_symreg_alone.c
+tests_pe_bad_wait_symreg_alone_SOURCES = tests/pe/bad_wait_symreg_alone.c tests/pe/file_buf.h
 tests_pe_bad_wait_symreg_alone_LDADD = libgshmem.la
 # A registration is compared with the peers' calls first (issue 32).
-tests_pe_bad_wait_symreg_skip_SOURCES = tests/pe/bad_wait_symreg_skip.c
+tests_pe_bad_wait_symreg_skip_SOURCES = tests/pe/bad_wait_symreg_skip.c tests/pe/file_buf.h
 tests_pe_bad_wait_symreg_skip_LDADD = libgshmem.la
 tests_pe_stop_cont_SOURCES = tests/pe/stop_cont.c tests/pe/pe_test.h
 tests_pe_stop_cont_LDADD = libgshmem.la -lpthread
