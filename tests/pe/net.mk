@@ -151,6 +151,8 @@ TESTS += \
 	tests/pe/bad_dead_peer-np2-net.net \
 	tests/pe/bad_env-np1-net.net \
 	tests/pe/bad_env-np2-net.net \
+	tests/pe/bad_fd_exhausted-np1-net.net \
+	tests/pe/bad_fd_exhausted-np2-net.net \
 	tests/pe/bad_fin_lock-np2-net.net \
 	tests/pe/bad_fin_signal-np2-net.net \
 	tests/pe/bad_fin_team_bcast-np2-net.net \
@@ -204,6 +206,8 @@ TESTS += \
 	tests/pe/bad_symreg_private-np2-net.net \
 	tests/pe/bad_symreg_size-np1-net.net \
 	tests/pe/bad_symreg_size-np2-net.net \
+	tests/pe/bad_symreg_truncated-np1-net.net \
+	tests/pe/bad_symreg_truncated-np2-net.net \
 	tests/pe/bad_symreg_unknown-np1-net.net \
 	tests/pe/bad_symreg_unknown-np2-net.net \
 	tests/pe/bad_sync_area-np1-net.net \
