@@ -124,20 +124,76 @@ static int check_config(const gshmem_moe_config_t *c, int npes)
     return 0;
 }
 
+/* What a PE passed to gshmem_moe_create, as its peers see it. */
+typedef struct moe_card {
+    int32_t ok; /* the config passed check_config and out is set */
+    int32_t v[6];
+} moe_card_t;
+
+static const char *const card_field[6] = {"hidden", "num_experts", "topk", "max_tokens_per_pe",
+                                          "format", "mode"};
+
+/* Creation is collective: one exchange of every PE's config, so that a
+ * config refused on one PE, or different on two, fails on every PE with a
+ * line naming the PE and both values, and no PE is left waiting in
+ * moe_init's symmetric allocations (issue 29, point 2).  0: all agree. */
+static int agree(const gshmem_moe_config_t *cfg, int ok)
+{
+    const char *fn = "gshmem_moe_create";
+    int n = shmem_n_pes(), rc = 0;
+    moe_card_t *all = (moe_card_t *)shmem_malloc((size_t)n * sizeof *all);
+    moe_card_t *mine = (moe_card_t *)shmem_malloc(sizeof *mine);
+
+    if (all == NULL || mine == NULL) {
+        shmem_free(all), shmem_free(mine);
+        return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of symmetric memory for %d configs", n);
+    }
+    memset(mine, 0, sizeof *mine);
+    mine->ok = ok;
+    if (cfg != NULL) {
+        mine->v[0] = cfg->hidden, mine->v[1] = cfg->num_experts, mine->v[2] = cfg->topk;
+        mine->v[3] = cfg->max_tokens_per_pe, mine->v[4] = (int32_t)cfg->format;
+        mine->v[5] = (int32_t)cfg->mode;
+    }
+    shmem_fcollectmem(SHMEM_TEAM_WORLD, all, mine, sizeof *mine);
+    for (int pe = 0; pe < n && rc == 0; pe++) {
+        if (!all[pe].ok) {
+            /* The refusing PE said why; the others say who. */
+            rc = ok ? moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                               "PE %d refused its config (its own line says why), so every PE "
+                               "fails",
+                               pe)
+                    : GSHMEM_MOE_ERR_INVALID;
+            break;
+        }
+        for (int f = 0; f < 6 && pe > 0; f++)
+            if (all[pe].v[f] != all[0].v[f]) {
+                rc = moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                              "PE %d has %s %d, PE 0 %d: every PE must pass the same config", pe,
+                              card_field[f], (int)all[pe].v[f], (int)all[0].v[f]);
+                break;
+            }
+    }
+    shmem_free(mine);
+    shmem_free(all);
+    return rc;
+}
+
 int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
 {
     const char *fn = "gshmem_moe_create";
     gshmem_moe_t *b;
     moe_shape_t s;
     size_t NK, LPN;
-    int init = 0, rc;
+    int init = 0, rc, agreed;
 
     shmem_query_initialized(&init);
     if (!init)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "called before shmem_init");
-    if (out == NULL)
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "out is NULL");
-    if ((rc = check_config(cfg, shmem_n_pes())) != 0)
+    rc = out == NULL ? moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "out is NULL")
+                     : check_config(cfg, shmem_n_pes());
+    agreed = agree(cfg, rc == 0); /* by every PE, even one that refused */
+    if (rc != 0 || (rc = agreed) != 0)
         return rc;
     b = (gshmem_moe_t *)calloc(1, sizeof *b);
     if (b == NULL)

@@ -33,13 +33,19 @@ tests_moe_bad_moe_destroyed_SOURCES = tests/moe/bad_moe_destroyed.c
 tests_moe_bad_moe_destroyed_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 tests_moe_bad_moe_garbage_SOURCES = tests/moe/bad_moe_garbage.c
 tests_moe_bad_moe_garbage_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
+# Configs that differ between PEs, or that one PE refuses, fail on every PE.
+check_PROGRAMS += tests/moe/bad_moe_config
+tests_moe_bad_moe_config_SOURCES = tests/moe/bad_moe_config.c
+tests_moe_bad_moe_config_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 
 TESTS += \
 	tests/moe/moe_ll-np1.pe tests/moe/moe_ll-np2.pe tests/moe/moe_ll-np4.pe \
 	tests/moe/moe_normal-np1.pe tests/moe/moe_normal-np2.pe tests/moe/moe_normal-np4.pe \
 	tests/moe/moe_inflight-np2.pe tests/moe/moe_inflight-np4.pe \
 	tests/moe/moe_zero_copy-np1.pe tests/moe/moe_zero_copy-np2.pe tests/moe/moe_zero_copy-np4.pe \
-	tests/moe/bad_moe_destroyed-np2.pe tests/moe/bad_moe_garbage-np1.pe
+	tests/moe/bad_moe_destroyed-np2.pe tests/moe/bad_moe_garbage-np1.pe \
+	tests/moe/bad_moe_config-np2.pe tests/moe/bad_moe_config-np4.pe \
+	tests/moe/bad_moe_config_refused.sh
 
 if HAVE_UCX
 TESTS += \

@@ -1,4 +1,4 @@
-"""tests/python/bad_alloc.py - one job (py-bad-alloc-np2.sh runs it): PE 0
+"""tests/python/bad_alloc.py - one job (py-bad-args-np2.sh runs it): PE 0
 asks gshmem.empty for 256 floats, the others for 512 (a torch tensor, so
 the same on host lanes and on a GPU heap).  The allocation calls
 are compared across PEs (gshmem_malloc, as shmem_malloc), so the job must

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Python arguments that differ between 2 PEs end the job with the line of
+# the check that compares them: allocations of different sizes
+# (bad_alloc.py: host/alloc_call.c) and a gshmem.moe.Buffer made with
+# different hidden sizes (bad_moe_config.py: libs/moe's config exchange).
+# Exit 77 with a SKIP line when python3 cannot import numpy and torch.
+set -u
+top=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+build=${GSHMEM_TOP_BUILDDIR:-$top}
+if ! why=$(cd "$top/python/gshmem" && python3 -c 'import _deps; _deps.ensure(); import numpy, torch' \
+    2>&1 | tail -n 1); then
+    echo "py-bad-args-np2.sh: SKIP: python3 cannot import numpy and torch ($why)"
+    exit 77
+fi
+PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH
+fail=0
+# one SCRIPT REGEX: run it on 2 PEs; it must fail with a line matching REGEX.
+one() {
+    out=$(timeout -k 10 "${GSHMEM_TEST_TIMEOUT:-60}" "$build/tools/gshmemrun" -np 2 \
+        python3 "$top/tests/python/$1" 2>&1)
+    rc=$?
+    printf '%s\n' "$out"
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        echo "py-bad-args-np2.sh: FAIL: $1: the job exited $rc; it must fail with the line" >&2
+        fail=1
+    elif ! printf '%s\n' "$out" | grep -Eq "$2"; then
+        echo "py-bad-args-np2.sh: FAIL: $1: no line matching: $2" >&2
+        fail=1
+    else
+        echo "py-bad-args-np2.sh: PASS: $1: exit $rc with the line"
+    fi
+}
+one bad_alloc.py 'gshmem: PE [0-9]+: gshmem_malloc: PE [0-9]+ asked for [0-9]+ bytes, this PE for [0-9]+'
+one bad_moe_config.py 'gshmem: PE [0-9]+: gshmem_moe_create: PE 1 has hidden 256, PE 0 128: every PE must pass the same config'
+exit $fail
