@@ -81,12 +81,45 @@ static int moe_fail(int status, const char *fn, const char *fmt, ...)
 
 #define MOE_LIVE 0x6d6f6531u /* "moe1" */
 
+/* The live buffers, looked up before a handle is read at all: a garbage
+ * pointer, even one into unmapped memory, is refused without a load
+ * through it (as libs/kv's engine table does).  The live word stays as a
+ * second check.  The library is called from one thread per PE (its calls
+ * are collective), so the table needs no lock. */
+#define MOE_MAX_BUFFERS 64
+static gshmem_moe_t *moe_table[MOE_MAX_BUFFERS];
+
+static void moe_release(gshmem_moe_t *b);
+
+/* A free slot's index, or -1. */
+static int moe_table_free(void)
+{
+    for (int i = 0; i < MOE_MAX_BUFFERS; i++)
+        if (moe_table[i] == NULL)
+            return i;
+    return -1;
+}
+
+static void moe_table_remove(const gshmem_moe_t *b)
+{
+    for (int i = 0; i < MOE_MAX_BUFFERS; i++)
+        if (moe_table[i] == b)
+            moe_table[i] = NULL;
+}
+
+static int moe_in_table(const gshmem_moe_t *b)
+{
+    for (int i = 0; b != NULL && i < MOE_MAX_BUFFERS; i++)
+        if (moe_table[i] == b)
+            return 1;
+    return 0;
+}
+
 /* Whether b is a buffer from gshmem_moe_create not yet destroyed; else one
- * line.  A destroyed buffer's word was cleared; one that was never a buffer
- * is unlikely to hold it. */
+ * line. */
 static int moe_live(const gshmem_moe_t *b, const char *fn)
 {
-    if (b && b->magic == MOE_LIVE)
+    if (moe_in_table(b) && b->magic == MOE_LIVE)
         return 1;
     if (b)
         moe_fail(0, fn, "buffer %p is not a live gshmem_moe_t (destroyed, or never created)",
@@ -192,6 +225,9 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "called before shmem_init");
     rc = out == NULL ? moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "out is NULL")
                      : check_config(cfg, shmem_n_pes());
+    if (rc == 0 && moe_table_free() < 0)
+        rc = moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "%d buffers are live already: destroy one first",
+                      MOE_MAX_BUFFERS);
     agreed = agree(cfg, rc == 0); /* by every PE, even one that refused */
     if (rc != 0 || (rc = agreed) != 0)
         return rc;
@@ -221,17 +257,18 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
     }
     if (!b->idx[1] || !b->idx_host || !b->w_host || !b->scratch || !b->lay[0] || !b->lay[1] ||
         !b->rows[0] || !b->rows[1] || !b->lay_n[0] || !b->lay_n[1]) {
-        gshmem_moe_destroy(b);
+        moe_release(b);
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory (symmetric or private)");
     }
+    moe_table[moe_table_free()] = b; /* a slot was free before the exchange */
     *out = b;
     return 0;
 }
 
-void gshmem_moe_destroy(gshmem_moe_t *b)
+/* Everything create made, in a buffer that is in the table or never was. */
+static void moe_release(gshmem_moe_t *b)
 {
-    if (b == NULL || !moe_live(b, "gshmem_moe_destroy"))
-        return;
+    moe_table_remove(b);
     b->magic = 0;
     b->m.a.b.idx = b->idx[0]; /* moe_fini frees the one moe_init made */
     moe_fini(&b->m);
@@ -240,6 +277,12 @@ void gshmem_moe_destroy(gshmem_moe_t *b)
     free(b->lay[0]), free(b->lay[1]), free(b->lay_n[0]), free(b->lay_n[1]);
     free(b->rows[0]), free(b->rows[1]);
     free(b);
+}
+
+void gshmem_moe_destroy(gshmem_moe_t *b)
+{
+    if (b != NULL && moe_live(b, "gshmem_moe_destroy"))
+        moe_release(b);
 }
 
 int gshmem_moe_local_experts(const gshmem_moe_t *b)
