@@ -7,17 +7,17 @@
  *
  * PE 1 runs in a child of the process the launcher started, and that
  * parent outlives it.  Were PE 1 the launcher's own child, mpirun would see
- * it killed and end the job within milliseconds, racing the ~0.5 s the
- * survivor's QP takes to run out of retries (verbs_qp.c): the line this test
- * checks came one run in a few (CI of stop 33).  The launcher-visible
+ * it killed and end the job within milliseconds, racing the survivor's
+ * failed completion: the line this test checks was missing in stop 33's
+ * CI.  The launcher-visible
  * process living on is also what a PE under a wrapper that forks looks like.
  *
- * Usually the QP runs out of retries and the completion fails.  About one
- * rig run in ten, the rig's rxe neither retries nor fails the last WR (a
- * lone zero-length WRITE, the wait's marker, outstanding with the QP in
- * RTS), so the wait's own bound names PE 1: GSHMEM_WAIT_TIMEOUT, 20 s here
- * (src/net/verbs/verbs_rma.c, check_stall).  Before that bound, such a run
- * hung until the harness killed it.
+ * Usually PE 1's MRs go first and the next WRITE fails with a remote access
+ * error.  In 2 to 4 rig runs in 20, its QP goes first and the rig's rxe
+ * neither retries nor fails the WRs outstanding (the QP stays in RTS; WRs
+ * posted later go unanswered too), so the wait's own bound names PE 1:
+ * GSHMEM_WAIT_TIMEOUT, 20 s here (src/net/verbs/verbs_rma.c, check_stall).
+ * Before that bound, such a run hung until the harness killed it.
  */
 /* EXPECT: gshmem: PE 0: gst_verbs: PE 1: (work completion failed: |the connection to it failed: |no completion for 20 s \(GSHMEM_WAIT_TIMEOUT\)) */
 /* EXPECT_WITHIN: 60 */

@@ -102,10 +102,12 @@ static uint64_t now_ns(void)
 
 /* A wait that has seen no completion for a second or more, once a second:
  * a QP whose peer or link failed reports it by an error completion, but
- * the rig's rxe (Debian 6.1) sometimes moves the QP to the error state, or
- * stops retrying, with none (tests/pe/bad_verbs_peer_dies: 2 rig runs in
- * 20 waited forever after the peer was killed).  The QP's state and
- * GSHMEM_WAIT_TIMEOUT turn that into one line instead of a hang. */
+ * the rig's rxe (Debian 6.1) gives none when a killed peer's QP goes before
+ * its MRs: it neither retries nor fails, the QP stays in RTS, and WRs
+ * posted after it go unanswered too (tests/pe/bad_verbs_peer_dies: 2 to 4
+ * rig runs in 20; the others fail with a remote access error, the peer's
+ * MRs gone first).  The QP's state and GSHMEM_WAIT_TIMEOUT turn that into
+ * one line instead of a hang. */
 static void check_stall(int pe, uint64_t seq, uint64_t idle_ns)
 {
     const gst_verbs_window_t *w = &gst_verbs.win[pe];
