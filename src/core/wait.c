@@ -1,18 +1,8 @@
 /* src/core/wait.c - the slow half of a wait: yield and watch the clock. */
 #include "core/wait.h"
 
-#include <time.h>
-
 #include "base/log.h"
 #include "core/liveness.h"
-
-uint64_t gsi_now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what)
 {

@@ -6,6 +6,8 @@
 
 #include <sched.h>
 #include <stdint.h>
+
+#include "base/clock.h"
 #include "core/pe.h"
 
 typedef struct gsi_waiter {
@@ -27,10 +29,6 @@ static inline void gsi_cpu_relax(void)
     __asm__ __volatile__("yield" ::: "memory");
 #endif
 }
-
-/* CLOCK_MONOTONIC in nanoseconds: the clock of every timeout and idle
- * policy of the core. */
-uint64_t gsi_now_ns(void);
 
 /* Past the spin budget: yield, and check the timeout now and then. */
 void gsi_wait_slow(gsi_waiter_t *w, const char *fn, const char *what);

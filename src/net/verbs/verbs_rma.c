@@ -33,8 +33,8 @@
 
 #include <sched.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "base/log.h"
 #include "net/verbs/verbs_state.h"
 
@@ -92,14 +92,6 @@ static void post_marker(int pe)
     gsi_fatal("gst_verbs", "PE %d: WRs outstanding but no region to complete them on", pe);
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 /* A wait that has seen no completion for a second or more, once a second:
  * a QP whose peer or link failed reports it by an error completion, but
  * the rig's rxe (Debian 6.1) gives none when a killed peer's QP goes before
@@ -153,7 +145,7 @@ void gst_verbs_wait(int pe, uint64_t seq)
             sched_yield();
             /* The clock only in the slow path: every 1024 idle polls. */
             if ((polls & 1023) == 0) {
-                uint64_t t = now_ns();
+                uint64_t t = gsi_now_ns();
 
                 if (!idle_since) {
                     idle_since = t;
