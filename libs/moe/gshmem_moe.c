@@ -158,13 +158,15 @@ static int check_config(const gshmem_moe_config_t *c, int npes)
 }
 
 /* What a PE passed to gshmem_moe_create, as its peers see it. */
+#define MOE_CARD_FIELDS 6
 typedef struct moe_card {
     int32_t ok; /* the config passed check_config and out is set */
-    int32_t v[6];
+    int32_t v[MOE_CARD_FIELDS];
 } moe_card_t;
 
-static const char *const card_field[6] = {"hidden", "num_experts", "topk", "max_tokens_per_pe",
-                                          "format", "mode"};
+static const char *const card_field[MOE_CARD_FIELDS] = {"hidden", "num_experts",
+                                                        "topk",   "max_tokens_per_pe",
+                                                        "format", "mode"};
 
 /* Creation is collective: one exchange of every PE's config, so that a
  * config refused on one PE, or different on two, fails on every PE with a
@@ -199,7 +201,7 @@ static int agree(const gshmem_moe_config_t *cfg, int ok)
                     : GSHMEM_MOE_ERR_INVALID;
             break;
         }
-        for (int f = 0; f < 6 && pe > 0; f++)
+        for (int f = 0; f < MOE_CARD_FIELDS && pe > 0; f++)
             if (all[pe].v[f] != all[0].v[f]) {
                 rc = moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                               "PE %d has %s %d, PE 0 %d: every PE must pass the same config", pe,
