@@ -5,15 +5,8 @@
 # different hidden sizes (bad_moe_config.py: libs/moe's config exchange).
 # Exit 77 with a SKIP line when python3 cannot import numpy and torch.
 set -u
-top=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-build=${GSHMEM_TOP_BUILDDIR:-$top}
-if ! why=$(cd "$top/python/gshmem" && python3 -c 'import _deps; _deps.ensure(); import numpy, torch' \
-    2>&1 | tail -n 1); then
-    echo "py-bad-args-np2.sh: SKIP: python3 cannot import numpy and torch ($why)"
-    exit 77
-fi
-PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
+py_name=py-bad-args-np2.sh
+. "$(dirname "$0")/env.sh"
 fail=0
 # one SCRIPT REGEX: run it on 2 PEs; it must fail with a line matching REGEX.
 one() {

@@ -8,17 +8,11 @@
 # propagation off.  Exit 77 with a SKIP line when python3 cannot import
 # numpy and torch.
 set -u
-top=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-build=${GSHMEM_TOP_BUILDDIR:-$top}
-if ! why=$(cd "$top/python/gshmem" && python3 -c 'import _deps; _deps.ensure(); import numpy, torch' \
-    2>&1 | tail -n 1); then
-    echo "py-bad-exit-np2.sh: SKIP: python3 cannot import numpy and torch ($why)"
-    exit 77
-fi
-PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH}
+py_name=py-bad-exit-np2.sh
+. "$(dirname "$0")/env.sh"
 CUDA_VISIBLE_DEVICES=
 GSHMEM_WAIT_TIMEOUT=60
-export PYTHONPATH CUDA_VISIBLE_DEVICES GSHMEM_WAIT_TIMEOUT
+export CUDA_VISIBLE_DEVICES GSHMEM_WAIT_TIMEOUT
 fail=0
 # one SCRIPT REGEX: run it on 2 PEs; it must fail with a line matching REGEX
 # within 10 s of its "failing at <time>" line (after the imports, which

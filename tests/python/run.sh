@@ -11,19 +11,11 @@
 set -u
 mode=${1:?usage: run.sh launcher|net|group|uid NP}
 np=${2:?usage: run.sh MODE NP}
-top=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-build=${GSHMEM_TOP_BUILDDIR:-$top}
 py=python3
 limit=$((${GSHMEM_TEST_TIMEOUT:-60} * 5))
-
-# Debian's torch and numpy are found the way the package finds them (_deps.py).
-if ! why=$(cd "$top/python/gshmem" && "$py" -c \
-    'import _deps; _deps.ensure(); import numpy, torch, pytest' 2>&1 | tail -n 1); then
-    echo "run.sh: SKIP: $py cannot import numpy, torch and pytest ($why)"
-    exit 77
-fi
-PYTHONPATH=$top/python:$top/tests/python${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
+py_name=run.sh py_needs="numpy, torch, pytest"
+. "$(dirname "$0")/env.sh"
+PYTHONPATH=$PYTHONPATH:$top/tests/python
 cd "$build" || exit 99
 args="-q -p no:cacheprovider --color=no -x $top/tests/python/test_api.py $top/tests/python/test_moe.py $top/tests/python/test_gpu.py $top/tests/python/test_kv.py"
 case $mode in
