@@ -82,6 +82,22 @@ int gshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 int pgshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 
 /*
+ * For bindings whose objects view the symmetric heap (Python's gshmem.empty
+ * returns a torch tensor over it, freed whenever the program drops it).
+ * gshmemx_heap_hold, called between init and shmem_finalize, makes the next
+ * finalize leave this PE's heaps (host, and device where there is one)
+ * mapped with their contents, while everything else is taken down: such
+ * views then read and write local memory that no peer reaches.  The memory
+ * stays until gshmemx_heap_release(hold); releasing before finalize cancels
+ * the hold.  Each returns 0, or 1 with a line (not initialized; too many
+ * holds not yet released; a handle that is not a live hold).
+ */
+int gshmemx_heap_hold(void **hold);
+int pgshmemx_heap_hold(void **hold);
+int gshmemx_heap_release(void *hold);
+int pgshmemx_heap_release(void *hold);
+
+/*
  * Team reduce-scatter (NVSHMEM's nvshmem_TYPENAME_OP_reducescatter; not in
  * OpenSHMEM 1.6): source holds one block of nreduce elements per member of
  * team, and member i's dest receives the reduction over all members of

@@ -125,11 +125,13 @@ def init(group=None, uid=None, rank=None, nranks=None):
 
 
 def finalize():
-    """Collective.  Frees nothing the caller still holds; also runs at exit."""
+    """Collective; also runs at exit.  Tensors the caller still holds stay
+    readable and writable (their memory is kept until they are dropped), but
+    no gshmem routine takes them any more."""
     if not _state["init"]:
         raise _lib.GshmemError("gshmem.finalize: not initialized by gshmem.init")
     from . import memory
-    memory._forget_all()
+    memory._hold_for_views()
     lib.shmem_finalize()
     _state["init"] = False
 
@@ -164,7 +166,8 @@ def _finalize_at_exit():
 
 def _need_init(fn):
     if not _state["init"]:
-        raise _lib.GshmemError("gshmem.%s: called before gshmem.init" % fn)
+        raise _lib.GshmemError("gshmem.%s: gshmem is not initialized (call gshmem.init; "
+                               "after gshmem.finalize no routine takes the heap's tensors)" % fn)
 
 
 def my_pe():

@@ -13,6 +13,8 @@ see README.md, "Python".
 """
 import ctypes
 import operator
+import sys
+import weakref
 
 from . import _deps
 
@@ -26,6 +28,17 @@ from ._lib import lib, GshmemError  # noqa: E402
 
 # base address -> (nbytes, the numpy array owning the view)
 _allocs = {}
+# id -> weak reference to an allocation's owner: the object that every
+# tensor or array over the allocation keeps alive (host: the ctypes buffer
+# under the NumPy array; GPU: the __cuda_array_interface__ object torch
+# holds).  Kept after free too, so finalize knows which memory is still
+# viewed (_hold_for_views).
+_owners = {}
+
+
+def _track(owner):
+    key = id(owner)
+    _owners[key] = weakref.ref(owner, lambda _ref, k=key: _owners.pop(k, None))
 
 
 def _torch():
@@ -96,11 +109,14 @@ def _alloc(nbytes, fn, zero=False):
         raise GshmemError("gshmem.%s: the symmetric heap has no room for %d bytes "
                           "(GSHMEM_DEVICE_HEAP_SIZE / SHMEM_SYMMETRIC_SIZE)" % (fn, nbytes))
     if on_gpu():
-        t = _torch().as_tensor(_CudaBytes(ptr, int(nbytes)), device="cuda")
+        owner = _CudaBytes(ptr, int(nbytes))
+        t = _torch().as_tensor(owner, device="cuda")
         _allocs[ptr] = (int(nbytes), t)
+        _track(owner)
         return ptr, t
     buf = (ctypes.c_uint8 * max(int(nbytes), 1)).from_address(ptr)
     arr = np.ctypeslib.as_array(buf)
+    _track(buf)
     _allocs[ptr] = (int(nbytes), arr)
     return ptr, arr[:nbytes]
 
@@ -165,8 +181,32 @@ def free(obj):
     lib.gshmem_free(ptr)
 
 
-def _forget_all():
-    _allocs.clear()
+def _hold_for_views():
+    """Before shmem_finalize.  Tensors and arrays the program still holds
+    keep their memory mapped past finalize (gshmemx_heap_hold) until the last
+    of them is dropped: reading one after finalize gives what was there, as
+    after gshmem.free, where unmapping would have been a SIGSEGV.  Nothing is
+    held when nothing views the heap."""
+    _allocs.clear()  # the package's own references: only the program's remain
+    live = [o for o in (r() for r in list(_owners.values())) if o is not None]
+    _owners.clear()
+    if not live:
+        return
+    hold = ctypes.c_void_p()
+    if lib.gshmemx_heap_hold(ctypes.byref(hold)) != 0:
+        sys.stderr.write("gshmem: PE %d: finalize: %d tensors or arrays still view the heap, and "
+                         "it cannot be kept for them (the line above says why): do not use them "
+                         "after finalize\n" % (lib.shmem_my_pe(), len(live)))
+        return
+    left = [len(live)]
+
+    def dropped():
+        left[0] -= 1
+        if left[0] == 0:
+            lib.gshmemx_heap_release(hold)
+
+    for o in live:
+        weakref.finalize(o, dropped)
 
 
 def nbytes_of(obj):

@@ -2,12 +2,14 @@
 #include "core/heap.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/log.h"
 #include "base/memfd.h"
 #include "core/alloc.h"
+#include "core/heap_keep.h"
 #include "core/pe.h"
 
 /* Every PE asks for its heap at this address, so that symmetric heap
@@ -49,12 +51,34 @@ err_unmap:
     return status;
 }
 
+typedef struct kept_range {
+    void *base;
+    size_t size;
+} kept_range_t;
+
+static void unmap_kept(void *arg)
+{
+    kept_range_t *k = arg;
+
+    gsi_memfd_unmap(k->base, k->size);
+    free(k);
+}
+
 void gsi_heap_destroy(void)
 {
     gsi_region_t *heap = &gsi_pe.region[GSI_REGION_HEAP];
+    kept_range_t *kept = malloc(sizeof(*kept));
 
     gsi_alloc_fini(&allocator);
-    gsi_memfd_unmap((void *)heap->base, heap->size);
+    /* A binding's views of the heap outlive finalize (core/heap_keep.h):
+     * the mapping stays theirs; the descriptor can go, the mapping keeps
+     * the memory. */
+    if (kept)
+        *kept = (kept_range_t){(void *)heap->base, heap->size};
+    if (!kept || !gsi_heap_hold_take(unmap_kept, kept)) {
+        free(kept);
+        gsi_memfd_unmap((void *)heap->base, heap->size);
+    }
     close(heap->fd);
     heap->base = 0;
     heap->size = 0;

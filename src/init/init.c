@@ -21,6 +21,7 @@
 #include "coll/sync.h"
 #include "coll/team.h"
 #include "core/heap.h"
+#include "core/heap_keep.h"
 #include "core/liveness.h"
 #include "core/localbuf.h"
 #include "core/symreg.h"
@@ -162,6 +163,7 @@ void gsi_finalize(const char *fn)
     gsi_peers_disconnect();
     gsi_topo_fini();
     gsi_heap_destroy();
+    gsi_heap_hold_disarm(); /* both heaps are down: a hold took them or nothing */
     if (gsi_pe.boot->finalize() != 0)
         GSI_WARN("%s: bootstrap %s: %s", fn, gsi_pe.boot->name, gsb_error());
     gsi_pe.n_pes = 0;

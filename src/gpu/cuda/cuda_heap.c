@@ -36,6 +36,7 @@
 #include "base/log.h"
 #include "bootstrap/bootstrap.h"
 #include "core/alloc.h"
+#include "core/heap_keep.h"
 #include "core/pe.h"
 #include "gpu/caps.h"
 #include "gpu/cuda/cuda_driver.h"
@@ -415,10 +416,59 @@ gsi_status_t gsi_cuda_heap_info(gsd_state_t *s)
 
 /* ---- finalize ------------------------------------------------------------------ */
 
+/* This PE's own chunks and range, handed to a heap hold at finalize
+ * (core/heap_keep.h): a binding's CUDA tensors over them outlive it. */
+typedef struct kept_heap {
+    CUdeviceptr base;
+    size_t reserve;
+    int n;
+    struct {
+        size_t offset, size;
+        CUmemGenericAllocationHandle own;
+    } chunk[];
+} kept_heap_t;
+
+static void unmap_kept(void *arg)
+{
+    kept_heap_t *k = arg;
+
+    for (int i = 0; i < k->n; i++) {
+        GSI_CU(cuMemUnmap)(k->base + k->chunk[i].offset, k->chunk[i].size);
+        GSI_CU(cuMemRelease)(k->chunk[i].own);
+    }
+    GSI_CU(cuMemAddressFree)(k->base, k->reserve);
+    free(k);
+}
+
+/* 1 when a hold took the own chunks and the range: release leaves them. */
+static int keep_own(void)
+{
+    kept_heap_t *k;
+
+    if (!heap.base)
+        return 0;
+    k = malloc(sizeof(*k) + (size_t)heap.n_chunks * sizeof(k->chunk[0]));
+    if (!k)
+        return 0;
+    k->base = heap.base;
+    k->reserve = heap.reserve;
+    k->n = heap.n_chunks;
+    for (int i = 0; i < heap.n_chunks; i++) {
+        k->chunk[i].offset = heap.chunks[i].offset;
+        k->chunk[i].size = heap.chunks[i].size;
+        k->chunk[i].own = heap.chunks[i].own;
+    }
+    if (gsi_heap_hold_take(unmap_kept, k))
+        return 1;
+    free(k);
+    return 0;
+}
+
 /* Undo what init and growth did (also a half-done init: not collective). */
 static void release(void)
 {
     char err[256];
+    int kept = keep_own();
 
     if (heap.n_chunks && gsi_pe.net && gsi_pe.net->map_region)
         gsi_pe.net->map_region(GSI_CUDA_REGION, NULL, 0, GST_MEM_CUDA, err, sizeof(err));
@@ -431,13 +481,15 @@ static void release(void)
                 GSI_CU(cuMemRelease)(c->peer[i]);
             }
         free(c->peer);
+        if (kept)
+            continue;
         GSI_CU(cuMemUnmap)(heap.base + c->offset, c->size);
         GSI_CU(cuMemRelease)(c->own);
     }
     for (int i = 0; heap.peer_va && i < heap.n_peers; i++)
         if (heap.peer_va[i])
             GSI_CU(cuMemAddressFree)(heap.peer_va[i], heap.reserve);
-    if (heap.base)
+    if (heap.base && !kept)
         GSI_CU(cuMemAddressFree)(heap.base, heap.reserve);
     if (heap.peer_base_dev)
         gsi_cuda_free_device(heap.peer_base_dev);
