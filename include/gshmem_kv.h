@@ -92,7 +92,9 @@ extern "C" {
     X(ERR_STATE, -8, "not allowed in the request's state")                     \
     X(ERR_BUSY, -9, "resources in use")                                        \
     X(ERR_NOMEM, -10, "out of memory")                                         \
-    X(ERR_IO, -11, "storage I/O failed")
+    X(ERR_IO, -11, "storage I/O failed")                                       \
+    X(ERR_PEER, -12, "the peer is gone")                                       \
+    X(ERR_UNSUPPORTED, -13, "not supported by this build")
 
 #define GSHMEM_KV_STATUS_ENUM_(NAME, VALUE, MSG) GSHMEM_KV_##NAME = (VALUE),
 enum { GSHMEM_KV_STATUS_MAP(GSHMEM_KV_STATUS_ENUM_) GSHMEM_KV_STATUS_END_ = 0 };
@@ -132,7 +134,7 @@ typedef struct gshmem_kv_signal {
  * bytes [offset, offset + length) of each block. */
 typedef struct gshmem_kv_xfer {
     int layout; /* a layout id; the peer's layout of the same id is the other side */
-    int pe; /* the peer (this PE itself is allowed) */
+    int pe; /* the peer: a PE (this PE itself is allowed) or a gshmem_kv_peer_add id */
     int layer_first;
     int n_layers;         /* >= 1 */
     uint32_t region_mask; /* bit r: region r; 0: every region */
@@ -214,6 +216,44 @@ GSHMEM_KV_API int gshmem_kv_req_stats(gshmem_kv_t *kv, gshmem_kv_req_t req,
 /* Releases an ended request (and its queue entry, if not polled):
  * GSHMEM_KV_ERR_STATE while it is in progress. */
 GSHMEM_KV_API int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req);
+
+/*
+ * Peers outside the job: another gshmem job, a decode server started
+ * later.  gshmem_kv_local_info describes this PE's engine in a blob: its
+ * UCX worker address and, for every layout registered at that time, the
+ * layout's shape and hash, its regions' addresses and the UCX keys that
+ * let a holder of the blob read and write them.  The application carries
+ * the blob over a side channel of its own (vLLM's handshake, a file, a
+ * socket); gshmem_kv_peer_add on the other side makes a peer of it and
+ * returns a peer id (>= GSHMEM_KV_PEER_REMOTE, never a PE number) that a
+ * transfer names in xfer.pe, with the layout ids of the side that made the
+ * blob.  Anyone who holds the blob can reach those layouts: keep it on a
+ * channel you trust.  A layout registered after the blob was made is not in
+ * it (make another).  Not collective; each PE has its own blob.
+ *
+ * Such transfers go through the engine's own UCX worker (shared memory or
+ * cma on one host, tcp or RDMA between hosts, as UCX_TLS allows), one get
+ * or put per run of adjacent blocks, and end with a flush: a request is
+ * complete when its data is in place at both sides.  The engine runs a
+ * thread that progresses the worker from the first local_info or peer_add
+ * on (a peer's gets and puts over tcp need this side to answer them).  A
+ * signal to such a peer is refused (it has no symmetric memory here).  When
+ * the peer's process ends or its connection fails, its requests end with
+ * GSHMEM_KV_ERR_PEER and later transfers to it are refused; remove it, and
+ * add the blob of its replacement.  Built without UCX, these calls return
+ * GSHMEM_KV_ERR_UNSUPPORTED.
+ */
+#define GSHMEM_KV_PEER_REMOTE (1 << 20)
+/* buf NULL: *len is the blob's size and nothing is written; else at most
+ * cap bytes (GSHMEM_KV_ERR_RANGE when the blob is longer). */
+GSHMEM_KV_API int gshmem_kv_local_info(gshmem_kv_t *kv, void *buf, size_t cap,
+                                       size_t *len);
+/* A malformed or truncated blob is GSHMEM_KV_ERR_INVALID and one line. */
+GSHMEM_KV_API int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info,
+                                     size_t len, int *peer);
+/* Ends the peer's requests in progress (GSHMEM_KV_ERR_PEER), closes its
+ * connection and frees its keys; the id is not reused. */
+GSHMEM_KV_API int gshmem_kv_peer_remove(gshmem_kv_t *kv, int peer);
 
 /*
  * Storage tier.  A file of slots, each holding one block of a transfer,

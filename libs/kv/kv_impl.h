@@ -13,6 +13,8 @@
  *   kv_file.c   the storage tier: open, close, store, load (kv_io.h)
  *   kv_posix.c  its pread/pwrite engine
  *   kv_uring.c  its io_uring engine (built with liburing)
+ *   kv_net.c    peers outside the job: the blob, UCX (built with UCX;
+ *               kv_net_none.c otherwise)
  */
 #ifndef KV_IMPL_H
 #define KV_IMPL_H
@@ -28,7 +30,8 @@
 #define KV_MAX_RPL 8    /* regions per layer */
 #define KV_MAX_FILES 64 /* storage-tier files open at once, per engine */
 
-struct gshmem_kv_file; /* kv_io.h */
+struct gshmem_kv_file;          /* kv_io.h */
+typedef struct kv_net kv_net_t; /* kv_net.c */
 
 /* One slot of the directory: what a PE publishes of its layout of one id,
  * followed by max_regions region offsets (from the directory's own
@@ -76,8 +79,10 @@ enum { KV_REQ_FREE = 0, KV_REQ_POSTED, KV_REQ_SIGNALING, KV_REQ_ENDED };
 
 typedef struct kv_req {
     uint64_t magic;
-    uint32_t gen; /* the handle's upper half; never 0 */
-    int state, status, canceled, is_read, layout, pe;
+    uint32_t gen;                                     /* the handle's upper half; never 0 */
+    int state, status, canceled, is_read, layout, pe; /* pe: or a peer_add id */
+    void *flush;    /* a peer outside the job: the UCX flush that ends it */
+    int net_status; /* ... or the error that ended it first */
     gshmem_kv_signal_t sig;
     uint64_t seq; /* post order: a quiet begun after seq covers it */
     uint64_t t_posted;
@@ -102,6 +107,8 @@ struct gshmem_kv {
     int free_head;                /* free slots, through lk_next */
     int posted_head, posted_tail; /* KV_REQ_POSTED, in post order (seq) */
     int n_posted, n_signaling;
+    int rposted_head, rposted_tail, n_rposted; /* to peers outside the job: no order */
+    kv_net_t *net;                             /* NULL until local_info or peer_add */
     int cq_head, cq_tail;
     int thread_on, stop;
     pthread_t thread;
@@ -151,6 +158,33 @@ int kv_thread_start(gshmem_kv_t *kv);
 void kv_thread_stop(gshmem_kv_t *kv);
 /* Completes everything in progress (destroy). */
 void kv_drain(gshmem_kv_t *kv);
+
+/* A pass over the requests to peers outside the job: each whose flush
+ * has ended ends (lock held; kv_net.c's thread calls it too). */
+void kv_remote_pass(gshmem_kv_t *kv);
+
+/* kv_net.c (kv_net_none.c without UCX): peers outside the job */
+static inline int kv_is_remote(int pe)
+{
+    return pe >= GSHMEM_KV_PEER_REMOTE;
+}
+/* The peer's side of layout x->layout and one UCX key per region; 0, or a
+ * kv_fail status (no such peer, gone, no such layout, a signal). */
+int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
+                void ***keys);
+/* One get or put of a run; a failure is kept in r->net_status. */
+void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const char *remote,
+               size_t len, void *key);
+/* After the runs: the flush whose end is the request's. */
+void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r);
+/* GSHMEM_KV_INPROGRESS, 0, or the error that ended r. */
+int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r);
+/* Progresses the worker (lock held). */
+void kv_net_progress(gshmem_kv_t *kv);
+/* Unmaps layout id from UCX (its drop). */
+void kv_net_layout_drop(gshmem_kv_t *kv, int id);
+/* Stops the thread, closes every peer, frees the worker (lock held). */
+void kv_net_destroy(gshmem_kv_t *kv);
 
 /* kv_file.c */
 /* Closes every file left open (destroy). */

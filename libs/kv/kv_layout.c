@@ -289,6 +289,7 @@ void kv_layout_drop(gshmem_kv_t *kv, int id)
     if (L->base == NULL)
         return;
     probes_restore(L);
+    kv_net_layout_drop(kv, id);
     while (L->n_reg > 0)
         gshmemx_buffer_unregister(L->reg[--L->n_reg]);
     for (int p = 0; p < kv->npes; p++)

@@ -67,6 +67,7 @@ void kv_req_init(gshmem_kv_t *kv)
         kv->reqs[i].lk_next = i + 1 < kv->cfg.max_requests ? i + 1 : -1;
     kv->free_head = 0;
     kv->posted_head = kv->posted_tail = -1;
+    kv->rposted_head = kv->rposted_tail = -1;
     kv->cq_head = kv->cq_tail = -1;
 }
 
@@ -97,32 +98,47 @@ static void release(gshmem_kv_t *kv, kv_req_t *r)
     kv->free_head = (int)(r - kv->reqs);
 }
 
+/* Requests to PEs are in the posted list (in post order: a quiet ends a
+ * prefix of it); requests to peers outside the job in the rposted list
+ * (each ends with its own flush). */
 void kv_req_posted(gshmem_kv_t *kv, kv_req_t *r)
 {
-    int i = (int)(r - kv->reqs);
+    int i = (int)(r - kv->reqs), remote = kv_is_remote(r->pe);
+    int *head = remote ? &kv->rposted_head : &kv->posted_head;
+    int *tail = remote ? &kv->rposted_tail : &kv->posted_tail;
 
     r->state = KV_REQ_POSTED;
-    r->lk_prev = kv->posted_tail, r->lk_next = -1;
-    if (kv->posted_tail >= 0)
-        kv->reqs[kv->posted_tail].lk_next = i;
+    r->lk_prev = *tail, r->lk_next = -1;
+    if (*tail >= 0)
+        kv->reqs[*tail].lk_next = i;
     else
-        kv->posted_head = i;
-    kv->posted_tail = i;
-    kv->n_posted++;
+        *head = i;
+    *tail = i;
+    if (remote)
+        kv->n_rposted++;
+    else
+        kv->n_posted++;
 }
 
 static void posted_remove(gshmem_kv_t *kv, kv_req_t *r)
 {
+    int remote = kv_is_remote(r->pe);
+    int *head = remote ? &kv->rposted_head : &kv->posted_head;
+    int *tail = remote ? &kv->rposted_tail : &kv->posted_tail;
+
     if (r->lk_prev >= 0)
         kv->reqs[r->lk_prev].lk_next = r->lk_next;
     else
-        kv->posted_head = r->lk_next;
+        *head = r->lk_next;
     if (r->lk_next >= 0)
         kv->reqs[r->lk_next].lk_prev = r->lk_prev;
     else
-        kv->posted_tail = r->lk_prev;
+        *tail = r->lk_prev;
     r->lk_prev = r->lk_next = -1;
-    kv->n_posted--;
+    if (remote)
+        kv->n_rposted--;
+    else
+        kv->n_posted--;
 }
 
 static void cq_push(gshmem_kv_t *kv, kv_req_t *r)
@@ -152,11 +168,12 @@ static void cq_remove(gshmem_kv_t *kv, kv_req_t *r)
     r->cq_prev = r->cq_next = -1, r->in_cq = 0;
 }
 
-/* r has left the posted list (or a pass's chain). */
-static void end(gshmem_kv_t *kv, kv_req_t *r, uint64_t now)
+/* r has left the posted list (or a pass's chain); failed: the error of
+ * its transfer, or 0. */
+static void end(gshmem_kv_t *kv, kv_req_t *r, uint64_t now, int failed)
 {
     r->state = KV_REQ_ENDED;
-    r->status = r->canceled ? GSHMEM_KV_ERR_CANCELED : 0;
+    r->status = failed ? failed : r->canceled ? GSHMEM_KV_ERR_CANCELED : 0;
     r->stats.xfer_ns = now - r->t_posted;
     kv->layouts[r->layout].busy--;
     cq_push(kv, r);
@@ -179,11 +196,34 @@ static void send_signal(const kv_req_t *r)
         shmem_signal_add(r->sig.addr, r->sig.value, r->pe);
 }
 
+void kv_remote_pass(gshmem_kv_t *kv)
+{
+    int next, ended = 0;
+
+    for (int i = kv->rposted_head; i >= 0; i = next) {
+        kv_req_t *r = &kv->reqs[i];
+        int st = kv_net_req_status(kv, r);
+
+        next = r->lk_next;
+        if (st == GSHMEM_KV_INPROGRESS)
+            continue;
+        posted_remove(kv, r);
+        end(kv, r, kv_now_ns(), st);
+        ended = 1;
+    }
+    if (ended)
+        pthread_cond_broadcast(&kv->done_cv);
+}
+
 void kv_progress(gshmem_kv_t *kv)
 {
     uint64_t hi = kv->seq, now;
     int chain = -1, last = -1, next;
 
+    if (kv->n_rposted) {
+        kv_net_progress(kv);
+        kv_remote_pass(kv);
+    }
     if (kv->n_posted == 0)
         return;
     kv_leave(kv);
@@ -205,7 +245,7 @@ void kv_progress(gshmem_kv_t *kv)
             last = i;
             kv->n_signaling++;
         } else {
-            end(kv, r, now);
+            end(kv, r, now, 0);
         }
     }
     if (chain >= 0) {
@@ -221,7 +261,7 @@ void kv_progress(gshmem_kv_t *kv)
             next = kv->reqs[i].lk_next;
             kv->reqs[i].lk_next = -1;
             kv->n_signaling--;
-            end(kv, &kv->reqs[i], now);
+            end(kv, &kv->reqs[i], now, 0);
         }
     }
     pthread_cond_broadcast(&kv->done_cv);
@@ -229,7 +269,11 @@ void kv_progress(gshmem_kv_t *kv)
 
 void kv_drain(gshmem_kv_t *kv)
 {
-    while (kv->n_posted || kv->n_signaling) {
+    uint64_t t0 = kv_now_ns(), limit = (uint64_t)kv->cfg.default_timeout_ms * 1000000u;
+
+    /* A peer outside the job that hangs gets the engine's default timeout;
+     * then kv_net_destroy's close ends its requests. */
+    while (kv->n_posted || kv->n_signaling || (kv->n_rposted && kv_now_ns() - t0 < limit)) {
         kv_progress(kv);
         if (kv->n_posted == 0 && kv->n_signaling) {
             kv_leave(kv);

@@ -14,6 +14,7 @@
 typedef struct kv_plan {
     kv_layout_t *L;
     kv_peer_t *P;
+    void **keys; /* a peer outside the job: a UCX key per region; NULL: a PE */
     uint32_t mask;
     size_t offset, length;
 } kv_plan_t;
@@ -66,10 +67,16 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", x == NULL ? "xfer" : "req");
     if (x->layout < 0 || x->layout >= kv->cfg.max_layouts || !kv->layouts[x->layout].live)
         return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "layout id %d is not registered", x->layout);
-    if (x->pe < 0 || x->pe >= kv->npes)
+    L = &kv->layouts[x->layout];
+    if (kv_is_remote(x->pe)) {
+        if ((rc = kv_net_plan(kv, x, fn, &P, &p->keys)) != 0)
+            return rc;
+    } else if (x->pe < 0 || x->pe >= kv->npes) {
         return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "PE %d is out of range: the job has PEs 0 to %d",
                        x->pe, kv->npes - 1);
-    L = &kv->layouts[x->layout], P = &L->peer[x->pe];
+    } else {
+        P = &L->peer[x->pe];
+    }
     if (P->hash != L->hash)
         return kv_fail(GSHMEM_KV_ERR_MISMATCH, fn,
                        "PE %d's layout %d has hash 0x%016llx, this PE's has 0x%016llx (layers, "
@@ -91,49 +98,61 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
     p->L = L, p->P = P;
     if (check_blocks(kv, x, p, fn) != 0)
         return GSHMEM_KV_ERR_RANGE;
-    return check_signal(x, fn);
+    return p->keys ? 0 : check_signal(x, fn); /* kv_net_plan refused a remote signal */
 }
 
-/* Posts the runs; returns the operations posted, adds the bytes. */
-static uint64_t post(const gshmem_kv_xfer_t *x, const kv_plan_t *p, int is_read, uint64_t *bytes)
+/* One run: a non-blocking get or put to a PE, a UCX one to a peer outside
+ * the job (region: the run's region, for its key). */
+static void emit(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const kv_plan_t *p, kv_req_t *r,
+                 int is_read, char *local, char *remote, size_t len, int region)
+{
+    if (p->keys)
+        kv_net_op(kv, r, is_read, local, remote, len, p->keys[region]);
+    else if (is_read)
+        shmem_getmem_nbi(local, remote, len, x->pe);
+    else
+        shmem_putmem_nbi(remote, local, len, x->pe);
+}
+
+/* Posts the runs; returns the operations posted, adds the bytes.  A run
+ * to a peer outside the job stays inside one region (one key). */
+static uint64_t post(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const kv_plan_t *p, kv_req_t *req,
+                     int is_read, uint64_t *bytes)
 {
     const int64_t *rb = x->remote_blocks ? x->remote_blocks : x->local_blocks;
     const size_t ls = p->L->block_stride, rs = p->P->block_stride, len = p->length;
     char *run_l = NULL, *run_r = NULL;
     size_t run = 0;
     uint64_t ops = 0;
+    int run_region = 0;
 
     for (int l = x->layer_first; l < x->layer_first + x->n_layers; l++)
         for (int r = 0; r < p->L->rpl; r++) {
+            const int region = l * p->L->rpl + r;
             char *lb, *rbase;
 
             if (!(p->mask >> r & 1))
                 continue;
-            lb = p->L->base[l * p->L->rpl + r] + p->offset;
-            rbase = p->P->base[l * p->L->rpl + r] + p->offset;
+            lb = p->L->base[region] + p->offset;
+            rbase = p->P->base[region] + p->offset;
             for (size_t i = 0; i < x->n; i++) {
                 char *la = lb + (size_t)x->local_blocks[i] * ls;
                 char *ra = rbase + (size_t)rb[i] * rs;
 
-                if (run && la == run_l + run && ra == run_r + run) {
+                if (run && la == run_l + run && ra == run_r + run &&
+                    (!p->keys || region == run_region)) {
                     run += len;
                     continue;
                 }
                 if (run) {
-                    if (is_read)
-                        shmem_getmem_nbi(run_l, run_r, run, x->pe);
-                    else
-                        shmem_putmem_nbi(run_r, run_l, run, x->pe);
+                    emit(kv, x, p, req, is_read, run_l, run_r, run, run_region);
                     ops++, *bytes += run;
                 }
-                run_l = la, run_r = ra, run = len;
+                run_l = la, run_r = ra, run = len, run_region = region;
             }
         }
     if (run) {
-        if (is_read)
-            shmem_getmem_nbi(run_l, run_r, run, x->pe);
-        else
-            shmem_putmem_nbi(run_r, run_l, run, x->pe);
+        emit(kv, x, p, req, is_read, run_l, run_r, run, run_region);
         ops++, *bytes += run;
     }
     return ops;
@@ -154,8 +173,11 @@ static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req
         return rc;
     }
     t0 = kv_now_ns();
-    ops = post(x, &p, is_read, &bytes);
-    if (!is_read && x->signal.addr) {
+    r->pe = x->pe, r->is_read = is_read;
+    ops = post(kv, x, &p, r, is_read, &bytes);
+    if (p.keys)
+        kv_net_flush(kv, r);
+    else if (!is_read && x->signal.addr) {
         shmem_fence(); /* the signal after every put of the request */
         if (x->signal.op == GSHMEM_KV_SIGNAL_SET)
             shmem_signal_set(x->signal.addr, x->signal.value, x->pe);

@@ -14,6 +14,14 @@ libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_uring.c
 libs_kv_libgshmem_kv_la_CFLAGS += $(URING_CFLAGS)
 libs_kv_libgshmem_kv_la_LIBADD += $(URING_LIBS)
 endif
+# Peers outside the job go through UCX; without it their calls say so.
+if HAVE_UCX
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net.c
+libs_kv_libgshmem_kv_la_CFLAGS += $(UCX_CFLAGS)
+libs_kv_libgshmem_kv_la_LIBADD += $(UCX_LIBS)
+else
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net_none.c
+endif
 libs_kv_libgshmem_kv_la_LDFLAGS = -version-info $(GSHMEM_LT_VERSION) -no-undefined
 
 # Built by make so it keeps compiling; perftest/regress.sh runs it (kv_read).

@@ -33,7 +33,13 @@ TESTS += \
 	tests/kv/exports.sh
 EXTRA_DIST += tests/kv/exports.sh
 
+# kv_peers: two jobs, each its own launcher command (kv-two-jobs.sh).
 if HAVE_UCX
+check_PROGRAMS += tests/kv/kv_peers
+tests_kv_kv_peers_SOURCES = tests/kv/kv_peers.c $(KV_TEST_COMMON)
+tests_kv_kv_peers_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+TESTS += tests/kv/kv-two-jobs.sh
+EXTRA_DIST += tests/kv/kv-two-jobs.sh
 TESTS += \
 	tests/kv/kv_xfer-np1-net.net tests/kv/kv_xfer-np2-net.net tests/kv/kv_xfer-np4-net.net \
 	tests/kv/kv_bad-np2-net.net

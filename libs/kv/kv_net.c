@@ -1,0 +1,693 @@
+/*
+ * libs/kv/kv_net.c - peers outside the job (gshmem_kv_local_info,
+ * gshmem_kv_peer_add, gshmem_kv_peer_remove; the header says what they
+ * promise).  The engine has a UCX context and worker of its own, made at
+ * the first of those calls: the runtime's transport reaches only the PEs of
+ * this job, and its keys are exchanged through the job's bootstrap.
+ *
+ * Memory.  A layout is mapped with ucp_mem_map region by region (each
+ * region one range: blocks - 1 strides and a block) when a blob first
+ * describes it, and unmapped with the layout; the blob carries each
+ * region's address and packed key.  Nothing else of this process is
+ * reachable through the worker.
+ *
+ * Transfers.  kv_xfer.c walks the blocks as for a PE and calls kv_net_op
+ * for each run (runs do not cross regions: each has its own key); then
+ * kv_net_flush posts one flush of the peer's endpoint, whose end is the
+ * request's (kv_req.c polls it with kv_net_req_status).  A put or get that
+ * UCX refuses at once is kept in the request and ends it with the error.
+ *
+ * Threads.  The worker is SERIALIZED: every use holds the engine's lock.
+ * A thread of the engine progresses it (and ends remote requests) from the
+ * first local_info or peer_add on, sleeping on the worker's event fd when
+ * nothing happens: a peer's gets and puts over tcp, and the wire-up of its
+ * endpoint, need this side to answer.
+ *
+ * Blob (native byte order; a peer of another byte order fails the magic):
+ *   u64 magic, u32 version, u32 total length, u64 nonce, i32 pe,
+ *   i32 layouts, u32 address length, u32 0, the worker address (padded
+ *   to 8), then per layout: i32 id, i32 layers, i32 regions per layer,
+ *   i32 0, u64 hash, i64 blocks, u64 block bytes, u64 stride, then per
+ *   region: u64 address, u32 key length, u32 0, the key (padded to 8).
+ */
+#include "kv_impl.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ucp/api/ucp.h>
+
+#define KV_INFO_MAGIC 0x4f464e49564b5347ull /* "GSKVINFO" */
+#define KV_INFO_VERSION 1
+#define KV_MAX_RPEERS 1024 /* peer ids are never reused: adds per engine */
+#define KV_MAX_INFO_LAYOUTS 4096
+#define KV_MAX_KEY 65536 /* a packed key longer than this is not one */
+#define KV_CLOSE_WAIT_NS 5000000000ull
+#define KV_IDLE_POLL_MS 50 /* the thread's sleep between checks of stop */
+
+typedef struct kv_rlayout {
+    int id;
+    kv_peer_t P;     /* hash, blocks, stride; base: the peer's addresses */
+    ucp_rkey_h *key; /* [regions] */
+    int n_regions;
+} kv_rlayout_t;
+
+typedef struct kv_rpeer {
+    int live;
+    int pe; /* its PE in its own job (for lines) */
+    ucp_ep_h ep;
+    ucs_status_t failed; /* UCS_OK while it works */
+    kv_rlayout_t *lay;
+    int n_lay;
+} kv_rpeer_t;
+
+struct kv_net {
+    ucp_context_h ctx;
+    ucp_worker_h worker;
+    int efd;
+    uint64_t nonce;
+    ucp_mem_h **memh; /* [max_layouts][regions]: the layouts a blob described */
+    kv_rpeer_t *peer; /* [KV_MAX_RPEERS] */
+    int n_peers;      /* ids handed out */
+    pthread_t thread;
+    int thread_on, stop;
+};
+
+static int ucx_fail(const char *fn, const char *what, ucs_status_t st)
+{
+    return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "UCX %s: %s", what, ucs_status_string(st));
+}
+
+/* ---- the worker and its thread ------------------------------------------------- */
+
+static void *net_thread(void *arg)
+{
+    gshmem_kv_t *kv = (gshmem_kv_t *)arg;
+    kv_net_t *n = kv->net;
+    struct pollfd pfd = {.fd = n->efd, .events = POLLIN};
+
+    pthread_mutex_lock(&kv->lock);
+    while (!n->stop) {
+        while (ucp_worker_progress(n->worker))
+            ;
+        kv_remote_pass(kv);
+        if (ucp_worker_arm(n->worker) == UCS_ERR_BUSY)
+            continue; /* events came in meanwhile */
+        pthread_mutex_unlock(&kv->lock);
+        poll(&pfd, 1, KV_IDLE_POLL_MS);
+        pthread_mutex_lock(&kv->lock);
+    }
+    pthread_mutex_unlock(&kv->lock);
+    return NULL;
+}
+
+/* The context, worker and thread, at the first call that needs them
+ * (lock held). */
+static int net_up(gshmem_kv_t *kv, const char *fn)
+{
+    ucp_params_t p = {.field_mask = UCP_PARAM_FIELD_FEATURES,
+                      .features = UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP};
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+                              .thread_mode = UCS_THREAD_MODE_SERIALIZED};
+    ucp_config_t *cfg;
+    kv_net_t *n;
+    ucs_status_t st;
+    int e, rc;
+
+    if (kv->net)
+        return 0;
+    n = (kv_net_t *)calloc(1, sizeof *n);
+    if (n)
+        n->memh = (ucp_mem_h **)calloc((size_t)kv->cfg.max_layouts, sizeof(ucp_mem_h *));
+    if (n)
+        n->peer = (kv_rpeer_t *)calloc(KV_MAX_RPEERS, sizeof(kv_rpeer_t));
+    if (!n || !n->memh || !n->peer) {
+        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+        goto err_free;
+    }
+    if ((st = ucp_config_read(NULL, NULL, &cfg)) != UCS_OK) {
+        rc = ucx_fail(fn, "ucp_config_read", st);
+        goto err_free;
+    }
+    st = ucp_init(&p, cfg, &n->ctx);
+    ucp_config_release(cfg);
+    if (st != UCS_OK) {
+        rc = ucx_fail(fn, "ucp_init", st);
+        goto err_free;
+    }
+    if ((st = ucp_worker_create(n->ctx, &wp, &n->worker)) != UCS_OK) {
+        rc = ucx_fail(fn, "ucp_worker_create", st);
+        goto err_ctx;
+    }
+    if ((st = ucp_worker_get_efd(n->worker, &n->efd)) != UCS_OK) {
+        rc = ucx_fail(fn, "ucp_worker_get_efd", st);
+        goto err_worker;
+    }
+    n->nonce = kv_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)n;
+    kv->net = n;
+    if ((e = pthread_create(&n->thread, NULL, net_thread, kv)) != 0) {
+        kv->net = NULL;
+        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "cannot start the UCX progress thread: %s",
+                     strerror(e));
+        goto err_worker;
+    }
+    n->thread_on = 1;
+    return 0;
+
+err_worker:
+    ucp_worker_destroy(n->worker);
+err_ctx:
+    ucp_cleanup(n->ctx);
+err_free:
+    if (n)
+        free(n->memh), free(n->peer);
+    free(n);
+    return rc;
+}
+
+/* ---- local memory ------------------------------------------------------------ */
+
+static size_t span_of(const kv_layout_t *L)
+{
+    return (size_t)(L->n_blocks - 1) * L->block_stride + L->block_bytes;
+}
+
+static int map_layout(gshmem_kv_t *kv, int id, const char *fn)
+{
+    kv_layout_t *L = &kv->layouts[id];
+    ucp_mem_h *m;
+
+    if (kv->net->memh[id])
+        return 0;
+    m = (ucp_mem_h *)calloc((size_t)L->n_regions, sizeof(ucp_mem_h));
+    if (!m)
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    for (int r = 0; r < L->n_regions; r++) {
+        ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
+                                                 UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+                                   .address = L->base[r],
+                                   .length = span_of(L)};
+        ucs_status_t st = ucp_mem_map(kv->net->ctx, &mp, &m[r]);
+
+        if (st != UCS_OK) {
+            while (r-- > 0)
+                ucp_mem_unmap(kv->net->ctx, m[r]);
+            free(m);
+            return kv_fail(GSHMEM_KV_ERR_NOMEM, fn,
+                           "UCX ucp_mem_map of layout %d's region %d (%zu bytes at %p): %s", id, r,
+                           span_of(L), (void *)L->base[r], ucs_status_string(st));
+        }
+    }
+    kv->net->memh[id] = m;
+    return 0;
+}
+
+void kv_net_layout_drop(gshmem_kv_t *kv, int id)
+{
+    ucp_mem_h *m = kv->net ? kv->net->memh[id] : NULL;
+
+    if (!m)
+        return;
+    for (int r = 0; r < kv->layouts[id].n_regions; r++)
+        ucp_mem_unmap(kv->net->ctx, m[r]);
+    free(m);
+    kv->net->memh[id] = NULL;
+}
+
+/* ---- the blob ---------------------------------------------------------------- */
+
+typedef struct cursor {
+    unsigned char *p; /* NULL: only count */
+    size_t at, cap;
+    const unsigned char *in;
+} cursor_t;
+
+static size_t pad8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+static void put_bytes(cursor_t *c, const void *src, size_t n)
+{
+    if (c->p && c->at + pad8(n) <= c->cap) {
+        memcpy(c->p + c->at, src, n);
+        memset(c->p + c->at + n, 0, pad8(n) - n);
+    }
+    c->at += pad8(n);
+}
+
+/* Reads n bytes (padded); NULL when the blob ends first. */
+static const void *take(cursor_t *c, size_t n)
+{
+    const void *q;
+
+    if (n > c->cap || c->at > c->cap - pad8(n))
+        return NULL;
+    q = c->in + c->at;
+    c->at += pad8(n);
+    return q;
+}
+
+typedef struct info_head {
+    uint64_t magic;
+    uint32_t version, length;
+    uint64_t nonce;
+    int32_t pe, n_layouts;
+    uint32_t addr_len, zero;
+} info_head_t;
+
+typedef struct info_layout {
+    int32_t id, n_layers, rpl, zero;
+    uint64_t hash;
+    int64_t n_blocks;
+    uint64_t block_bytes, stride;
+} info_layout_t;
+
+typedef struct info_region {
+    uint64_t addr;
+    uint32_t key_len, zero;
+} info_region_t;
+
+/* Writes (or with c->p NULL, sizes) the blob; lock held, net up. */
+static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
+{
+    ucp_address_t *addr;
+    size_t addr_len;
+    info_head_t h = {KV_INFO_MAGIC, KV_INFO_VERSION, 0, kv->net->nonce, kv->me, 0, 0, 0};
+    ucs_status_t st = ucp_worker_get_address(kv->net->worker, &addr, &addr_len);
+    size_t head_at = c->at;
+    int rc = 0;
+
+    if (st != UCS_OK)
+        return ucx_fail(fn, "ucp_worker_get_address", st);
+    for (int id = 0; id < kv->cfg.max_layouts; id++)
+        h.n_layouts += kv->layouts[id].live;
+    h.addr_len = (uint32_t)addr_len;
+    put_bytes(c, &h, sizeof h);
+    put_bytes(c, addr, addr_len);
+    ucp_worker_release_address(kv->net->worker, addr);
+    for (int id = 0; id < kv->cfg.max_layouts && rc == 0; id++) {
+        kv_layout_t *L = &kv->layouts[id];
+        info_layout_t il = {id,      L->n_layers, L->rpl,         0,
+                            L->hash, L->n_blocks, L->block_bytes, L->block_stride};
+
+        if (!L->live)
+            continue;
+        if ((rc = map_layout(kv, id, fn)) != 0)
+            break;
+        put_bytes(c, &il, sizeof il);
+        for (int r = 0; r < L->n_regions; r++) {
+            void *key;
+            size_t key_len;
+            info_region_t ir;
+
+            st = ucp_rkey_pack(kv->net->ctx, kv->net->memh[id][r], &key, &key_len);
+            if (st != UCS_OK) {
+                rc = ucx_fail(fn, "ucp_rkey_pack", st);
+                break;
+            }
+            ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], (uint32_t)key_len, 0};
+            put_bytes(c, &ir, sizeof ir);
+            put_bytes(c, key, key_len);
+            ucp_rkey_buffer_release(key);
+        }
+    }
+    if (rc == 0 && c->p && c->at <= c->cap)
+        ((info_head_t *)(c->p + head_at))->length = (uint32_t)(c->at - head_at);
+    return rc;
+}
+
+int gshmem_kv_local_info(gshmem_kv_t *kv, void *buf, size_t cap, size_t *len)
+{
+    const char *fn = "gshmem_kv_local_info";
+    cursor_t c = {0};
+    int rc;
+
+    if (kv_enter(kv, fn) == NULL)
+        return GSHMEM_KV_ERR_HANDLE;
+    if (len == NULL) {
+        kv_leave(kv);
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "len is NULL");
+    }
+    if ((rc = net_up(kv, fn)) != 0 || (rc = write_info(kv, &c, fn)) != 0)
+        goto out;
+    *len = c.at;
+    if (buf == NULL)
+        goto out;
+    if (cap < c.at) {
+        rc = kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                     "the blob is %zu bytes, buf has room for %zu "
+                     "(call with buf NULL for the size)",
+                     c.at, cap);
+        goto out;
+    }
+    c = (cursor_t){.p = (unsigned char *)buf, .cap = cap};
+    rc = write_info(kv, &c, fn);
+out:
+    kv_leave(kv);
+    return rc;
+}
+
+/* ---- peers --------------------------------------------------------------------- */
+
+static void on_ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+    kv_rpeer_t *q = (kv_rpeer_t *)arg;
+
+    (void)ep;
+    if (q->failed == UCS_OK)
+        q->failed = status == UCS_OK ? UCS_ERR_CONNECTION_RESET : status;
+}
+
+static void rpeer_free_keys(kv_rpeer_t *q)
+{
+    for (int i = 0; i < q->n_lay; i++) {
+        kv_rlayout_t *rl = &q->lay[i];
+
+        for (int r = 0; rl->key && r < rl->n_regions; r++)
+            if (rl->key[r])
+                ucp_rkey_destroy(rl->key[r]);
+        free(rl->key);
+        free(rl->P.base);
+    }
+    free(q->lay);
+    q->lay = NULL, q->n_lay = 0;
+}
+
+/* Closes q's endpoint: its operations in flight end with an error (lock
+ * held; the lock is let go around the progress, so the peer slot is
+ * marked dead first). */
+static void rpeer_close(gshmem_kv_t *kv, kv_rpeer_t *q)
+{
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                               .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    ucs_status_ptr_t req;
+    uint64_t t0 = kv_now_ns();
+
+    rpeer_free_keys(q);
+    if (!q->ep)
+        return;
+    req = ucp_ep_close_nbx(q->ep, &prm);
+    q->ep = NULL;
+    if (q->failed == UCS_OK)
+        q->failed = UCS_ERR_CANCELED;
+    if (!UCS_PTR_IS_PTR(req))
+        return;
+    while (ucp_request_check_status(req) == UCS_INPROGRESS && kv_now_ns() - t0 < KV_CLOSE_WAIT_NS)
+        ucp_worker_progress(kv->net->worker);
+    ucp_request_free(req);
+}
+
+static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, const char *fn)
+{
+    const info_layout_t *il = (const info_layout_t *)take(c, sizeof *il);
+    gshmem_kv_layout_t shape = {0};
+    kv_rlayout_t *rl = &q->lay[k];
+
+    if (!il)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob ends inside layout %d", k);
+    shape.n_layers = il->n_layers, shape.regions_per_layer = il->rpl;
+    shape.block_bytes = il->block_bytes;
+    if (il->id < 0 || il->n_layers < 1 || il->rpl < 1 || il->rpl > KV_MAX_RPL ||
+        il->n_layers > (1 << 20) / il->rpl || il->n_blocks < 1 || il->block_bytes < 1 ||
+        il->stride < il->block_bytes || gshmem_kv_layout_hash(&shape) != il->hash)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                       "the blob's layout %d is malformed (id %d, %d layers of %d regions, %lld "
+                       "blocks of %llu bytes %llu apart, hash 0x%016llx)",
+                       k, il->id, il->n_layers, il->rpl, (long long)il->n_blocks,
+                       (unsigned long long)il->block_bytes, (unsigned long long)il->stride,
+                       (unsigned long long)il->hash);
+    rl->id = il->id;
+    rl->n_regions = il->n_layers * il->rpl;
+    rl->P.hash = il->hash, rl->P.n_blocks = il->n_blocks, rl->P.block_stride = il->stride;
+    rl->P.symmetric = 1;
+    rl->P.base = (char **)calloc((size_t)rl->n_regions, sizeof(char *));
+    rl->key = (ucp_rkey_h *)calloc((size_t)rl->n_regions, sizeof(ucp_rkey_h));
+    if (!rl->P.base || !rl->key)
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    for (int r = 0; r < rl->n_regions; r++) {
+        const info_region_t *ir = (const info_region_t *)take(c, sizeof *ir);
+        const void *key = ir && ir->key_len <= KV_MAX_KEY ? take(c, ir->key_len) : NULL;
+        ucs_status_t st;
+
+        if (!key)
+            return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob ends inside region %d of layout %d",
+                           r, rl->id);
+        rl->P.base[r] = (char *)(uintptr_t)ir->addr;
+        if ((st = ucp_ep_rkey_unpack(q->ep, key, &rl->key[r])) != UCS_OK)
+            return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                           "the blob's key of region %d of layout %d: UCX ucp_ep_rkey_unpack: %s",
+                           r, rl->id, ucs_status_string(st));
+    }
+    (void)kv;
+    return 0;
+}
+
+int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer)
+{
+    const char *fn = "gshmem_kv_peer_add";
+    cursor_t c = {.in = (const unsigned char *)info, .cap = len};
+    const info_head_t *h;
+    const void *addr;
+    kv_rpeer_t *q;
+    int rc = 0;
+
+    if (kv_enter(kv, fn) == NULL)
+        return GSHMEM_KV_ERR_HANDLE;
+    if (info == NULL || peer == NULL) {
+        kv_leave(kv);
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", info ? "peer" : "info");
+    }
+    h = (const info_head_t *)take(&c, sizeof *h);
+    if (!h || h->magic != KV_INFO_MAGIC || h->version != KV_INFO_VERSION) {
+        kv_leave(kv);
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                       "%zu bytes are not a blob of gshmem_kv_local_info (version %d)", len,
+                       KV_INFO_VERSION);
+    }
+    if (h->length != len || h->n_layouts < 0 || h->n_layouts > KV_MAX_INFO_LAYOUTS ||
+        !(addr = take(&c, h->addr_len))) {
+        kv_leave(kv);
+        return kv_fail(
+            GSHMEM_KV_ERR_INVALID, fn,
+            "the blob says it has %u bytes (and %d layouts), and it has %zu: cut short or "
+            "changed on the way",
+            h->length, h->n_layouts, len);
+    }
+    if ((rc = net_up(kv, fn)) != 0)
+        goto out;
+    if (kv->net->n_peers == KV_MAX_RPEERS) {
+        rc = kv_fail(GSHMEM_KV_ERR_BUSY, fn, "this engine has added %d peers, its most",
+                     KV_MAX_RPEERS);
+        goto out;
+    }
+    q = &kv->net->peer[kv->net->n_peers];
+    memset(q, 0, sizeof *q);
+    q->pe = h->pe;
+    {
+        ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+                                            UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                                            UCP_EP_PARAM_FIELD_ERR_HANDLER,
+                              .address = (const ucp_address_t *)addr,
+                              .err_mode = UCP_ERR_HANDLING_MODE_PEER,
+                              .err_handler = {.cb = on_ep_error, .arg = q}};
+        ucs_status_t st = ucp_ep_create(kv->net->worker, &ep, &q->ep);
+
+        if (st != UCS_OK) {
+            q->ep = NULL;
+            rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn, "UCX ucp_ep_create to the blob's worker: %s",
+                         ucs_status_string(st));
+            goto out;
+        }
+    }
+    q->lay = (kv_rlayout_t *)calloc((size_t)h->n_layouts + 1, sizeof(kv_rlayout_t));
+    if (!q->lay) {
+        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+        goto err_close;
+    }
+    for (int k = 0; k < h->n_layouts; k++) {
+        q->n_lay = k + 1;
+        if ((rc = parse_layout(kv, q, &c, k, fn)) != 0)
+            goto err_close;
+    }
+    if (c.at != len) {
+        rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob has %zu bytes after its last layout",
+                     len - c.at);
+        goto err_close;
+    }
+    q->live = 1;
+    *peer = GSHMEM_KV_PEER_REMOTE + kv->net->n_peers++;
+    goto out;
+
+err_close:
+    rpeer_close(kv, q);
+    memset(q, 0, sizeof *q);
+out:
+    kv_leave(kv);
+    return rc;
+}
+
+/* The live peer of id, or NULL and a line. */
+static kv_rpeer_t *rpeer(gshmem_kv_t *kv, int id, const char *fn)
+{
+    int i = id - GSHMEM_KV_PEER_REMOTE;
+
+    if (!kv->net || i < 0 || i >= kv->net->n_peers) {
+        kv_fail(GSHMEM_KV_ERR_RANGE, fn,
+                "%d is neither a PE of this job (0 to %d) nor a peer of gshmem_kv_peer_add", id,
+                kv->npes - 1);
+        return NULL;
+    }
+    if (!kv->net->peer[i].live) {
+        kv_fail(GSHMEM_KV_ERR_PEER, fn, "peer %d was removed", id);
+        return NULL;
+    }
+    return &kv->net->peer[i];
+}
+
+int gshmem_kv_peer_remove(gshmem_kv_t *kv, int id)
+{
+    const char *fn = "gshmem_kv_peer_remove";
+    kv_rpeer_t *q;
+
+    if (kv_enter(kv, fn) == NULL)
+        return GSHMEM_KV_ERR_HANDLE;
+    if ((q = rpeer(kv, id, fn)) == NULL) {
+        kv_leave(kv);
+        return kv->net && id - GSHMEM_KV_PEER_REMOTE < kv->net->n_peers &&
+                       id >= GSHMEM_KV_PEER_REMOTE
+                   ? GSHMEM_KV_ERR_PEER
+                   : GSHMEM_KV_ERR_RANGE;
+    }
+    q->live = 0;
+    rpeer_close(kv, q);
+    kv_remote_pass(kv); /* its requests end now */
+    kv_leave(kv);
+    return 0;
+}
+
+/* ---- transfers ----------------------------------------------------------------- */
+
+int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
+                void ***keys)
+{
+    kv_rpeer_t *q = rpeer(kv, x->pe, fn);
+
+    if (!q)
+        return x->pe >= GSHMEM_KV_PEER_REMOTE && kv->net &&
+                       x->pe - GSHMEM_KV_PEER_REMOTE < kv->net->n_peers
+                   ? GSHMEM_KV_ERR_PEER
+                   : GSHMEM_KV_ERR_RANGE;
+    if (q->failed != UCS_OK)
+        return kv_fail(GSHMEM_KV_ERR_PEER, fn, "peer %d (PE %d of its job) is gone: %s", x->pe,
+                       q->pe, ucs_status_string(q->failed));
+    if (x->signal.addr)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                       "a signal goes to a PE of this job; peer %d is outside it", x->pe);
+    for (int i = 0; i < q->n_lay; i++)
+        if (q->lay[i].id == x->layout) {
+            *P = &q->lay[i].P;
+            *keys = (void **)q->lay[i].key;
+            return 0;
+        }
+    return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
+                   "peer %d's blob has no layout %d (registered after the blob was made?)", x->pe,
+                   x->layout);
+}
+
+void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const char *remote,
+               size_t len, void *key)
+{
+    ucp_ep_h ep = kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE].ep;
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    ucs_status_ptr_t s;
+
+    if (r->net_status != 0)
+        return; /* an operation failed already: the request ends with it */
+    s = is_read ? ucp_get_nbx(ep, local, len, (uint64_t)(uintptr_t)remote, (ucp_rkey_h)key, &prm)
+                : ucp_put_nbx(ep, local, len, (uint64_t)(uintptr_t)remote, (ucp_rkey_h)key, &prm);
+    if (UCS_PTR_IS_PTR(s))
+        ucp_request_free(s); /* the flush covers it */
+    else if (UCS_PTR_IS_ERR(s))
+        r->net_status = kv_fail(GSHMEM_KV_ERR_PEER, is_read ? "gshmem_kv_read" : "gshmem_kv_write",
+                                "UCX %s to peer %d: %s", is_read ? "get" : "put", r->pe,
+                                ucs_status_string(UCS_PTR_STATUS(s)));
+}
+
+void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r)
+{
+    ucp_ep_h ep = kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE].ep;
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    ucs_status_ptr_t s;
+
+    if (r->net_status != 0)
+        return;
+    s = ucp_ep_flush_nbx(ep, &prm);
+    if (UCS_PTR_IS_PTR(s))
+        r->flush = s;
+    else if (UCS_PTR_IS_ERR(s))
+        r->net_status = GSHMEM_KV_ERR_PEER;
+}
+
+int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r)
+{
+    kv_rpeer_t *q = &kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE];
+    ucs_status_t st;
+
+    if (r->flush) {
+        /* Also when the peer failed or was removed: UCX ends the flush
+         * with an error, and a request in flight is never freed. */
+        if ((st = ucp_request_check_status(r->flush)) == UCS_INPROGRESS)
+            return GSHMEM_KV_INPROGRESS;
+        ucp_request_free(r->flush);
+        r->flush = NULL;
+        if (st != UCS_OK && r->net_status == 0)
+            r->net_status = kv_fail(GSHMEM_KV_ERR_PEER, "gshmem_kv",
+                                    "a %s of %llu bytes with peer %d (PE %d of its job) failed: %s",
+                                    r->is_read ? "read" : "write",
+                                    (unsigned long long)r->stats.bytes, r->pe, q->pe,
+                                    ucs_status_string(st));
+    }
+    return r->net_status;
+}
+
+void kv_net_progress(gshmem_kv_t *kv)
+{
+    if (kv->net)
+        while (ucp_worker_progress(kv->net->worker))
+            ;
+}
+
+void kv_net_destroy(gshmem_kv_t *kv)
+{
+    kv_net_t *n = kv->net;
+
+    if (!n)
+        return;
+    if (n->thread_on) {
+        n->stop = 1;
+        pthread_mutex_unlock(&kv->lock);
+        pthread_join(n->thread, NULL);
+        pthread_mutex_lock(&kv->lock);
+    }
+    for (int i = 0; i < n->n_peers; i++) {
+        n->peer[i].live = 0;
+        rpeer_close(kv, &n->peer[i]);
+    }
+    /* The closes end what was in flight; a flush UCX never ends is left
+     * (leaked), never freed under it. */
+    for (uint64_t t0 = kv_now_ns(); kv->n_rposted && kv_now_ns() - t0 < KV_CLOSE_WAIT_NS;) {
+        ucp_worker_progress(n->worker);
+        kv_remote_pass(kv);
+    }
+    for (int id = 0; id < kv->cfg.max_layouts; id++)
+        kv_net_layout_drop(kv, id);
+    ucp_worker_destroy(n->worker);
+    ucp_cleanup(n->ctx);
+    free(n->memh), free(n->peer);
+    free(n);
+    kv->net = NULL;
+}

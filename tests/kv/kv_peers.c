@@ -1,0 +1,272 @@
+/*
+ * tests/kv/kv_peers.c - peers outside the job (gshmem_kv_local_info,
+ * gshmem_kv_peer_add, gshmem_kv_peer_remove) between two jobs started by
+ * separate launcher commands (kv-two-jobs.sh starts both):
+ *
+ *   kv_peers serve DIR   each PE registers a pool of private memory, writes
+ *                        its blob to DIR/info.<pe>, serves until
+ *                        DIR/done.<pe> appears, then checks the blocks the
+ *                        other job wrote into it;
+ *   kv_peers pull DIR    PE k adds the blob of the server's PE k, reads
+ *                        blocks (a slice of some, whole runs of others:
+ *                        coalesced), writes blocks back, and tries the bad
+ *                        inputs: a blob cut short or changed, a made-up
+ *                        peer, a signal, a layout the blob lacks, a block out
+ *                        of range, a removed peer.
+ *
+ * Both jobs have the same number of PEs.  Every byte of both pools is
+ * checked.  Exit 0, 1 (a check failed) by pt_finish.
+ */
+#include "kv_test.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LAYERS 4
+#define RPL 2
+#define BLOCKS 16
+#define BYTES 256
+#define SERVE_TAG 1
+#define PULL_TAG 2
+#define WAIT_S 120
+
+static char *path_of(const char *dir, const char *what, int pe)
+{
+    static char buf[4096];
+
+    snprintf(buf, sizeof buf, "%s/%s.%d", dir, what, pe);
+    return buf;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Waits for path to exist; 0, or -1 after WAIT_S seconds. */
+static int await(const char *path)
+{
+    struct stat st;
+
+    for (int i = 0; i < WAIT_S * 100; i++) {
+        if (stat(path, &st) == 0)
+            return 0;
+        sleep_ms(10);
+    }
+    fprintf(stderr, "kv_peers: PE %d: %s did not appear in %d s\n", pt_me, path, WAIT_S);
+    return -1;
+}
+
+/* Writes len bytes to path whole (a rename: the reader sees all or nothing). */
+static void publish(const char *path, const void *buf, size_t len)
+{
+    char tmp[4200];
+    FILE *f;
+
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "wb");
+    if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "kv_peers: PE %d: cannot write %s: %s\n", pt_me, path, strerror(errno));
+        shmem_global_exit(1);
+    }
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    long n;
+
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        !(buf = (unsigned char *)malloc((size_t)n)) ||
+        fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "kv_peers: PE %d: cannot read %s\n", pt_me, path);
+        shmem_global_exit(1);
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* The blocks the puller writes (none of them read into): its 12..15 to the
+ * server's 8..11, region 0. */
+static const int64_t w_local[] = {12, 13, 14, 15}, w_remote[] = {8, 9, 10, 11};
+
+static gshmem_kv_xfer_t write_xfer(int layout, int peer)
+{
+    gshmem_kv_xfer_t x = {0};
+
+    x.layout = layout, x.pe = peer, x.layer_first = 0, x.n_layers = LAYERS;
+    x.region_mask = 1, x.n = 4, x.local_blocks = w_local, x.remote_blocks = w_remote;
+    return x;
+}
+
+static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
+{
+    unsigned char *exp = (unsigned char *)malloc(pool->size), *blob;
+    size_t len = 0;
+    int id = -1;
+    gshmem_kv_xfer_t x;
+    kt_pool_t puller = *pool;
+
+    kt_fill(pool, pt_me, SERVE_TAG);
+    PT_CHECK_EQ("gshmem_kv_layout_register", 0,
+                gshmem_kv_layout_register(kv, &pool->layout, &id));
+    PT_CHECK_EQ("gshmem_kv_local_info", 0, gshmem_kv_local_info(kv, NULL, 0, &len));
+    blob = (unsigned char *)malloc(len);
+    PT_CHECK_EQ("gshmem_kv_local_info", GSHMEM_KV_ERR_RANGE,
+                gshmem_kv_local_info(kv, blob, len - 1, &len));
+    PT_CHECK_EQ("gshmem_kv_local_info", 0, gshmem_kv_local_info(kv, blob, len, &len));
+    publish(path_of(dir, "info", pt_me), blob, len);
+    if (await(path_of(dir, "done", pt_me)) != 0)
+        PT_CHECK("kv_peers serve", 0, "the puller's done file");
+    /* The puller's pool has this shape and its own pattern. */
+    for (size_t o = 0; o < pool->size; o++)
+        exp[o] = kt_pat(pt_me, SERVE_TAG, o);
+    x = write_xfer(id, 0);
+    kt_apply(pool, exp, &puller, pt_me + 100, PULL_TAG, &x, w_remote, w_local);
+    kt_check_pool("gshmem_kv_write from the other job", pool, exp);
+    free(exp), free(blob);
+    return id;
+}
+
+static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *blob, size_t len)
+{
+    unsigned char *bad = (unsigned char *)malloc(len);
+    int64_t b0 = 0, b16 = BLOCKS;
+    gshmem_kv_xfer_t x = {0};
+    gshmem_kv_req_t req = 0;
+    uint64_t word = 0;
+    int p = -1, id2 = -1;
+    kt_pool_t other;
+
+    PT_CHECK_EQ("gshmem_kv_peer_add (cut short)", GSHMEM_KV_ERR_INVALID,
+                gshmem_kv_peer_add(kv, blob, len - 8, &p));
+    memcpy(bad, blob, len);
+    bad[0] ^= 0xff;
+    PT_CHECK_EQ("gshmem_kv_peer_add (bad magic)", GSHMEM_KV_ERR_INVALID,
+                gshmem_kv_peer_add(kv, bad, len, &p));
+    PT_CHECK_EQ("gshmem_kv_peer_add (NULL)", GSHMEM_KV_ERR_INVALID,
+                gshmem_kv_peer_add(kv, NULL, len, &p));
+    PT_CHECK_EQ("peer id unchanged by the failures", -1, p);
+
+    x.layout = id, x.layer_first = 0, x.n_layers = 1, x.n = 1, x.local_blocks = &b0;
+    x.pe = GSHMEM_KV_PEER_REMOTE + 999;
+    PT_CHECK_EQ("gshmem_kv_read (made-up peer)", GSHMEM_KV_ERR_RANGE,
+                gshmem_kv_read(kv, &x, &req));
+    x.pe = peer;
+    x.signal.addr = &word, x.signal.value = 1;
+    PT_CHECK_EQ("gshmem_kv_write (signal to a peer outside)", GSHMEM_KV_ERR_INVALID,
+                gshmem_kv_write(kv, &x, &req));
+    x.signal.addr = NULL;
+    x.remote_blocks = &b16;
+    PT_CHECK_EQ("gshmem_kv_read (remote block 16 of 16)", GSHMEM_KV_ERR_RANGE,
+                gshmem_kv_read(kv, &x, &req));
+    x.remote_blocks = NULL;
+    /* A layout registered after the blob was made is not in it. */
+    kt_pool_init(&other, 1, 1, 4, 64, 0, 0);
+    PT_CHECK_EQ("gshmem_kv_layout_register", 0,
+                gshmem_kv_layout_register(kv, &other.layout, &id2));
+    x.layout = id2;
+    PT_CHECK_EQ("gshmem_kv_read (layout not in the blob)", GSHMEM_KV_ERR_NOT_FOUND,
+                gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_layout_deregister", 0, gshmem_kv_layout_deregister(kv, id2));
+    kt_pool_fini(&other);
+    x.layout = id;
+    /* A removed peer: refused, and the id is not a peer any more. */
+    PT_CHECK_EQ("gshmem_kv_peer_remove", 0, gshmem_kv_peer_remove(kv, peer));
+    PT_CHECK_EQ("gshmem_kv_read (removed peer)", GSHMEM_KV_ERR_PEER,
+                gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_peer_remove (twice)", GSHMEM_KV_ERR_PEER,
+                gshmem_kv_peer_remove(kv, peer));
+    PT_CHECK_EQ("gshmem_kv_peer_remove (made-up)", GSHMEM_KV_ERR_RANGE,
+                gshmem_kv_peer_remove(kv, GSHMEM_KV_PEER_REMOTE + 999));
+    free(bad);
+}
+
+static void pull(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
+{
+    static const int64_t s_local[] = {0, 1, 2, 5, 7}, s_remote[] = {3, 4, 5, 9, 1};
+    static const int64_t c_local[] = {8, 9, 10, 11}, c_remote[] = {4, 5, 6, 7};
+    unsigned char *exp = (unsigned char *)malloc(pool->size), *blob;
+    kt_pool_t server = *pool;
+    gshmem_kv_req_stats_t st;
+    gshmem_kv_req_t req = 0;
+    gshmem_kv_xfer_t x = {0};
+    size_t len;
+    int id = -1, peer = -1;
+
+    kt_fill(pool, pt_me + 100, PULL_TAG);
+    for (size_t o = 0; o < pool->size; o++)
+        exp[o] = kt_pat(pt_me + 100, PULL_TAG, o);
+    PT_CHECK_EQ("gshmem_kv_layout_register", 0,
+                gshmem_kv_layout_register(kv, &pool->layout, &id));
+    if (await(path_of(dir, "info", pt_me)) != 0)
+        PT_CHECK("kv_peers pull", 0, "the server's blob");
+    blob = slurp(path_of(dir, "info", pt_me), &len);
+    PT_CHECK_EQ("gshmem_kv_peer_add", 0, gshmem_kv_peer_add(kv, blob, len, &peer));
+    PT_CHECK("gshmem_kv_peer_add", peer >= GSHMEM_KV_PEER_REMOTE,
+             "an id >= GSHMEM_KV_PEER_REMOTE");
+
+    /* A slice of scattered blocks of two layers: one get per block. */
+    x.layout = id, x.pe = peer, x.layer_first = 1, x.n_layers = 2, x.offset = 16,
+    x.length = 200;
+    x.n = 5, x.local_blocks = s_local, x.remote_blocks = s_remote;
+    PT_CHECK_EQ("gshmem_kv_read (slices)", 0, gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK_EQ("gshmem_kv_req_stats", 0, gshmem_kv_req_stats(kv, req, &st));
+    PT_CHECK_EQ("gshmem_kv_req_stats: ops (one per block slice)", (uint64_t)(5 * 2 * RPL),
+                st.ops);
+    PT_CHECK_EQ("gshmem_kv_req_stats: bytes", (uint64_t)(5 * 2 * RPL * 200), st.bytes);
+    PT_CHECK_EQ("gshmem_kv_req_free", 0, gshmem_kv_req_free(kv, req));
+    kt_apply(pool, exp, &server, pt_me, SERVE_TAG, &x, s_local, s_remote);
+    /* Whole blocks adjacent on both sides: one get per layer and region. */
+    memset(&x, 0, sizeof x);
+    x.layout = id, x.pe = peer, x.layer_first = 0, x.n_layers = LAYERS;
+    x.n = 4, x.local_blocks = c_local, x.remote_blocks = c_remote;
+    PT_CHECK_EQ("gshmem_kv_read (runs)", 0, gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK_EQ("gshmem_kv_req_stats", 0, gshmem_kv_req_stats(kv, req, &st));
+    PT_CHECK_EQ("gshmem_kv_req_stats: ops (a run per layer and region)",
+                (uint64_t)(LAYERS * RPL), st.ops);
+    PT_CHECK_EQ("gshmem_kv_req_free", 0, gshmem_kv_req_free(kv, req));
+    kt_apply(pool, exp, &server, pt_me, SERVE_TAG, &x, c_local, c_remote);
+    kt_check_pool("gshmem_kv_read from the other job", pool, exp);
+
+    /* Push back: the server checks these. */
+    x = write_xfer(id, peer);
+    PT_CHECK_EQ("gshmem_kv_write", 0, gshmem_kv_write(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK_EQ("gshmem_kv_req_free", 0, gshmem_kv_req_free(kv, req));
+
+    bad_inputs(kv, id, peer, blob, len);
+    shmem_barrier_all(); /* both PEs' collective layout calls are done */
+    publish(path_of(dir, "done", pt_me), "done", 4);
+    free(exp), free(blob);
+}
+
+int main(int argc, char **argv)
+{
+    gshmem_kv_t *kv = NULL;
+    kt_pool_t pool;
+
+    PT_START();
+    if (argc != 3 || (strcmp(argv[1], "serve") != 0 && strcmp(argv[1], "pull") != 0)) {
+        fprintf(stderr, "usage: kv_peers serve|pull DIR\n");
+        return 2;
+    }
+    PT_CHECK_EQ("gshmem_kv_create", 0, gshmem_kv_create(NULL, &kv));
+    kt_pool_init(&pool, LAYERS, RPL, BLOCKS, BYTES, 0, 0); /* private memory */
+    if (strcmp(argv[1], "serve") == 0)
+        serve(kv, &pool, argv[2]);
+    else
+        pull(kv, &pool, argv[2]);
+    PT_CHECK_EQ("gshmem_kv_destroy", 0, gshmem_kv_destroy(kv));
+    kt_pool_fini(&pool);
+    return pt_finish();
+}
