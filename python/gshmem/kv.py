@@ -21,6 +21,11 @@ module checks itself) with the C library's line.  Waits that run out
 raise KVTimeout.  FileTier stores blocks to a file of slots and loads them
 back with the same arguments and Requests (the storage tier).  README.md and
 the header say the rest.
+
+A process outside the job (a decode server, another job) is a peer too:
+blob = eng.local_info() on one side, peer = eng.add_peer(blob) on the
+other (the blob crosses the application's own channel), then
+eng.read(lay, peer, ...) as with a PE, over UCX.
 """
 import ctypes
 import os
@@ -35,8 +40,10 @@ from .memory import _torch, check_symmetric, check_pe, on_gpu
 STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
           -4: "ERR_RANGE", -5: "ERR_MISMATCH", -6: "ERR_TIMEOUT", -7: "ERR_CANCELED",
           -8: "ERR_STATE", -9: "ERR_BUSY", -10: "ERR_NOMEM",
-          -11: "ERR_IO"}
-INPROGRESS, ERR_HANDLE, ERR_TIMEOUT, ERR_CANCELED, ERR_IO = 1, -2, -6, -7, -11
+          -11: "ERR_IO", -12: "ERR_PEER", -13: "ERR_UNSUPPORTED"}
+INPROGRESS, ERR_HANDLE, ERR_TIMEOUT, ERR_CANCELED, ERR_IO, ERR_PEER = 1, -2, -6, -7, -11, -12
+# Peer ids of add_peer start here (GSHMEM_KV_PEER_REMOTE): never a PE number.
+PEER_REMOTE = 1 << 20
 FILE_WRITE, FILE_CREATE, FILE_DIRECT = 1, 2, 4
 SIGNAL_SET, SIGNAL_ADD = 0, 1
 _SIG_OPS = {"set": SIGNAL_SET, "add": SIGNAL_ADD}
@@ -122,6 +129,9 @@ def kv_lib():
             ("gshmem_kv_file_store", I, [V, V, P(_Xfer), P(U64)]),
             ("gshmem_kv_file_load", I, [V, V, P(_Xfer), P(U64)]),
             ("gshmem_kv_file_engine", ctypes.c_char_p, [V, V]),
+            ("gshmem_kv_local_info", I, [V, V, ctypes.c_size_t, P(ctypes.c_size_t)]),
+            ("gshmem_kv_peer_add", I, [V, ctypes.c_char_p, ctypes.c_size_t, P(I)]),
+            ("gshmem_kv_peer_remove", I, [V, I]),
             ("gshmem_kv_error", ctypes.c_char_p, []),
             ("gshmem_kv_status_str", ctypes.c_char_p, [I])]:
         f = getattr(m, name)
@@ -334,9 +344,36 @@ class Engine:
                   None if rb is None or not rb.size else rb.ctypes.data, sig)
         return x, (lb, rb)
 
+    def local_info(self):
+        """This PE's blob (bytes): what a process outside the job needs to
+        reach the layouts registered now (add_peer there).  Whoever holds it
+        can read and write them: send it over a channel you trust."""
+        kv = self._live("Engine.local_info")
+        n = ctypes.c_size_t(0)
+        _check(kv_lib().gshmem_kv_local_info(kv, None, 0, ctypes.byref(n)))
+        buf = ctypes.create_string_buffer(n.value)
+        _check(kv_lib().gshmem_kv_local_info(kv, buf, n.value, ctypes.byref(n)))
+        return buf.raw[:n.value]
+
+    def add_peer(self, info):
+        """A peer outside the job from its local_info() blob: an id (>=
+        PEER_REMOTE) to pass as pe to read and write (without signal=)."""
+        kv = self._live("Engine.add_peer")
+        if not isinstance(info, (bytes, bytearray)):
+            raise ValueError("gshmem.kv.add_peer: info must be the bytes of local_info(), not %s"
+                             % type(info).__name__)
+        peer = ctypes.c_int(-1)
+        _check(kv_lib().gshmem_kv_peer_add(kv, bytes(info), len(info), ctypes.byref(peer)))
+        return peer.value
+
+    def remove_peer(self, peer):
+        """Ends its requests in progress (failed), closes it."""
+        _check(kv_lib().gshmem_kv_peer_remove(self._live("Engine.remove_peer"), int(peer)))
+
     def _xfer(self, fn, layout, pe, *args):
         kv = self._live(fn)
-        check_pe(fn, pe)
+        if not (isinstance(pe, int) and pe >= PEER_REMOTE):
+            check_pe(fn, pe)
         x, keep = self._desc(fn, layout, pe, *args)
         h = ctypes.c_uint64(0)
         call = kv_lib().gshmem_kv_read if fn == "read" else kv_lib().gshmem_kv_write
@@ -363,7 +400,7 @@ class Engine:
 
     def poll(self, limit=64):
         """Completes what is in flight, then [(Request, "done" | "canceled" |
-        "failed" (a storage tier's I/O))]
+        "failed" (a storage tier's I/O, a peer outside the job that failed))]
         of at most limit requests that ended, oldest first."""
         kv = self._live("Engine.poll")
         limit = int(limit)

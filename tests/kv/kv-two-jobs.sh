@@ -1,26 +1,57 @@
 #!/bin/sh
-# Two jobs started by separate launcher commands, 2 PEs each: the first
-# serves its KV pools to peers outside it (kv_peers serve), the second adds
-# them and reads and writes their blocks (kv_peers pull; kv_peers.c says
-# what is checked).  Once with UCX's choice of transports, once over tcp
-# alone (UCX_TLS=tcp: the server's progress thread answers every get and
-# put).  Each job must exit 0 within GSHMEM_TEST_TIMEOUT.
+# KV transfer between jobs started by separate launcher commands
+# (kv_peers.c says what each role checks), once with UCX's choice of
+# transports and once over tcp alone (UCX_TLS=tcp: the server's progress
+# thread answers every get and put):
+#   - a server job and a puller job of 2 PEs each (serve, pull);
+#   - kill and restart: a server of 1 PE that dies once the puller has
+#     read from it (serve-die; the puller must see GSHMEM_KV_ERR_PEER
+#     within 10 s), then a replacement server started after it, which
+#     the same puller adds and uses (pull-restart, serve ROUND 2).
+# Each job must end within GSHMEM_TEST_TIMEOUT; every job but the dying
+# server must exit 0.
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 limit=${GSHMEM_TEST_TIMEOUT:-60}
+prog=$build/tests/kv/kv_peers
 fail=0
+job() { # NP ARGS...: one job, bounded
+    np=$1
+    shift
+    timeout -k 10 "$limit" "$build/tools/gshmemrun" -np "$np" "$prog" "$@"
+}
 for tls in "" tcp; do
-    dir=$(mktemp -d) || exit 99
+    name=${tls:-default}
     if [ -n "$tls" ]; then UCX_TLS=$tls,self; export UCX_TLS; fi
-    timeout -k 10 "$limit" "$build/tools/gshmemrun" -np 2 "$build/tests/kv/kv_peers" serve "$dir" &
+    dir=$(mktemp -d) || exit 99
+    job 2 serve "$dir" &
     serve=$!
-    timeout -k 10 "$limit" "$build/tools/gshmemrun" -np 2 "$build/tests/kv/kv_peers" pull "$dir"
+    job 2 pull "$dir"
     prc=$?
     wait $serve
     src=$?
-    unset UCX_TLS
-    rm -rf "$dir"
-    echo "kv-two-jobs.sh: UCX_TLS=${tls:-default}: serve exited $src, pull $prc"
+    echo "kv-two-jobs.sh: UCX_TLS=$name: serve exited $src, pull $prc"
     [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
+    rm -rf "$dir"
+
+    dir=$(mktemp -d) || exit 99
+    job 1 serve-die "$dir" 1 &
+    first=$!
+    job 1 pull-restart "$dir" &
+    puller=$!
+    wait $first
+    drc=$?
+    job 1 serve "$dir" 2 &
+    second=$!
+    wait $puller
+    prc=$?
+    wait $second
+    src=$?
+    echo "kv-two-jobs.sh: UCX_TLS=$name: kill and restart: the dying server exited $drc," \
+        "the puller $prc, the replacement $src"
+    [ $drc -ne 0 ] && [ $drc -ne 124 ] && [ $drc -ne 137 ] && [ $prc -eq 0 ] && [ $src -eq 0 ] ||
+        fail=1
+    rm -rf "$dir"
+    unset UCX_TLS
 done
 exit $fail

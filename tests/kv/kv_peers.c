@@ -33,12 +33,23 @@
 #define PULL_TAG 2
 #define WAIT_S 120
 
+/* The round of a kill-and-restart run ("1", "2"); "" otherwise. */
+static const char *round_ = "";
+
 static char *path_of(const char *dir, const char *what, int pe)
 {
     static char buf[4096];
 
-    snprintf(buf, sizeof buf, "%s/%s.%d", dir, what, pe);
+    snprintf(buf, sizeof buf, "%s/%s%s.%d", dir, what, round_, pe);
     return buf;
+}
+
+static uint64_t kt_now_s(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec;
 }
 
 static void sleep_ms(int ms)
@@ -106,7 +117,7 @@ static gshmem_kv_xfer_t write_xfer(int layout, int peer)
     return x;
 }
 
-static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
+static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die)
 {
     unsigned char *exp = (unsigned char *)malloc(pool->size), *blob;
     size_t len = 0;
@@ -123,6 +134,13 @@ static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
                 gshmem_kv_local_info(kv, blob, len - 1, &len));
     PT_CHECK_EQ("gshmem_kv_local_info", 0, gshmem_kv_local_info(kv, blob, len, &len));
     publish(path_of(dir, "info", pt_me), blob, len);
+    if (die) {
+        /* Dies mid-job once the puller has used it, without a word to
+         * anyone (as a killed decode or prefill process would). */
+        if (await(path_of(dir, "ready", pt_me)) == 0)
+            _exit(3);
+        PT_CHECK("kv_peers serve-die", 0, "the puller's ready file");
+    }
     if (await(path_of(dir, "done", pt_me)) != 0)
         PT_CHECK("kv_peers serve", 0, "the puller's done file");
     /* The puller's pool has this shape and its own pattern. */
@@ -189,7 +207,7 @@ static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *b
     free(bad);
 }
 
-static void pull(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
+static void pull(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir, int with_bad)
 {
     static const int64_t s_local[] = {0, 1, 2, 5, 7}, s_remote[] = {3, 4, 5, 9, 1};
     static const int64_t c_local[] = {8, 9, 10, 11}, c_remote[] = {4, 5, 6, 7};
@@ -199,13 +217,11 @@ static void pull(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
     gshmem_kv_req_t req = 0;
     gshmem_kv_xfer_t x = {0};
     size_t len;
-    int id = -1, peer = -1;
+    int peer = -1;
 
     kt_fill(pool, pt_me + 100, PULL_TAG);
     for (size_t o = 0; o < pool->size; o++)
         exp[o] = kt_pat(pt_me + 100, PULL_TAG, o);
-    PT_CHECK_EQ("gshmem_kv_layout_register", 0,
-                gshmem_kv_layout_register(kv, &pool->layout, &id));
     if (await(path_of(dir, "info", pt_me)) != 0)
         PT_CHECK("kv_peers pull", 0, "the server's blob");
     blob = slurp(path_of(dir, "info", pt_me), &len);
@@ -244,28 +260,92 @@ static void pull(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir)
     PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
     PT_CHECK_EQ("gshmem_kv_req_free", 0, gshmem_kv_req_free(kv, req));
 
-    bad_inputs(kv, id, peer, blob, len);
+    if (with_bad)
+        bad_inputs(kv, id, peer, blob, len);
     shmem_barrier_all(); /* both PEs' collective layout calls are done */
     publish(path_of(dir, "done", pt_me), "done", 4);
     free(exp), free(blob);
+}
+
+/* The server of round 1 dies once this PE has read from it: its requests
+ * end with GSHMEM_KV_ERR_PEER within DEAD_S seconds, transfers to it are
+ * refused, and the server of round 2 (another job, started after)
+ * serves the rest as in pull. */
+#define DEAD_S 10
+static void pull_restart(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir)
+{
+    int64_t all[BLOCKS];
+    gshmem_kv_xfer_t x = {0};
+    gshmem_kv_req_t req = 0;
+    unsigned char *blob;
+    uint64_t t0;
+    size_t len;
+    int peer = -1, rc = 0;
+
+    for (int i = 0; i < BLOCKS; i++)
+        all[i] = i;
+    round_ = "1";
+    if (await(path_of(dir, "info", pt_me)) != 0)
+        PT_CHECK("kv_peers pull-restart", 0, "the first server's blob");
+    blob = slurp(path_of(dir, "info", pt_me), &len);
+    PT_CHECK_EQ("gshmem_kv_peer_add", 0, gshmem_kv_peer_add(kv, blob, len, &peer));
+    x.layout = id, x.pe = peer, x.layer_first = 0, x.n_layers = LAYERS, x.n = BLOCKS;
+    x.local_blocks = all;
+    PT_CHECK_EQ("gshmem_kv_read", 0, gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK_EQ("gshmem_kv_req_free", 0, gshmem_kv_req_free(kv, req));
+    publish(path_of(dir, "ready", pt_me), "ready", 5);
+    t0 = kt_now_s();
+    while (rc != GSHMEM_KV_ERR_PEER && kt_now_s() - t0 < 3 * DEAD_S) {
+        rc = gshmem_kv_read(kv, &x, &req);
+        if (rc != 0)
+            break;
+        rc = gshmem_kv_wait(kv, req, 1000000000);
+        if (rc == GSHMEM_KV_ERR_TIMEOUT) {
+            gshmem_kv_cancel(kv, req); /* ends with the peer's failure */
+            rc = gshmem_kv_wait(kv, req, (int64_t)DEAD_S * 1000000000);
+        }
+        gshmem_kv_req_free(kv, req);
+    }
+    PT_CHECK_EQ("a transfer with the dead server (GSHMEM_KV_ERR_PEER)", GSHMEM_KV_ERR_PEER, rc);
+    PT_CHECK_EQ_F("kv_peers pull-restart", 1, kt_now_s() - t0 <= DEAD_S,
+                  "the failure seen within %d s (took %llu s)", DEAD_S,
+                  (unsigned long long)(kt_now_s() - t0));
+    PT_CHECK_EQ("gshmem_kv_read (dead server)", GSHMEM_KV_ERR_PEER,
+                gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_peer_remove (dead server)", 0, gshmem_kv_peer_remove(kv, peer));
+    free(blob);
+    round_ = "2";
+    pull(kv, pool, id, dir, 0);
 }
 
 int main(int argc, char **argv)
 {
     gshmem_kv_t *kv = NULL;
     kt_pool_t pool;
+    const char *mode = argc > 1 ? argv[1] : "";
+    int id = -1;
 
     PT_START();
-    if (argc != 3 || (strcmp(argv[1], "serve") != 0 && strcmp(argv[1], "pull") != 0)) {
-        fprintf(stderr, "usage: kv_peers serve|pull DIR\n");
+    if (argc < 3 || argc > 4 ||
+        (strcmp(mode, "serve") && strcmp(mode, "serve-die") && strcmp(mode, "pull") &&
+         strcmp(mode, "pull-restart"))) {
+        fprintf(stderr, "usage: kv_peers serve|serve-die|pull|pull-restart DIR [ROUND]\n");
         return 2;
     }
+    round_ = argc == 4 ? argv[3] : "";
     PT_CHECK_EQ("gshmem_kv_create", 0, gshmem_kv_create(NULL, &kv));
     kt_pool_init(&pool, LAYERS, RPL, BLOCKS, BYTES, 0, 0); /* private memory */
-    if (strcmp(argv[1], "serve") == 0)
-        serve(kv, &pool, argv[2]);
-    else
-        pull(kv, &pool, argv[2]);
+    if (strncmp(mode, "serve", 5) == 0) {
+        serve(kv, &pool, argv[2], strcmp(mode, "serve-die") == 0);
+    } else {
+        PT_CHECK_EQ("gshmem_kv_layout_register", 0,
+                    gshmem_kv_layout_register(kv, &pool.layout, &id));
+        if (strcmp(mode, "pull") == 0)
+            pull(kv, &pool, id, argv[2], 1);
+        else
+            pull_restart(kv, &pool, id, argv[2]);
+    }
     PT_CHECK_EQ("gshmem_kv_destroy", 0, gshmem_kv_destroy(kv));
     kt_pool_fini(&pool);
     return pt_finish();

@@ -183,6 +183,61 @@ def test_errors_raise_and_move_nothing():
     free_all(caches)
 
 
+def test_peer_outside_the_job_by_blob():
+    """The blob path (local_info / add_peer) as a process outside the job
+    uses it, here between the PEs of one job (a file or a socket would
+    carry the blob; fcollect does here): private caches (not on the heap)
+    read and written over UCX, and its errors."""
+    me, n = me_n()
+    nxt = (me + 1) % n
+    eng = gshmem.kv.Engine()
+    caches = [pattern(me, layer, 7) for layer in range(L)]  # private memory
+    lay = eng.register_kv_caches(caches)
+    try:
+        blob = eng.local_info()
+    except KVError as e:
+        assert e.name == "ERR_UNSUPPORTED"  # a build without UCX says so
+        eng.destroy()
+        pytest.skip("libgshmem_kv has no UCX: %s" % e)
+    cap = 8192
+    assert len(blob) <= cap
+    mine = gshmem.zeros(cap, torch.uint8)
+    mine[:len(blob)] = torch.frombuffer(bytearray(blob), dtype=torch.uint8)
+    every = gshmem.zeros(n * cap, torch.uint8)
+    gshmem.fcollect(every, mine)
+    theirs = bytes(every[nxt * cap:(nxt + 1) * cap].numpy())
+    theirs = theirs[:int.from_bytes(theirs[12:16], "little")]  # the blob's own length
+    peer = eng.add_peer(theirs)
+    assert peer >= gshmem.kv.PEER_REMOTE
+    gshmem.barrier_all()
+    # Blocks 0..3 of every layer from the next PE into 6..9 here.
+    req = eng.read(lay, peer, [6, 7, 8, 9], [0, 1, 2, 3])
+    assert req.wait(timeout=10.0) == "done"
+    assert req.stats()["ops"] == L * 2  # one run per layer and region
+    req.free()
+    for layer in range(L):
+        exp = pattern(me, layer, 7)
+        exp[:, 6:10] = pattern(nxt, layer, 7)[:, 0:4]
+        assert torch.equal(caches[layer], exp), layer
+    with pytest.raises(KVError, match="outside it") as e:
+        eng.write(lay, peer, [0], signal=mine[:8].view(torch.int64))
+    assert e.value.name == "ERR_INVALID"
+    with pytest.raises(KVError, match="not a blob of gshmem_kv_local_info") as e:
+        eng.add_peer(b"x" * 64)
+    assert e.value.name == "ERR_INVALID"
+    with pytest.raises(KVError, match="cut short"):
+        eng.add_peer(theirs[:-8])
+    with pytest.raises(ValueError, match="must be the bytes"):
+        eng.add_peer("text")
+    gshmem.barrier_all()  # every PE's read is done before any peer goes
+    eng.remove_peer(peer)
+    with pytest.raises(KVError, match="was removed") as e:
+        eng.read(lay, peer, [0])
+    assert e.value.name == "ERR_PEER"
+    eng.destroy()
+    free_all([mine, every])
+
+
 def test_progress_thread(job):
     """The engine's own thread completes requests; it needs
     SHMEM_THREAD_MULTIPLE, which the unique-id start gives and shmem_init
