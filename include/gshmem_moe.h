@@ -85,11 +85,14 @@ typedef struct gshmem_moe_config {
     gshmem_moe_mode_t mode;
 } gshmem_moe_config_t;
 
-/* What ties a combine to its dispatch: which call it was and how many
- * tokens this PE sent.  Plain data, filled by dispatch. */
+/* What ties a combine to its dispatch: which call it was, how many tokens
+ * this PE sent, and which buffer made it.  Plain data, filled by dispatch;
+ * combine and the zero-copy calls refuse a handle that another buffer made
+ * or whose fields do not match what this buffer's dispatch recorded. */
 typedef struct gshmem_moe_handle {
     uint32_t epoch; /* the dispatch's number, from 1 (0: no dispatch) */
     int num_tokens;
+    uint32_t buffer; /* the buffer's tag (never 0) */
 } gshmem_moe_handle_t;
 
 typedef struct gshmem_moe gshmem_moe_t;

@@ -53,7 +53,13 @@ struct gshmem_moe {
     int32_t *lay_n[2];         /* [L] */
     moe_entry_t *scratch;      /* [N]: one (le, src) list while sorting */
     uint32_t combined;         /* epoch of the last combine */
+    uint32_t tag;              /* its handles' .buffer: this process's count of creates */
+    int sent[2];               /* per parity: the tokens the dispatch took */
 };
+
+/* Tags of buffers made in this process, so that a handle names its buffer
+ * (a destroyed buffer's tag is never reused). */
+static uint32_t moe_tags;
 
 static char moe_err[512];
 
@@ -237,6 +243,9 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
     if (b == NULL)
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory");
     b->magic = MOE_LIVE;
+    b->tag = __atomic_add_fetch(&moe_tags, 1, __ATOMIC_RELAXED);
+    if (b->tag == 0) /* after 2^32 creates */
+        b->tag = __atomic_add_fetch(&moe_tags, 1, __ATOMIC_RELAXED);
     b->cfg = *cfg;
     b->P = shmem_n_pes(), b->N = cfg->max_tokens_per_pe, b->H = cfg->hidden, b->K = cfg->topk;
     b->L = cfg->num_experts / b->P;
@@ -490,6 +499,8 @@ static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_
     }
     handle->epoch = b->m.epoch_dispatch;
     handle->num_tokens = ntokens;
+    handle->buffer = b->tag;
+    b->sent[b->m.epoch_dispatch & 1u] = ntokens;
     return 0;
 }
 
@@ -513,6 +524,16 @@ int gshmem_moe_dispatch_i64(gshmem_moe_t *b, const uint16_t *x, const int64_t *t
                     handle);
 }
 
+/* 0 when handle was made by b's own dispatch, else a line. */
+static int own_handle(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, const char *fn)
+{
+    if (handle->buffer == b->tag)
+        return 0;
+    return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                    "the handle was made by another buffer's dispatch (tag %u, this buffer's %u)",
+                    handle->buffer, b->tag);
+}
+
 int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *topk_w,
                        const gshmem_moe_handle_t *handle, uint16_t *out)
 {
@@ -523,11 +544,18 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
         return GSHMEM_MOE_ERR_INVALID;
     if (handle == NULL)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "handle is NULL");
+    if ((rc = own_handle(b, handle, fn)) != 0)
+        return rc;
     if (handle->epoch != b->combined + 1 || handle->epoch > b->m.epoch_dispatch)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                         "handle of dispatch %u, but the next to combine is dispatch %u (of %u)",
                         handle->epoch, b->combined + 1, b->m.epoch_dispatch);
     n = handle->num_tokens;
+    /* The staging below copies n rows: n is what the dispatch took. */
+    if (n != b->sent[handle->epoch & 1u])
+        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                        "handle says %d tokens, but dispatch %u took %d (a changed handle?)", n,
+                        handle->epoch, b->sent[handle->epoch & 1u]);
     if (n > 0 && (!topk_w || !out))
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "a NULL array (topk_w or out)");
 
@@ -568,6 +596,8 @@ static int live_dispatch(const gshmem_moe_t *b, const gshmem_moe_handle_t *handl
     if (handle == NULL || handle->epoch == 0 || handle->epoch <= b->combined ||
         handle->epoch > b->m.epoch_dispatch)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "no live dispatch for this handle");
+    if (own_handle(b, handle, fn) != 0)
+        return GSHMEM_MOE_ERR_INVALID;
     *p = (int)(handle->epoch & 1u);
     return 0;
 }

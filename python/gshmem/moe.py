@@ -41,7 +41,8 @@ class _Config(ctypes.Structure):
 
 
 class _CHandle(ctypes.Structure):
-    _fields_ = [("epoch", ctypes.c_uint32), ("num_tokens", ctypes.c_int)]
+    _fields_ = [("epoch", ctypes.c_uint32), ("num_tokens", ctypes.c_int),
+                ("buffer", ctypes.c_uint32)]
 
 
 class Handle:
