@@ -8,7 +8,7 @@
 #define _GNU_SOURCE
 #include "uid_int.h"
 
-#include "sha256.h"
+#include "crypto/sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -88,7 +88,7 @@ int gsb_auth_parse_secret(const char *hex, uint8_t secret[GSB_UID_SECRET])
             gsb_set_error("GSHMEM_UID's secret (after <ip>:<port>:) must be %d hex digits "
                           "(0-9, a-f); it has another character",
                           2 * GSB_UID_SECRET);
-            gsb_wipe(secret, GSB_UID_SECRET);
+            gsc_wipe(secret, GSB_UID_SECRET);
             return -EINVAL;
         }
         secret[i] = (uint8_t)(hi << 4 | lo);
@@ -116,18 +116,18 @@ static void mac_of(const uint8_t *secret, const char label[4], const uint8_t *fi
                    uint8_t out[GSB_AUTH_MAC])
 {
     unsigned char ints[12];
-    gsb_hmac_t h;
+    gsc_hmac_t h;
 
     put_be32(ints, about->rank);
     put_be32(ints + 4, about->size);
     put_be32(ints + 8, speaker->pid);
-    gsb_hmac_init(&h, secret, GSB_UID_SECRET);
-    gsb_hmac_update(&h, label, 4);
-    gsb_hmac_update(&h, first, GSB_AUTH_RAND);
-    gsb_hmac_update(&h, second, GSB_AUTH_RAND);
-    gsb_hmac_update(&h, ints, sizeof(ints));
-    gsb_hmac_update(&h, speaker->host, GSB_HOST_MAX);
-    gsb_hmac_final(&h, out);
+    gsc_hmac_init(&h, secret, GSB_UID_SECRET);
+    gsc_hmac_update(&h, label, 4);
+    gsc_hmac_update(&h, first, GSB_AUTH_RAND);
+    gsc_hmac_update(&h, second, GSB_AUTH_RAND);
+    gsc_hmac_update(&h, ints, sizeof(ints));
+    gsc_hmac_update(&h, speaker->host, GSB_HOST_MAX);
+    gsc_hmac_final(&h, out);
 }
 
 void gsb_auth_join_mac(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAND],
@@ -149,8 +149,8 @@ int gsb_auth_join_ok(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAN
     int ok;
 
     mac_of(secret, "join", challenge, h->rand, h, h, want);
-    ok = gsb_equal_ct(want, h->mac, sizeof(want));
-    gsb_wipe(want, sizeof(want));
+    ok = gsc_equal_ct(want, h->mac, sizeof(want));
+    gsc_wipe(want, sizeof(want));
     return ok;
 }
 
@@ -161,7 +161,7 @@ int gsb_auth_root_ok(const uint8_t *secret, const uint8_t challenge[GSB_AUTH_RAN
     int ok;
 
     mac_of(secret, "root", joiner->rand, challenge, joiner, root, want);
-    ok = gsb_equal_ct(want, root->mac, sizeof(want));
-    gsb_wipe(want, sizeof(want));
+    ok = gsc_equal_ct(want, root->mac, sizeof(want));
+    gsc_wipe(want, sizeof(want));
     return ok;
 }

@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include "uid_int.h"
 
-#include "sha256.h"
+#include "crypto/sha256.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -215,10 +215,10 @@ int gsb_uid_args_from_env(const char *text, long long rank, long long size, long
     out->size = (int)size;
     out->timeout_s = (int)timeout_s;
     gsb_uid_encode(&body, &out->uid);
-    gsb_wipe(&body, sizeof(body));
+    gsc_wipe(&body, sizeof(body));
     return 0;
 
 err_wipe:
-    gsb_wipe(&body, sizeof(body));
+    gsc_wipe(&body, sizeof(body));
     return rc;
 }

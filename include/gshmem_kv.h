@@ -94,7 +94,8 @@ extern "C" {
     X(ERR_NOMEM, -10, "out of memory")                                         \
     X(ERR_IO, -11, "storage I/O failed")                                       \
     X(ERR_PEER, -12, "the peer is gone")                                       \
-    X(ERR_UNSUPPORTED, -13, "not supported by this build")
+    X(ERR_UNSUPPORTED, -13, "not supported by this build")                     \
+    X(ERR_AUTH, -14, "the other side does not know the secret")
 
 #define GSHMEM_KV_STATUS_ENUM_(NAME, VALUE, MSG) GSHMEM_KV_##NAME = (VALUE),
 enum { GSHMEM_KV_STATUS_MAP(GSHMEM_KV_STATUS_ENUM_) GSHMEM_KV_STATUS_END_ = 0 };
@@ -254,6 +255,34 @@ GSHMEM_KV_API int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info,
 /* Ends the peer's requests in progress (GSHMEM_KV_ERR_PEER), closes its
  * connection and frees its keys; the id is not reused. */
 GSHMEM_KV_API int gshmem_kv_peer_remove(gshmem_kv_t *kv, int peer);
+
+/*
+ * Listen and connect: the blob's exchange, authenticated, for processes
+ * that have no channel of their own.  gshmem_kv_listen starts a thread of
+ * the engine that accepts TCP connections at address ("host:port"; host
+ * empty: every interface; port 0: a free one; NULL: ":0") and writes where
+ * it listens to bound ("host:port", the host name for every interface;
+ * bound NULL: not written).  gshmem_kv_connect reaches such a listener;
+ * both sides prove they know the same secret (a challenge and an
+ * HMAC-SHA256 each way over fresh nonces: the secret never crosses the
+ * wire and a recorded exchange does not replay); the listener then sends
+ * its blob under a MAC, made when the connection comes (the layouts
+ * registered then), and connect adds it as gshmem_kv_peer_add does: *peer.
+ * A secret has at least 16 characters.  Not collective; one listener per
+ * engine, stopped by destroy.
+ *
+ * Errors: a wrong secret is GSHMEM_KV_ERR_AUTH at connect (and a line at
+ * the listener); nothing listening there, GSHMEM_KV_ERR_PEER; no answer
+ * within timeout_ms (0: the engine's default timeout),
+ * GSHMEM_KV_ERR_TIMEOUT.  A listener serves one connection at a time, each
+ * message within 5 s.
+ */
+GSHMEM_KV_API int gshmem_kv_listen(gshmem_kv_t *kv, const char *address,
+                                   const char *secret, char *bound,
+                                   size_t bound_len);
+GSHMEM_KV_API int gshmem_kv_connect(gshmem_kv_t *kv, const char *address,
+                                    const char *secret, int64_t timeout_ms,
+                                    int *peer);
 
 /*
  * Storage tier.  A file of slots, each holding one block of a transfer,

@@ -169,6 +169,7 @@ int gshmem_kv_destroy(gshmem_kv_t *kv)
     if (!kv_table_remove(kv))
         return kv_fail(GSHMEM_KV_ERR_HANDLE, fn, "engine %p is being destroyed by another thread",
                        (void *)kv);
+    kv_listen_stop(kv); /* no new peer from here on */
     kv_thread_stop(kv);
     pthread_mutex_lock(&kv->lock);
     kv_drain(kv);

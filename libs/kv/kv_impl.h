@@ -15,6 +15,7 @@
  *   kv_uring.c  its io_uring engine (built with liburing)
  *   kv_net.c    peers outside the job: the blob, UCX (built with UCX;
  *               kv_net_none.c otherwise)
+ *   kv_listen.c listen and connect: the blob over TCP, authenticated
  */
 #ifndef KV_IMPL_H
 #define KV_IMPL_H
@@ -109,6 +110,7 @@ struct gshmem_kv {
     int n_posted, n_signaling;
     int rposted_head, rposted_tail, n_rposted; /* to peers outside the job: no order */
     kv_net_t *net;                             /* NULL until local_info or peer_add */
+    struct kv_listen *listen;                  /* kv_listen.c; NULL: not listening */
     int cq_head, cq_tail;
     int thread_on, stop;
     pthread_t thread;
@@ -179,12 +181,19 @@ void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const cha
 void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r);
 /* GSHMEM_KV_INPROGRESS, 0, or the error that ended r. */
 int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r);
+/* This engine's blob, malloc'd (lock held). */
+int kv_net_blob(gshmem_kv_t *kv, unsigned char **out, size_t *len, const char *fn);
+/* gshmem_kv_peer_add's work (lock held). */
+int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn);
 /* Progresses the worker (lock held). */
 void kv_net_progress(gshmem_kv_t *kv);
 /* Unmaps layout id from UCX (its drop). */
 void kv_net_layout_drop(gshmem_kv_t *kv, int id);
 /* Stops the thread, closes every peer, frees the worker (lock held). */
 void kv_net_destroy(gshmem_kv_t *kv);
+
+/* kv_listen.c: stops the listener (destroy, without the lock). */
+void kv_listen_stop(gshmem_kv_t *kv);
 
 /* kv_file.c */
 /* Closes every file left open (destroy). */

@@ -320,6 +320,24 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
     return rc;
 }
 
+int kv_net_blob(gshmem_kv_t *kv, unsigned char **out, size_t *len, const char *fn)
+{
+    cursor_t c = {0};
+    int rc;
+
+    if ((rc = net_up(kv, fn)) != 0 || (rc = write_info(kv, &c, fn)) != 0)
+        return rc;
+    c = (cursor_t){.p = (unsigned char *)malloc(c.at), .cap = c.at};
+    if (!c.p)
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory for a blob of %zu bytes", c.cap);
+    if ((rc = write_info(kv, &c, fn)) != 0 || c.at != c.cap) {
+        free(c.p);
+        return rc ? rc : kv_fail(GSHMEM_KV_ERR_STATE, fn, "the blob changed size while made");
+    }
+    *out = c.p, *len = c.at;
+    return 0;
+}
+
 int gshmem_kv_local_info(gshmem_kv_t *kv, void *buf, size_t cap, size_t *len)
 {
     const char *fn = "gshmem_kv_local_info";
@@ -446,31 +464,21 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
     return 0;
 }
 
-int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer)
+int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn)
 {
-    const char *fn = "gshmem_kv_peer_add";
     cursor_t c = {.in = (const unsigned char *)info, .cap = len};
     const info_head_t *h;
     const void *addr;
     kv_rpeer_t *q;
     int rc = 0;
 
-    if (kv_enter(kv, fn) == NULL)
-        return GSHMEM_KV_ERR_HANDLE;
-    if (info == NULL || peer == NULL) {
-        kv_leave(kv);
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", info ? "peer" : "info");
-    }
     h = (const info_head_t *)take(&c, sizeof *h);
-    if (!h || h->magic != KV_INFO_MAGIC || h->version != KV_INFO_VERSION) {
-        kv_leave(kv);
+    if (!h || h->magic != KV_INFO_MAGIC || h->version != KV_INFO_VERSION)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                        "%zu bytes are not a blob of gshmem_kv_local_info (version %d)", len,
                        KV_INFO_VERSION);
-    }
     if (h->length != len || h->n_layouts < 0 || h->n_layouts > KV_MAX_INFO_LAYOUTS ||
         !(addr = take(&c, h->addr_len))) {
-        kv_leave(kv);
         return kv_fail(
             GSHMEM_KV_ERR_INVALID, fn,
             "the blob says it has %u bytes (and %d layouts), and it has %zu: cut short or "
@@ -478,12 +486,10 @@ int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer)
             h->length, h->n_layouts, len);
     }
     if ((rc = net_up(kv, fn)) != 0)
-        goto out;
-    if (kv->net->n_peers == KV_MAX_RPEERS) {
-        rc = kv_fail(GSHMEM_KV_ERR_BUSY, fn, "this engine has added %d peers, its most",
-                     KV_MAX_RPEERS);
-        goto out;
-    }
+        return rc;
+    if (kv->net->n_peers == KV_MAX_RPEERS)
+        return kv_fail(GSHMEM_KV_ERR_BUSY, fn, "this engine has added %d peers, its most",
+                       KV_MAX_RPEERS);
     q = &kv->net->peer[kv->net->n_peers];
     memset(q, 0, sizeof *q);
     q->pe = h->pe;
@@ -498,9 +504,8 @@ int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer)
 
         if (st != UCS_OK) {
             q->ep = NULL;
-            rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn, "UCX ucp_ep_create to the blob's worker: %s",
-                         ucs_status_string(st));
-            goto out;
+            return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "UCX ucp_ep_create to the blob's worker: %s",
+                           ucs_status_string(st));
         }
     }
     q->lay = (kv_rlayout_t *)calloc((size_t)h->n_layouts + 1, sizeof(kv_rlayout_t));
@@ -520,12 +525,25 @@ int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer)
     }
     q->live = 1;
     *peer = GSHMEM_KV_PEER_REMOTE + kv->net->n_peers++;
-    goto out;
+    return 0;
 
 err_close:
     rpeer_close(kv, q);
     memset(q, 0, sizeof *q);
-out:
+    return rc;
+}
+
+int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer)
+{
+    const char *fn = "gshmem_kv_peer_add";
+    int rc;
+
+    if (kv_enter(kv, fn) == NULL)
+        return GSHMEM_KV_ERR_HANDLE;
+    if (info == NULL || peer == NULL)
+        rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn, "%s is NULL", info ? "peer" : "info");
+    else
+        rc = kv_net_add(kv, info, len, peer, fn);
     kv_leave(kv);
     return rc;
 }

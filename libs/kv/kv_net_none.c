@@ -35,6 +35,19 @@ int gshmem_kv_peer_remove(gshmem_kv_t *kv, int peer)
     return unsupported(kv, "gshmem_kv_peer_remove");
 }
 
+int kv_net_blob(gshmem_kv_t *kv, unsigned char **out, size_t *len, const char *fn)
+{
+    (void)kv, (void)out, (void)len;
+    return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                   "this libgshmem_kv was built without UCX: no peers outside the job");
+}
+
+int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn)
+{
+    (void)info, (void)len, (void)peer;
+    return kv_net_blob(kv, NULL, NULL, fn);
+}
+
 int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
                 void ***keys)
 {

@@ -24,8 +24,10 @@ the header say the rest.
 
 A process outside the job (a decode server, another job) is a peer too:
 blob = eng.local_info() on one side, peer = eng.add_peer(blob) on the
-other (the blob crosses the application's own channel), then
-eng.read(lay, peer, ...) as with a PE, over UCX.
+other (the blob crosses the application's own channel), or
+where = eng.listen(secret) and peer = eng.connect(where, secret) (the
+library's own channel, authenticated), then eng.read(lay, peer, ...) as
+with a PE, over UCX.
 """
 import ctypes
 import os
@@ -40,7 +42,7 @@ from .memory import _torch, check_symmetric, check_pe, on_gpu
 STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
           -4: "ERR_RANGE", -5: "ERR_MISMATCH", -6: "ERR_TIMEOUT", -7: "ERR_CANCELED",
           -8: "ERR_STATE", -9: "ERR_BUSY", -10: "ERR_NOMEM",
-          -11: "ERR_IO", -12: "ERR_PEER", -13: "ERR_UNSUPPORTED"}
+          -11: "ERR_IO", -12: "ERR_PEER", -13: "ERR_UNSUPPORTED", -14: "ERR_AUTH"}
 INPROGRESS, ERR_HANDLE, ERR_TIMEOUT, ERR_CANCELED, ERR_IO, ERR_PEER = 1, -2, -6, -7, -11, -12
 # Peer ids of add_peer start here (GSHMEM_KV_PEER_REMOTE): never a PE number.
 PEER_REMOTE = 1 << 20
@@ -132,12 +134,23 @@ def kv_lib():
             ("gshmem_kv_local_info", I, [V, V, ctypes.c_size_t, P(ctypes.c_size_t)]),
             ("gshmem_kv_peer_add", I, [V, ctypes.c_char_p, ctypes.c_size_t, P(I)]),
             ("gshmem_kv_peer_remove", I, [V, I]),
+            ("gshmem_kv_listen", I, [V, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                     ctypes.c_size_t]),
+            ("gshmem_kv_connect", I, [V, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
+                                      P(I)]),
             ("gshmem_kv_error", ctypes.c_char_p, []),
             ("gshmem_kv_status_str", ctypes.c_char_p, [I])]:
         f = getattr(m, name)
         f.restype, f.argtypes = res, args
     _kv = m
     return m
+
+
+def _text(fn, name, value):
+    if not isinstance(value, str):
+        raise ValueError("gshmem.kv.%s: %s must be a str, not %s" % (fn, name,
+                                                                type(value).__name__))
+    return value.encode()
 
 
 def _check(rc):
@@ -364,6 +377,28 @@ class Engine:
                              % type(info).__name__)
         peer = ctypes.c_int(-1)
         _check(kv_lib().gshmem_kv_peer_add(kv, bytes(info), len(info), ctypes.byref(peer)))
+        return peer.value
+
+    def listen(self, secret, address=":0"):
+        """Serve this PE's blob to whoever connects with the same secret (a
+        str of at least 16 characters); returns "host:port" to hand out."""
+        kv = self._live("Engine.listen")
+        bound = ctypes.create_string_buffer(300)
+        _check(kv_lib().gshmem_kv_listen(kv, _text("listen", "address", address),
+                                         _text("listen", "secret", secret), bound, 300))
+        return bound.value.decode()
+
+    def connect(self, address, secret, timeout=None):
+        """A peer from a listener at address ("host:port"), both sides
+        proving the secret; timeout in seconds (None: the engine's
+        default).  KVError ERR_AUTH for a wrong secret, ERR_PEER when
+        nothing listens there."""
+        kv = self._live("Engine.connect")
+        ms = 0 if timeout is None else max(1, int(timeout * 1000))
+        peer = ctypes.c_int(-1)
+        _check(kv_lib().gshmem_kv_connect(kv, _text("connect", "address", address),
+                                          _text("connect", "secret", secret), ms,
+                                          ctypes.byref(peer)))
         return peer.value
 
     def remove_peer(self, peer):

@@ -3,7 +3,9 @@
 # (kv_peers.c says what each role checks), once with UCX's choice of
 # transports and once over tcp alone (UCX_TLS=tcp: the server's progress
 # thread answers every get and put):
-#   - a server job and a puller job of 2 PEs each (serve, pull);
+#   - a server job and a puller job of 2 PEs each (serve, pull), the blob
+#     through a file; the same with the blob from gshmem_kv_listen /
+#     gshmem_kv_connect and a random secret (serve-listen, pull-connect);
 #   - kill and restart: a server of 1 PE that dies once the puller has
 #     read from it (serve-die; the puller must see GSHMEM_KV_ERR_PEER
 #     within 10 s), then a replacement server started after it, which
@@ -14,6 +16,8 @@ set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 limit=${GSHMEM_TEST_TIMEOUT:-60}
 prog=$build/tests/kv/kv_peers
+KV_PEERS_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+export KV_PEERS_SECRET
 fail=0
 job() { # NP ARGS...: one job, bounded
     np=$1
@@ -31,6 +35,17 @@ for tls in "" tcp; do
     wait $serve
     src=$?
     echo "kv-two-jobs.sh: UCX_TLS=$name: serve exited $src, pull $prc"
+    [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
+    rm -rf "$dir"
+
+    dir=$(mktemp -d) || exit 99
+    job 2 serve-listen "$dir" &
+    serve=$!
+    job 2 pull-connect "$dir"
+    prc=$?
+    wait $serve
+    src=$?
+    echo "kv-two-jobs.sh: UCX_TLS=$name: listen and connect: serve exited $src, pull $prc"
     [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
     rm -rf "$dir"
 

@@ -7,6 +7,14 @@
  *                        its blob to DIR/info.<pe>, serves until
  *                        DIR/done.<pe> appears, then checks the blocks the
  *                        other job wrote into it;
+ *   kv_peers serve-listen DIR   as serve, and also listens (gshmem_kv_listen,
+ *                        secret $KV_PEERS_SECRET) and writes where to
+ *                        DIR/addr.<pe>;
+ *   kv_peers pull-connect DIR   as pull, but the peer comes from
+ *                        gshmem_kv_connect (after a wrong secret and a port
+ *                        where nothing listens are refused);
+ *   kv_peers serve-die DIR 1, pull-restart DIR, serve DIR 2: kill and
+ *                        restart (pull_restart says what is checked);
  *   kv_peers pull DIR    PE k adds the blob of the server's PE k, reads
  *                        blocks (a slice of some, whole runs of others:
  *                        coalesced), writes blocks back, and tries the bad
@@ -117,7 +125,15 @@ static gshmem_kv_xfer_t write_xfer(int layout, int peer)
     return x;
 }
 
-static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die)
+/* The secret of the listen/connect roles (kv-two-jobs.sh sets it). */
+static const char *secret(void)
+{
+    const char *s = getenv("KV_PEERS_SECRET");
+
+    return s ? s : "kv_peers: no KV_PEERS_SECRET in the environment";
+}
+
+static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die, int listen)
 {
     unsigned char *exp = (unsigned char *)malloc(pool->size), *blob;
     size_t len = 0;
@@ -134,6 +150,17 @@ static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die)
                 gshmem_kv_local_info(kv, blob, len - 1, &len));
     PT_CHECK_EQ("gshmem_kv_local_info", 0, gshmem_kv_local_info(kv, blob, len, &len));
     publish(path_of(dir, "info", pt_me), blob, len);
+    if (listen) {
+        char bound[300];
+
+        PT_CHECK_EQ("gshmem_kv_listen (short secret)", GSHMEM_KV_ERR_INVALID,
+                    gshmem_kv_listen(kv, "127.0.0.1:0", "short", NULL, 0));
+        PT_CHECK_EQ("gshmem_kv_listen", 0,
+                    gshmem_kv_listen(kv, "127.0.0.1:0", secret(), bound, sizeof bound));
+        PT_CHECK_EQ("gshmem_kv_listen (twice)", GSHMEM_KV_ERR_STATE,
+                    gshmem_kv_listen(kv, "127.0.0.1:0", secret(), NULL, 0));
+        publish(path_of(dir, "addr", pt_me), bound, strlen(bound) + 1);
+    }
     if (die) {
         /* Dies mid-job once the puller has used it, without a word to
          * anyone (as a killed decode or prefill process would). */
@@ -207,7 +234,41 @@ static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *b
     free(bad);
 }
 
-static void pull(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir, int with_bad)
+/* A peer by gshmem_kv_connect to the address the server published, after
+ * the refusals: a wrong secret, a port where nothing listens. */
+static int connect_peer(gshmem_kv_t *kv, const char *dir)
+{
+    unsigned char *addr;
+    size_t len;
+    int peer = -1, bad = -1;
+    uint64_t t0;
+    struct timespec a, b;
+
+    if (await(path_of(dir, "addr", pt_me)) != 0)
+        PT_CHECK("kv_peers pull-connect", 0, "the server's address");
+    addr = slurp(path_of(dir, "addr", pt_me), &len);
+    PT_CHECK_EQ("gshmem_kv_connect (wrong secret)", GSHMEM_KV_ERR_AUTH,
+                gshmem_kv_connect(kv, (char *)addr, "not the secret, but long enough", 0,
+                                  &bad));
+    PT_CHECK("gshmem_kv_error", strstr(gshmem_kv_error(), "not the same secret") != NULL,
+             "the line says why");
+    PT_CHECK_EQ("gshmem_kv_connect (nothing listens)", GSHMEM_KV_ERR_PEER,
+                gshmem_kv_connect(kv, "127.0.0.1:1", secret(), 2000, &bad));
+    PT_CHECK_EQ("gshmem_kv_connect (no port)", GSHMEM_KV_ERR_INVALID,
+                gshmem_kv_connect(kv, "127.0.0.1", secret(), 0, &bad));
+    PT_CHECK_EQ("peer id unchanged by the failures", -1, bad);
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    PT_CHECK_EQ("gshmem_kv_connect", 0,
+                gshmem_kv_connect(kv, (char *)addr, secret(), 0, &peer));
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    t0 = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000u + (uint64_t)(b.tv_nsec - a.tv_nsec) / 1000u;
+    printf("kv_peers: PE %d: gshmem_kv_connect took %llu us\n", pt_me, (unsigned long long)t0);
+    free(addr);
+    return peer;
+}
+
+static void pull(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir, int with_bad,
+                 int by_connect)
 {
     static const int64_t s_local[] = {0, 1, 2, 5, 7}, s_remote[] = {3, 4, 5, 9, 1};
     static const int64_t c_local[] = {8, 9, 10, 11}, c_remote[] = {4, 5, 6, 7};
@@ -225,7 +286,10 @@ static void pull(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir, int 
     if (await(path_of(dir, "info", pt_me)) != 0)
         PT_CHECK("kv_peers pull", 0, "the server's blob");
     blob = slurp(path_of(dir, "info", pt_me), &len);
-    PT_CHECK_EQ("gshmem_kv_peer_add", 0, gshmem_kv_peer_add(kv, blob, len, &peer));
+    if (by_connect)
+        peer = connect_peer(kv, dir);
+    else
+        PT_CHECK_EQ("gshmem_kv_peer_add", 0, gshmem_kv_peer_add(kv, blob, len, &peer));
     PT_CHECK("gshmem_kv_peer_add", peer >= GSHMEM_KV_PEER_REMOTE,
              "an id >= GSHMEM_KV_PEER_REMOTE");
 
@@ -316,7 +380,7 @@ static void pull_restart(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *d
     PT_CHECK_EQ("gshmem_kv_peer_remove (dead server)", 0, gshmem_kv_peer_remove(kv, peer));
     free(blob);
     round_ = "2";
-    pull(kv, pool, id, dir, 0);
+    pull(kv, pool, id, dir, 0, 0);
 }
 
 int main(int argc, char **argv)
@@ -328,21 +392,26 @@ int main(int argc, char **argv)
 
     PT_START();
     if (argc < 3 || argc > 4 ||
-        (strcmp(mode, "serve") && strcmp(mode, "serve-die") && strcmp(mode, "pull") &&
-         strcmp(mode, "pull-restart"))) {
-        fprintf(stderr, "usage: kv_peers serve|serve-die|pull|pull-restart DIR [ROUND]\n");
+        (strcmp(mode, "serve") && strcmp(mode, "serve-die") && strcmp(mode, "serve-listen") &&
+         strcmp(mode, "pull") && strcmp(mode, "pull-restart") &&
+         strcmp(mode, "pull-connect"))) {
+        fprintf(stderr, "usage: kv_peers serve|serve-die|serve-listen|pull|pull-restart|"
+                        "pull-connect DIR [ROUND]\n");
         return 2;
     }
     round_ = argc == 4 ? argv[3] : "";
     PT_CHECK_EQ("gshmem_kv_create", 0, gshmem_kv_create(NULL, &kv));
     kt_pool_init(&pool, LAYERS, RPL, BLOCKS, BYTES, 0, 0); /* private memory */
     if (strncmp(mode, "serve", 5) == 0) {
-        serve(kv, &pool, argv[2], strcmp(mode, "serve-die") == 0);
+        serve(kv, &pool, argv[2], strcmp(mode, "serve-die") == 0,
+              strcmp(mode, "serve-listen") == 0);
     } else {
         PT_CHECK_EQ("gshmem_kv_layout_register", 0,
                     gshmem_kv_layout_register(kv, &pool.layout, &id));
         if (strcmp(mode, "pull") == 0)
-            pull(kv, &pool, id, argv[2], 1);
+            pull(kv, &pool, id, argv[2], 1, 0);
+        else if (strcmp(mode, "pull-connect") == 0)
+            pull(kv, &pool, id, argv[2], 0, 1);
         else
             pull_restart(kv, &pool, id, argv[2]);
     }

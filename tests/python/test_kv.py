@@ -187,7 +187,8 @@ def test_peer_outside_the_job_by_blob():
     """The blob path (local_info / add_peer) as a process outside the job
     uses it, here between the PEs of one job (a file or a socket would
     carry the blob; fcollect does here): private caches (not on the heap)
-    read and written over UCX, and its errors."""
+    read and written over UCX, and its errors; then listen / connect with
+    a secret (a wrong one refused)."""
     me, n = me_n()
     nxt = (me + 1) % n
     eng = gshmem.kv.Engine()
@@ -229,13 +230,37 @@ def test_peer_outside_the_job_by_blob():
         eng.add_peer(theirs[:-8])
     with pytest.raises(ValueError, match="must be the bytes"):
         eng.add_peer("text")
+    # The same through listen / connect, with a secret.
+    secret = "kv-test-secret-" + "5" * 16
+    where = eng.listen(secret, "127.0.0.1:0")
+    with pytest.raises(KVError, match="listens at") as e:
+        eng.listen(secret)
+    assert e.value.name == "ERR_STATE"
+    addr = gshmem.zeros(256, torch.uint8)
+    addr[:len(where)] = torch.frombuffer(bytearray(where.encode()), dtype=torch.uint8)
+    addrs = gshmem.zeros(n * 256, torch.uint8)
+    gshmem.fcollect(addrs, addr)
+    theirs_at = bytes(addrs[nxt * 256:(nxt + 1) * 256].numpy()).rstrip(b"\0").decode()
+    with pytest.raises(KVError, match="not the same secret") as e:
+        eng.connect(theirs_at, "a different secret, long enough")
+    assert e.value.name == "ERR_AUTH"
+    with pytest.raises(ValueError, match="must be a str"):
+        eng.connect(theirs_at, b"bytes")
+    peer2 = eng.connect(theirs_at, secret, timeout=10)
+    assert peer2 > peer
+    req = eng.read(lay, peer2, [0], [4])
+    assert req.wait(timeout=10.0) == "done"
+    req.free()
+    for layer in range(L):
+        assert torch.equal(caches[layer][:, 0], pattern(nxt, layer, 7)[:, 4]), layer
     gshmem.barrier_all()  # every PE's read is done before any peer goes
+    eng.remove_peer(peer2)
     eng.remove_peer(peer)
     with pytest.raises(KVError, match="was removed") as e:
         eng.read(lay, peer, [0])
     assert e.value.name == "ERR_PEER"
     eng.destroy()
-    free_all([mine, every])
+    free_all([mine, every, addr, addrs])
 
 
 def test_progress_thread(job):

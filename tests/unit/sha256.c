@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bootstrap/sha256.h"
+#include "crypto/sha256.h"
 #include "bootstrap/uid_int.h"
 
 static void to_hex(const uint8_t *p, size_t n, char *out)
@@ -16,10 +16,10 @@ static void to_hex(const uint8_t *p, size_t n, char *out)
 
 static void expect_sha(const void *data, size_t len, const char *want)
 {
-    uint8_t d[GSB_SHA256_BYTES];
-    char hex[2 * GSB_SHA256_BYTES + 1];
+    uint8_t d[GSC_SHA256_BYTES];
+    char hex[2 * GSC_SHA256_BYTES + 1];
 
-    gsb_sha256(data, len, d);
+    gsc_sha256(data, len, d);
     to_hex(d, sizeof(d), hex);
     cr_expect_str_eq(hex, want, "SHA-256 of %zu bytes", len);
 }
@@ -42,22 +42,22 @@ Test(sha256, million_a_in_pieces)
 {
     static const size_t pieces[] = {1, 63, 64, 65, 127, 1000, 7};
     char buf[1000];
-    uint8_t d[GSB_SHA256_BYTES];
-    char hex[2 * GSB_SHA256_BYTES + 1];
-    gsb_sha256_t s;
+    uint8_t d[GSC_SHA256_BYTES];
+    char hex[2 * GSC_SHA256_BYTES + 1];
+    gsc_sha256_t s;
     size_t left = 1000000;
 
     memset(buf, 'a', sizeof(buf));
-    gsb_sha256_init(&s);
+    gsc_sha256_init(&s);
     for (size_t i = 0; left > 0; i++) {
         size_t n = pieces[i % (sizeof(pieces) / sizeof(pieces[0]))];
 
         if (n > left)
             n = left;
-        gsb_sha256_update(&s, buf, n);
+        gsc_sha256_update(&s, buf, n);
         left -= n;
     }
-    gsb_sha256_final(&s, d);
+    gsc_sha256_final(&s, d);
     to_hex(d, sizeof(d), hex);
     cr_expect_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
@@ -65,10 +65,10 @@ Test(sha256, million_a_in_pieces)
 static void expect_hmac(const void *key, size_t key_len, const void *data, size_t len,
                         const char *want, int test_case)
 {
-    uint8_t d[GSB_SHA256_BYTES];
-    char hex[2 * GSB_SHA256_BYTES + 1];
+    uint8_t d[GSC_SHA256_BYTES];
+    char hex[2 * GSC_SHA256_BYTES + 1];
 
-    gsb_hmac_sha256(key, key_len, data, len, d);
+    gsc_hmac_sha256(key, key_len, data, len, d);
     to_hex(d, sizeof(d), hex);
     hex[strlen(want)] = '\0'; /* test case 5 gives the first 128 bits only */
     cr_expect_str_eq(hex, want, "RFC 4231 test case %d", test_case);
@@ -108,13 +108,13 @@ Test(hmac_sha256, equal_ct)
 {
     uint8_t a[32] = {1, 2, 3}, b[32] = {1, 2, 3};
 
-    cr_expect_eq(gsb_equal_ct(a, b, sizeof(a)), 1);
+    cr_expect_eq(gsc_equal_ct(a, b, sizeof(a)), 1);
     b[31] ^= 0x80;
-    cr_expect_eq(gsb_equal_ct(a, b, sizeof(a)), 0);
+    cr_expect_eq(gsc_equal_ct(a, b, sizeof(a)), 0);
     b[31] ^= 0x80;
     b[0] ^= 1;
-    cr_expect_eq(gsb_equal_ct(a, b, sizeof(a)), 0);
-    cr_expect_eq(gsb_equal_ct(a, b, 0), 1);
+    cr_expect_eq(gsc_equal_ct(a, b, sizeof(a)), 0);
+    cr_expect_eq(gsc_equal_ct(a, b, 0), 1);
 }
 
 Test(uid_auth, secret_text)

@@ -1,4 +1,4 @@
-/* bootstrap/sha256.c - SHA-256 as FIPS 180-4 section 6.2 describes it, and
+/* crypto/sha256.c - SHA-256 as FIPS 180-4 section 6.2 describes it, and
  * HMAC over it as RFC 2104 describes it.  tests/unit/sha256.c checks both
  * against the published test vectors (FIPS 180-4's examples, RFC 4231). */
 #include "sha256.h"
@@ -52,54 +52,54 @@ static void compress(uint32_t h[8], const unsigned char *p)
         hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
     }
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
-    gsb_wipe(w, sizeof(w));
+    gsc_wipe(w, sizeof(w));
 }
 
-void gsb_sha256_init(gsb_sha256_t *s)
+void gsc_sha256_init(gsc_sha256_t *s)
 {
     memcpy(s->h, H0, sizeof(H0));
     s->total = 0;
     s->used = 0;
 }
 
-void gsb_sha256_update(gsb_sha256_t *s, const void *data, size_t len)
+void gsc_sha256_update(gsc_sha256_t *s, const void *data, size_t len)
 {
     const unsigned char *p = data;
 
     s->total += len;
     if (s->used) {
-        size_t take = GSB_SHA256_BLOCK - s->used < len ? GSB_SHA256_BLOCK - s->used : len;
+        size_t take = GSC_SHA256_BLOCK - s->used < len ? GSC_SHA256_BLOCK - s->used : len;
 
         memcpy(s->block + s->used, p, take);
         s->used += take;
         p += take;
         len -= take;
-        if (s->used < GSB_SHA256_BLOCK)
+        if (s->used < GSC_SHA256_BLOCK)
             return;
         compress(s->h, s->block);
         s->used = 0;
     }
-    for (; len >= GSB_SHA256_BLOCK; p += GSB_SHA256_BLOCK, len -= GSB_SHA256_BLOCK)
+    for (; len >= GSC_SHA256_BLOCK; p += GSC_SHA256_BLOCK, len -= GSC_SHA256_BLOCK)
         compress(s->h, p);
     memcpy(s->block, p, len);
     s->used = len;
 }
 
-void gsb_sha256_final(gsb_sha256_t *s, uint8_t out[GSB_SHA256_BYTES])
+void gsc_sha256_final(gsc_sha256_t *s, uint8_t out[GSC_SHA256_BYTES])
 {
     uint64_t bits = s->total * 8;
 
     /* FIPS 180-4 5.1.1: a 1 bit, zeros, and the length in bits, to a whole
      * number of blocks. */
     s->block[s->used++] = 0x80;
-    if (s->used > GSB_SHA256_BLOCK - 8) {
-        memset(s->block + s->used, 0, GSB_SHA256_BLOCK - s->used);
+    if (s->used > GSC_SHA256_BLOCK - 8) {
+        memset(s->block + s->used, 0, GSC_SHA256_BLOCK - s->used);
         compress(s->h, s->block);
         s->used = 0;
     }
-    memset(s->block + s->used, 0, GSB_SHA256_BLOCK - 8 - s->used);
+    memset(s->block + s->used, 0, GSC_SHA256_BLOCK - 8 - s->used);
     for (int i = 0; i < 8; i++)
-        s->block[GSB_SHA256_BLOCK - 1 - i] = (unsigned char)(bits >> (8 * i));
+        s->block[GSC_SHA256_BLOCK - 1 - i] = (unsigned char)(bits >> (8 * i));
     compress(s->h, s->block);
     for (int i = 0; i < 8; i++) {
         out[4 * i] = (uint8_t)(s->h[i] >> 24);
@@ -107,65 +107,65 @@ void gsb_sha256_final(gsb_sha256_t *s, uint8_t out[GSB_SHA256_BYTES])
         out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
         out[4 * i + 3] = (uint8_t)s->h[i];
     }
-    gsb_wipe(s, sizeof(*s));
+    gsc_wipe(s, sizeof(*s));
 }
 
-void gsb_sha256(const void *data, size_t len, uint8_t out[GSB_SHA256_BYTES])
+void gsc_sha256(const void *data, size_t len, uint8_t out[GSC_SHA256_BYTES])
 {
-    gsb_sha256_t s;
+    gsc_sha256_t s;
 
-    gsb_sha256_init(&s);
-    gsb_sha256_update(&s, data, len);
-    gsb_sha256_final(&s, out);
+    gsc_sha256_init(&s);
+    gsc_sha256_update(&s, data, len);
+    gsc_sha256_final(&s, out);
 }
 
 /* RFC 2104: H(K ^ opad, H(K ^ ipad, text)), K padded with zeros to a block. */
-void gsb_hmac_init(gsb_hmac_t *h, const void *key, size_t key_len)
+void gsc_hmac_init(gsc_hmac_t *h, const void *key, size_t key_len)
 {
-    unsigned char k[GSB_SHA256_BLOCK] = {0}, pad[GSB_SHA256_BLOCK];
+    unsigned char k[GSC_SHA256_BLOCK] = {0}, pad[GSC_SHA256_BLOCK];
 
-    if (key_len > GSB_SHA256_BLOCK)
-        gsb_sha256(key, key_len, k);
+    if (key_len > GSC_SHA256_BLOCK)
+        gsc_sha256(key, key_len, k);
     else
         memcpy(k, key, key_len);
-    for (int i = 0; i < GSB_SHA256_BLOCK; i++)
+    for (int i = 0; i < GSC_SHA256_BLOCK; i++)
         pad[i] = k[i] ^ 0x36;
-    gsb_sha256_init(&h->inner);
-    gsb_sha256_update(&h->inner, pad, sizeof(pad));
-    for (int i = 0; i < GSB_SHA256_BLOCK; i++)
+    gsc_sha256_init(&h->inner);
+    gsc_sha256_update(&h->inner, pad, sizeof(pad));
+    for (int i = 0; i < GSC_SHA256_BLOCK; i++)
         pad[i] = k[i] ^ 0x5c;
-    gsb_sha256_init(&h->outer);
-    gsb_sha256_update(&h->outer, pad, sizeof(pad));
-    gsb_wipe(k, sizeof(k));
-    gsb_wipe(pad, sizeof(pad));
+    gsc_sha256_init(&h->outer);
+    gsc_sha256_update(&h->outer, pad, sizeof(pad));
+    gsc_wipe(k, sizeof(k));
+    gsc_wipe(pad, sizeof(pad));
 }
 
-void gsb_hmac_update(gsb_hmac_t *h, const void *data, size_t len)
+void gsc_hmac_update(gsc_hmac_t *h, const void *data, size_t len)
 {
-    gsb_sha256_update(&h->inner, data, len);
+    gsc_sha256_update(&h->inner, data, len);
 }
 
-void gsb_hmac_final(gsb_hmac_t *h, uint8_t out[GSB_SHA256_BYTES])
+void gsc_hmac_final(gsc_hmac_t *h, uint8_t out[GSC_SHA256_BYTES])
 {
-    uint8_t inner[GSB_SHA256_BYTES];
+    uint8_t inner[GSC_SHA256_BYTES];
 
-    gsb_sha256_final(&h->inner, inner);
-    gsb_sha256_update(&h->outer, inner, sizeof(inner));
-    gsb_sha256_final(&h->outer, out);
-    gsb_wipe(inner, sizeof(inner));
+    gsc_sha256_final(&h->inner, inner);
+    gsc_sha256_update(&h->outer, inner, sizeof(inner));
+    gsc_sha256_final(&h->outer, out);
+    gsc_wipe(inner, sizeof(inner));
 }
 
-void gsb_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
-                     uint8_t out[GSB_SHA256_BYTES])
+void gsc_hmac_sha256(const void *key, size_t key_len, const void *data, size_t len,
+                     uint8_t out[GSC_SHA256_BYTES])
 {
-    gsb_hmac_t h;
+    gsc_hmac_t h;
 
-    gsb_hmac_init(&h, key, key_len);
-    gsb_hmac_update(&h, data, len);
-    gsb_hmac_final(&h, out);
+    gsc_hmac_init(&h, key, key_len);
+    gsc_hmac_update(&h, data, len);
+    gsc_hmac_final(&h, out);
 }
 
-int gsb_equal_ct(const void *a, const void *b, size_t n)
+int gsc_equal_ct(const void *a, const void *b, size_t n)
 {
     const volatile unsigned char *x = a, *y = b;
     unsigned char diff = 0;
@@ -176,7 +176,7 @@ int gsb_equal_ct(const void *a, const void *b, size_t n)
     return diff == 0;
 }
 
-void gsb_wipe(void *p, size_t n)
+void gsc_wipe(void *p, size_t n)
 {
     volatile unsigned char *q = p;
 
