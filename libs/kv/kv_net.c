@@ -11,6 +11,11 @@
  * region's address and packed key.  Nothing else of this process is
  * reachable through the worker.
  *
+ * Same host.  A peer whose blob names this boot and pid namespace, and
+ * whose memory a probe can read, is copied to and from directly
+ * (kv_direct.c: process_vm_readv/writev, batched), with no UCX on the data
+ * path: faster than UCX's choice here, and a dead process fails at once.
+ *
  * Transfers.  kv_xfer.c walks the blocks as for a PE and calls kv_net_op
  * for each run (runs do not cross regions: each has its own key); then
  * kv_net_flush posts one flush of the peer's endpoint, whose end is the
@@ -25,12 +30,14 @@
  *
  * Blob (native byte order; a peer of another byte order fails the magic):
  *   u64 magic, u32 version, u32 total length, u64 nonce, i32 pe,
- *   i32 layouts, u32 address length, u32 0, the worker address (padded
+ *   i32 layouts, u32 address length, u32 0, the host (kv_direct.h: boot
+ *   id, pid namespace, pid), the worker address (padded
  *   to 8), then per layout: i32 id, i32 layers, i32 regions per layer,
  *   i32 0, u64 hash, i64 blocks, u64 block bytes, u64 stride, then per
  *   region: u64 address, u32 key length, u32 0, the key (padded to 8).
  */
 #include "kv_impl.h"
+#include "kv_direct.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -41,7 +48,7 @@
 #include <ucp/api/ucp.h>
 
 #define KV_INFO_MAGIC 0x4f464e49564b5347ull /* "GSKVINFO" */
-#define KV_INFO_VERSION 1
+#define KV_INFO_VERSION 2
 #define KV_MAX_RPEERS 1024 /* peer ids are never reused: adds per engine */
 #define KV_MAX_INFO_LAYOUTS 4096
 #define KV_MAX_KEY 65536 /* a packed key longer than this is not one */
@@ -57,7 +64,8 @@ typedef struct kv_rlayout {
 
 typedef struct kv_rpeer {
     int live;
-    int pe; /* its PE in its own job (for lines) */
+    int pe;       /* its PE in its own job (for lines) */
+    pid_t direct; /* on this host and reachable by process_vm_*: its pid; 0: UCX */
     ucp_ep_h ep;
     ucs_status_t failed; /* UCS_OK while it works */
     kv_rlayout_t *lay;
@@ -74,6 +82,7 @@ struct kv_net {
     int n_peers;      /* ids handed out */
     pthread_t thread;
     int thread_on, stop;
+    kv_batch_t batch; /* the runs of the post in progress to a direct peer */
 };
 
 static int ucx_fail(const char *fn, const char *what, ucs_status_t st)
@@ -257,6 +266,7 @@ typedef struct info_head {
     uint64_t nonce;
     int32_t pe, n_layouts;
     uint32_t addr_len, zero;
+    kv_host_t host; /* where the process lives: a peer on this host copies directly */
 } info_head_t;
 
 typedef struct info_layout {
@@ -276,7 +286,10 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
 {
     ucp_address_t *addr;
     size_t addr_len;
-    info_head_t h = {KV_INFO_MAGIC, KV_INFO_VERSION, 0, kv->net->nonce, kv->me, 0, 0, 0};
+    info_head_t h = {.magic = KV_INFO_MAGIC,
+                     .version = KV_INFO_VERSION,
+                     .nonce = kv->net->nonce,
+                     .pe = kv->me};
     ucs_status_t st = ucp_worker_get_address(kv->net->worker, &addr, &addr_len);
     size_t head_at = c->at;
     int rc = 0;
@@ -286,6 +299,7 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         h.n_layouts += kv->layouts[id].live;
     h.addr_len = (uint32_t)addr_len;
+    kv_host_self(&h.host);
     put_bytes(c, &h, sizeof h);
     put_bytes(c, addr, addr_len);
     ucp_worker_release_address(kv->net->worker, addr);
@@ -455,6 +469,8 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
             return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob ends inside region %d of layout %d",
                            r, rl->id);
         rl->P.base[r] = (char *)(uintptr_t)ir->addr;
+        if (!q->ep)
+            continue; /* checking only; or a direct peer, which needs no key */
         if ((st = ucp_ep_rkey_unpack(q->ep, key, &rl->key[r])) != UCS_OK)
             return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                            "the blob's key of region %d of layout %d: UCX ucp_ep_rkey_unpack: %s",
@@ -464,9 +480,30 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
     return 0;
 }
 
+/* Every layout of the blob at c into q->lay (keys unpacked when q has an
+ * endpoint), and nothing after the last. */
+static int parse_layouts(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int n, const char *fn)
+{
+    int rc;
+
+    q->lay = (kv_rlayout_t *)calloc((size_t)n + 1, sizeof(kv_rlayout_t));
+    if (!q->lay)
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    for (int k = 0; k < n; k++) {
+        q->n_lay = k + 1;
+        if ((rc = parse_layout(kv, q, c, k, fn)) != 0)
+            return rc;
+    }
+    if (c->at != c->cap)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob has %zu bytes after its last layout",
+                       c->cap - c->at);
+    return 0;
+}
+
 int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn)
 {
     cursor_t c = {.in = (const unsigned char *)info, .cap = len};
+    size_t after_addr = 0;
     const info_head_t *h;
     const void *addr;
     kv_rpeer_t *q;
@@ -485,6 +522,7 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
             "changed on the way",
             h->length, h->n_layouts, len);
     }
+    after_addr = c.at;
     if ((rc = net_up(kv, fn)) != 0)
         return rc;
     if (kv->net->n_peers == KV_MAX_RPEERS)
@@ -493,6 +531,19 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
     q = &kv->net->peer[kv->net->n_peers];
     memset(q, 0, sizeof *q);
     q->pe = h->pe;
+    /* The layouts first without an endpoint (checks, addresses): a peer
+     * on this host that this process may read is copied to directly, and
+     * gets no UCX endpoint at all (an endpoint closed before its wire-up
+     * ends makes UCX 1.13 abort the other side: ucp_request.c's assertion
+     * "got REP message"). */
+    if ((rc = parse_layouts(kv, q, &c, h->n_layouts, fn)) != 0)
+        goto err_close;
+    if (q->n_lay > 0 && kv_direct_usable(&h->host, q->lay[0].P.base[0])) {
+        q->direct = (pid_t)h->host.pid;
+        goto done;
+    }
+    rpeer_free_keys(q);
+    c.at = after_addr;
     {
         ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
                                             UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
@@ -508,21 +559,9 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
                            ucs_status_string(st));
         }
     }
-    q->lay = (kv_rlayout_t *)calloc((size_t)h->n_layouts + 1, sizeof(kv_rlayout_t));
-    if (!q->lay) {
-        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    if ((rc = parse_layouts(kv, q, &c, h->n_layouts, fn)) != 0)
         goto err_close;
-    }
-    for (int k = 0; k < h->n_layouts; k++) {
-        q->n_lay = k + 1;
-        if ((rc = parse_layout(kv, q, &c, k, fn)) != 0)
-            goto err_close;
-    }
-    if (c.at != len) {
-        rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob has %zu bytes after its last layout",
-                     len - c.at);
-        goto err_close;
-    }
+done:
     q->live = 1;
     *peer = GSHMEM_KV_PEER_REMOTE + kv->net->n_peers++;
     return 0;
@@ -616,15 +655,37 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
                    x->layout);
 }
 
+/* A direct copy failed with errno e: the request's status, and a peer
+ * whose process ended is failed for good. */
+static int direct_fail(kv_rpeer_t *q, kv_req_t *r, int e)
+{
+    if (e == ESRCH)
+        q->failed = UCS_ERR_CONNECTION_RESET;
+    return kv_fail(GSHMEM_KV_ERR_PEER, r->is_read ? "gshmem_kv_read" : "gshmem_kv_write",
+                   "peer %d (PE %d of its job, pid %d on this host): %s", r->pe, q->pe,
+                   (int)q->direct,
+                   e == ESRCH    ? "its process ended"
+                   : e == EFAULT ? "a block is not mapped there any more (its layout "
+                                   "was deregistered?)"
+                                 : strerror(e));
+}
+
 void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const char *remote,
                size_t len, void *key)
 {
-    ucp_ep_h ep = kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE].ep;
+    kv_rpeer_t *q = &kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE];
+    ucp_ep_h ep = q->ep;
     ucp_request_param_t prm = {.op_attr_mask = 0};
     ucs_status_ptr_t s;
+    int e;
 
     if (r->net_status != 0)
         return; /* an operation failed already: the request ends with it */
+    if (q->direct) {
+        if ((e = kv_direct_add(&kv->net->batch, q->direct, is_read, local, remote, len)) != 0)
+            r->net_status = direct_fail(q, r, e);
+        return;
+    }
     s = is_read ? ucp_get_nbx(ep, local, len, (uint64_t)(uintptr_t)remote, (ucp_rkey_h)key, &prm)
                 : ucp_put_nbx(ep, local, len, (uint64_t)(uintptr_t)remote, (ucp_rkey_h)key, &prm);
     if (UCS_PTR_IS_PTR(s))
@@ -637,10 +698,20 @@ void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const cha
 
 void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r)
 {
-    ucp_ep_h ep = kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE].ep;
+    kv_rpeer_t *q = &kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE];
+    ucp_ep_h ep = q->ep;
     ucp_request_param_t prm = {.op_attr_mask = 0};
     ucs_status_ptr_t s;
+    int e;
 
+    if (q->direct) {
+        /* The last runs; what a failed run left batched is dropped. */
+        e = kv_direct_flush(&kv->net->batch);
+        if (e != 0 && r->net_status == 0)
+            r->net_status = direct_fail(q, r, e);
+        kv->net->batch.n = 0;
+        return;
+    }
     if (r->net_status != 0)
         return;
     s = ucp_ep_flush_nbx(ep, &prm);

@@ -20,7 +20,7 @@ libs_kv_libgshmem_kv_la_LIBADD += $(URING_LIBS)
 endif
 # Peers outside the job go through UCX; without it their calls say so.
 if HAVE_UCX
-libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net.c
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net.c libs/kv/kv_direct.h libs/kv/kv_direct.c
 libs_kv_libgshmem_kv_la_CFLAGS += $(UCX_CFLAGS)
 libs_kv_libgshmem_kv_la_LIBADD += $(UCX_LIBS)
 else

@@ -81,6 +81,8 @@
     X(device_heap_size, SIZE, "GSHMEM_DEVICE_HEAP_SIZE", NULL, "1G", 1 << 20, 1LL << 40, \
       "bytes of GPU device heap per PE (gshmem_malloc); unused on host lanes, where gshmem_malloc takes from the symmetric heap") \
     X(kv_file_engine, STR, "GSHMEM_KV_FILE_ENGINE", NULL, "auto", 0, 0,            \
-      "libgshmem_kv's storage tier: auto (io_uring where built and the kernel allows it, else pread/pwrite) or posix (pread/pwrite); read by libgshmem_kv at gshmem_kv_file_open")
+      "libgshmem_kv's storage tier: auto (io_uring where built and the kernel allows it, else pread/pwrite) or posix (pread/pwrite); read by libgshmem_kv at gshmem_kv_file_open") \
+    X(kv_direct, BOOL, "GSHMEM_KV_DIRECT", NULL, "1", 0, 1,                        \
+      "libgshmem_kv: copy to and from a peer outside the job on this host directly (process_vm_readv/writev) when allowed; 0: through UCX always; read at gshmem_kv_peer_add and _connect")
 
 #endif

@@ -1,8 +1,9 @@
 #!/bin/sh
 # KV transfer between jobs started by separate launcher commands
-# (kv_peers.c says what each role checks), once with UCX's choice of
-# transports and once over tcp alone (UCX_TLS=tcp: the server's progress
-# thread answers every get and put):
+# (kv_peers.c says what each role checks), once by the same-host direct
+# copy (process_vm_readv/writev, the default) and once through UCX over
+# tcp alone (GSHMEM_KV_DIRECT=0 UCX_TLS=tcp: the server's progress thread
+# answers every get and put):
 #   - a server job and a puller job of 2 PEs each (serve, pull), the blob
 #     through a file; the same with the blob from gshmem_kv_listen /
 #     gshmem_kv_connect and a random secret (serve-listen, pull-connect);
@@ -25,8 +26,13 @@ job() { # NP ARGS...: one job, bounded
     timeout -k 10 "$limit" "$build/tools/gshmemrun" -np "$np" "$prog" "$@"
 }
 for tls in "" tcp; do
-    name=${tls:-default}
-    if [ -n "$tls" ]; then UCX_TLS=$tls,self; export UCX_TLS; fi
+    if [ -n "$tls" ]; then
+        UCX_TLS=$tls,self GSHMEM_KV_DIRECT=0
+        export UCX_TLS GSHMEM_KV_DIRECT
+        name="$tls, GSHMEM_KV_DIRECT=0"
+    else
+        name="default: direct"
+    fi
     dir=$(mktemp -d) || exit 99
     job 2 serve "$dir" &
     serve=$!
@@ -67,6 +73,6 @@ for tls in "" tcp; do
     [ $drc -ne 0 ] && [ $drc -ne 124 ] && [ $drc -ne 137 ] && [ $prc -eq 0 ] && [ $src -eq 0 ] ||
         fail=1
     rm -rf "$dir"
-    unset UCX_TLS
+    unset UCX_TLS GSHMEM_KV_DIRECT
 done
 exit $fail
