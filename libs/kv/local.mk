@@ -32,6 +32,11 @@ libs_kv_libgshmem_kv_la_LDFLAGS = -version-info $(GSHMEM_LT_VERSION) -no-undefin
 noinst_PROGRAMS += perftest/kv_bench
 perftest_kv_bench_SOURCES = perftest/kv_bench.c perftest/bench.h
 perftest_kv_bench_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+# Between two jobs (kv_compare.sh runs it beside NIXL's kv_nixl.py).
+noinst_PROGRAMS += perftest/kv_xjob
+perftest_kv_xjob_SOURCES = perftest/kv_xjob.c perftest/bench.h
+perftest_kv_xjob_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+EXTRA_DIST += perftest/kv_nixl.py perftest/kv_compare.sh
 
 # The tests of this library (kept beside it, so this one include brings both).
 include $(srcdir)/tests/kv/local.mk
