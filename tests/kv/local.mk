@@ -18,6 +18,12 @@ tests_kv_kv_xfer_SOURCES = tests/kv/kv_xfer.c $(KV_TEST_COMMON)
 tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -lpthread
 tests_kv_kv_bad_SOURCES = tests/kv/kv_bad.c $(KV_TEST_COMMON)
 tests_kv_kv_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+# no_uring: a command under a seccomp filter that refuses io_uring, for
+# kv-file-no-uring.sh (the storage tier's pread/pwrite fallback).
+check_PROGRAMS += tests/kv/no_uring
+tests_kv_no_uring_SOURCES = tests/kv/no_uring.c
+TESTS += tests/kv/kv-file-no-uring.sh
+EXTRA_DIST += tests/kv/kv-file-no-uring.sh
 KV_FILE_TEST_COMMON = tests/kv/kv_file_test.h $(KV_TEST_COMMON)
 tests_kv_kv_file_SOURCES = tests/kv/kv_file.c $(KV_FILE_TEST_COMMON)
 tests_kv_kv_file_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
