@@ -95,8 +95,8 @@ static void serve(gshmem_kv_t *kv, const char *dir, const char *secret)
     FILE *f;
 
     cache_make(kv, 0, &id);
-    BENCH_CHECK(gshmem_kv_listen(kv, "127.0.0.1:0", secret, where, sizeof where) == 0,
-                "listen: %s", gshmem_kv_error());
+    BENCH_CHECK(gshmem_kv_listen(kv, "127.0.0.1:0", secret, where, sizeof where) == 0, "listen: %s",
+                gshmem_kv_error());
     f = fopen(file_of(dir, "addr.tmp"), "w");
     BENCH_CHECK(f && fputs(where, f) >= 0 && fclose(f) == 0, "writing the address");
     snprintf(tmp, sizeof tmp, "%s", file_of(dir, "addr.tmp")); /* file_of's buffer is one */
@@ -160,8 +160,8 @@ static void pull(gshmem_kv_t *kv, const char *dir, const char *secret)
     qsort(us, (size_t)iters, sizeof(*us), by_value);
     med = us[iters / 2];
     bytes = (double)k * (double)(layers * REGIONS) * (double)block;
-    bench_report(write_mode ? "kv_xjob_write" : "kv_xjob_read", bench_impl(), 2, (long)bytes,
-                 iters, "gbps", bytes / med / 1e3);
+    bench_report(write_mode ? "kv_xjob_write" : "kv_xjob_read", bench_impl(), 2, (long)bytes, iters,
+                 "gbps", bytes / med / 1e3);
     bench_report(write_mode ? "kv_xjob_write_lat" : "kv_xjob_read_lat", bench_impl(), 2,
                  (long)bytes, iters, "lat_us", med);
     bench_report(write_mode ? "kv_xjob_write_ops" : "kv_xjob_read_ops", bench_impl(), 2,
