@@ -23,6 +23,7 @@
 
 #include "bench.h"
 #include "gshmem_kv.h"
+#include "kv_common.h"
 
 #define LAYER_REGIONS 2 /* K and V */
 
@@ -79,16 +80,7 @@ int main(int argc, char **argv)
     ids = (int64_t *)malloc((size_t)k * sizeof(*ids));
     us = (double *)malloc((size_t)iters * sizeof(*us));
     BENCH_CHECK(ids && us, "malloc");
-    /* Every other block, in a fixed shuffled order. */
-    for (long i = 0; i < k; i++)
-        ids[i] = 2 * i;
-    srand(7);
-    for (long i = k - 1; i > 0; i--) {
-        long j = rand() % (i + 1);
-        int64_t t = ids[i];
-
-        ids[i] = ids[j], ids[j] = t;
-    }
+    kv_shuffled_ids(ids, k);
     for (r = 0; r < LAYER_REGIONS; r++)
         for (int64_t b = 0; b < n_blocks; b++)
             for (size_t i = 0; i < block; i++)
@@ -108,22 +100,8 @@ int main(int argc, char **argv)
     x.n = (size_t)k;
     x.local_blocks = ids;
     shmem_barrier_all();
-    if (me == 0) {
-        for (long it = -warmup; it < iters; it++) {
-            gshmem_kv_req_t req;
-            int64_t t0 = bench_now_ns();
-            int rc = write ? gshmem_kv_write(kv, &x, &req) : gshmem_kv_read(kv, &x, &req);
-
-            BENCH_CHECK(rc == 0, "post: %s", gshmem_kv_error());
-            BENCH_CHECK(gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT) == 0, "wait: %s",
-                        gshmem_kv_error());
-            if (it >= 0)
-                us[it] = (double)(bench_now_ns() - t0) / 1e3;
-            if (it == iters - 1)
-                gshmem_kv_req_stats(kv, req, &st);
-            gshmem_kv_req_free(kv, req);
-        }
-    }
+    if (me == 0)
+        kv_time_requests(kv, &x, write, warmup, iters, us, &st);
     shmem_barrier_all();
     /* The destination of the last request holds the source's bytes. */
     if (me == (write ? 1 : 0))

@@ -30,6 +30,7 @@
 
 #include "bench.h"
 #include "gshmem_kv.h"
+#include "kv_common.h"
 
 #define REGIONS 2
 
@@ -127,30 +128,9 @@ static void pull(gshmem_kv_t *kv, const char *dir, const char *secret)
                 gshmem_kv_error());
     bench_report("kv_connect", bench_impl(), 2, 0, 1, "lat_us",
                  (double)(bench_now_ns() - t0) / 1e3);
-    for (long i = 0; i < k; i++)
-        ids[i] = 2 * i;
-    srand(7);
-    for (long i = k - 1; i > 0; i--) {
-        long j = rand() % (i + 1);
-        int64_t t = ids[i];
-
-        ids[i] = ids[j], ids[j] = t;
-    }
+    kv_shuffled_ids(ids, k);
     x.layout = id, x.pe = peer, x.n_layers = (int)layers, x.n = (size_t)k, x.local_blocks = ids;
-    for (long it = -warmup; it < iters; it++) {
-        gshmem_kv_req_t req;
-        int64_t s = bench_now_ns();
-        int rc = write_mode ? gshmem_kv_write(kv, &x, &req) : gshmem_kv_read(kv, &x, &req);
-
-        BENCH_CHECK(rc == 0, "post: %s", gshmem_kv_error());
-        BENCH_CHECK(gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT) == 0, "wait: %s",
-                    gshmem_kv_error());
-        if (it >= 0)
-            us[it] = (double)(bench_now_ns() - s) / 1e3;
-        if (it == iters - 1)
-            gshmem_kv_req_stats(kv, req, &st);
-        gshmem_kv_req_free(kv, req);
-    }
+    kv_time_requests(kv, &x, write_mode, warmup, iters, us, &st);
     if (!write_mode) /* a read: the blocks here hold the server's bytes */
         for (long r = 0; r < layers * REGIONS; r++)
             for (long i = 0; i < k; i++)

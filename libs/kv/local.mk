@@ -30,11 +30,11 @@ libs_kv_libgshmem_kv_la_LDFLAGS = -version-info $(GSHMEM_LT_VERSION) -no-undefin
 
 # Built by make so it keeps compiling; perftest/regress.sh runs it (kv_read).
 noinst_PROGRAMS += perftest/kv_bench
-perftest_kv_bench_SOURCES = perftest/kv_bench.c perftest/bench.h
+perftest_kv_bench_SOURCES = perftest/kv_bench.c perftest/bench.h perftest/kv_common.h
 perftest_kv_bench_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 # Between two jobs (kv_compare.sh runs it beside NIXL's kv_nixl.py).
 noinst_PROGRAMS += perftest/kv_xjob
-perftest_kv_xjob_SOURCES = perftest/kv_xjob.c perftest/bench.h
+perftest_kv_xjob_SOURCES = perftest/kv_xjob.c perftest/bench.h perftest/kv_common.h
 perftest_kv_xjob_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 EXTRA_DIST += perftest/kv_nixl.py perftest/kv_compare.sh
 

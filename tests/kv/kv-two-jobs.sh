@@ -25,6 +25,18 @@ job() { # NP ARGS...: one job, bounded
     shift
     timeout -k 10 "$limit" "$build/tools/gshmemrun" -np "$np" "$prog" "$@"
 }
+pair() { # WHAT SERVE-ROLE PULL-ROLE: a server job and a puller job of 2 PEs
+    dir=$(mktemp -d) || exit 99
+    job 2 "$2" "$dir" &
+    serve=$!
+    job 2 "$3" "$dir"
+    prc=$?
+    wait $serve
+    src=$?
+    echo "kv-two-jobs.sh: UCX_TLS=$name: $1: serve exited $src, pull $prc"
+    [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
+    rm -rf "$dir"
+}
 for tls in "" tcp; do
     if [ -n "$tls" ]; then
         UCX_TLS=$tls,self GSHMEM_KV_DIRECT=0
@@ -33,27 +45,8 @@ for tls in "" tcp; do
     else
         name="default: direct"
     fi
-    dir=$(mktemp -d) || exit 99
-    job 2 serve "$dir" &
-    serve=$!
-    job 2 pull "$dir"
-    prc=$?
-    wait $serve
-    src=$?
-    echo "kv-two-jobs.sh: UCX_TLS=$name: serve exited $src, pull $prc"
-    [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
-    rm -rf "$dir"
-
-    dir=$(mktemp -d) || exit 99
-    job 2 serve-listen "$dir" &
-    serve=$!
-    job 2 pull-connect "$dir"
-    prc=$?
-    wait $serve
-    src=$?
-    echo "kv-two-jobs.sh: UCX_TLS=$name: listen and connect: serve exited $src, pull $prc"
-    [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
-    rm -rf "$dir"
+    pair "blob by file" serve pull
+    pair "listen and connect" serve-listen pull-connect
 
     dir=$(mktemp -d) || exit 99
     job 1 serve-die "$dir" 1 &

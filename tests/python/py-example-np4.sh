@@ -2,15 +2,8 @@
 # examples/python/moe_layer.py on 4 PEs (a few rounds): it exits 1 when the
 # layer's output differs from the one-process reference.
 set -u
-top=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-build=${GSHMEM_TOP_BUILDDIR:-$top}
-if ! why=$(cd "$top/python/gshmem" && python3 -c \
-    'import _deps; _deps.ensure(); import numpy, torch' 2>&1 | tail -n 1); then
-    echo "py-example-np4.sh: SKIP: python3 cannot import numpy and torch ($why)"
-    exit 77
-fi
-PYTHONPATH=$top/python${PYTHONPATH:+:$PYTHONPATH}
-export PYTHONPATH
+py_name=py-example-np4.sh
+. "$(dirname "$0")/env.sh"
 limit=$((${GSHMEM_TEST_TIMEOUT:-60} * 5))
 for args in "" "--fp8 --normal"; do
     # shellcheck disable=SC2086
