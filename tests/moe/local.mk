@@ -33,8 +33,11 @@ tests_moe_bad_moe_destroyed_SOURCES = tests/moe/bad_moe_destroyed.c
 tests_moe_bad_moe_destroyed_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 tests_moe_bad_moe_garbage_SOURCES = tests/moe/bad_moe_garbage.c
 tests_moe_bad_moe_garbage_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
-# A handle that is not the buffer's own dispatch's is refused before use.
-check_PROGRAMS += tests/moe/moe_handle_checks
+# A handle that is not the buffer's own dispatch's is refused before use;
+# each config field that differs between PEs is named by create.
+check_PROGRAMS += tests/moe/moe_handle_checks tests/moe/moe_config_checks
+tests_moe_moe_config_checks_SOURCES = tests/moe/moe_config_checks.c tests/pe/pe_test.h
+tests_moe_moe_config_checks_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 tests_moe_moe_handle_checks_SOURCES = tests/moe/moe_handle_checks.c tests/pe/pe_test.h
 tests_moe_moe_handle_checks_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 # Configs that differ between PEs, or that one PE refuses, fail on every PE.
@@ -50,7 +53,8 @@ TESTS += \
 	tests/moe/bad_moe_destroyed-np2.pe tests/moe/bad_moe_garbage-np1.pe \
 	tests/moe/bad_moe_config-np2.pe tests/moe/bad_moe_config-np4.pe \
 	tests/moe/bad_moe_config_refused.sh \
-	tests/moe/moe_handle_checks-np1.pe tests/moe/moe_handle_checks-np2.pe tests/moe/moe_handle_checks-np4.pe
+	tests/moe/moe_handle_checks-np1.pe tests/moe/moe_handle_checks-np2.pe tests/moe/moe_handle_checks-np4.pe \
+	tests/moe/moe_config_checks-np1.pe tests/moe/moe_config_checks-np2.pe tests/moe/moe_config_checks-np4.pe
 
 if HAVE_UCX
 TESTS += \
