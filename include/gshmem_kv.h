@@ -95,7 +95,8 @@ extern "C" {
     X(ERR_IO, -11, "storage I/O failed")                                       \
     X(ERR_PEER, -12, "the peer is gone")                                       \
     X(ERR_UNSUPPORTED, -13, "not supported by this build")                     \
-    X(ERR_AUTH, -14, "the other side does not know the secret")
+    X(ERR_AUTH, -14, "the other side does not know the secret")                \
+    X(ERR_CORRUPT, -15, "stored data failed its checksum")
 
 #define GSHMEM_KV_STATUS_ENUM_(NAME, VALUE, MSG) GSHMEM_KV_##NAME = (VALUE),
 enum { GSHMEM_KV_STATUS_MAP(GSHMEM_KV_STATUS_ENUM_) GSHMEM_KV_STATUS_END_ = 0 };
@@ -359,6 +360,106 @@ GSHMEM_KV_API int gshmem_kv_file_load(gshmem_kv_t *kv, gshmem_kv_file_t *file,
  * handle that is not an open file of kv. */
 GSHMEM_KV_API const char *gshmem_kv_file_engine(gshmem_kv_t *kv,
                                                 gshmem_kv_file_t *file);
+
+/*
+ * Block store: KV blocks kept on local storage under 128-bit keys (the hash
+ * of a token prefix chunk, as LMCache and vLLM's prefix cache name them),
+ * for prefix reuse.  A directory holds two files: "data", capacity slots of
+ * entry_bytes (rounded up to 4096), and "index", a header and one 64-byte
+ * record per slot.  Not collective; any registered layout.
+ *
+ * An entry is one block's pieces over a layer range, regions and slice (a
+ * storage-tier slot's format) with its shape: a get must name the same
+ * layout shape (hash), layer range, regions and slice length as the put
+ * (else GSHMEM_KV_ERR_MISMATCH, before any I/O).
+ *
+ * put stores xfer->local_blocks[i] under keys[i] (xfer: layout, layers,
+ * regions, slice, n, local_blocks; remote_blocks NULL, no signal).  A key
+ * the store holds already is kept as it is (a key names its content) and
+ * counts as a hit.  When the store is full the least recently used entries
+ * go (never a key of the same put); a put of more new keys than the
+ * capacity is refused.  get loads keys[i] into local_blocks[i]; a key not
+ * held is GSHMEM_KV_ERR_NOT_FOUND before any I/O (ask contains first).
+ * Both return a request, as a storage-tier transfer; put's ends when the
+ * data and the records are written.  A failed I/O ends it
+ * GSHMEM_KV_ERR_IO and none of that put's keys is held.
+ *
+ * Crash safety.  A put writes each block to a free slot (a victim's record
+ * is cleared first), then the block's record: key, shape, length, CRC32C
+ * of the bytes, a sequence number and the record's own CRC32C.  A process
+ * killed at any point (kill -9) leaves every record describing bytes
+ * written before it.  At open, a record that fails its own check (torn,
+ * damaged) is dropped, with a line; a get whose bytes fail the record's
+ * CRC (the disk lost them) ends GSHMEM_KV_ERR_CORRUPT with a line and the
+ * entry is dropped: nothing torn is ever returned as good.
+ * GSHMEM_KV_STORE_SYNC also fdatasyncs the data before the records and
+ * the index after them, so that a put that ended survives power loss too.
+ * LRU order is the put order across a reopen (gets are not written).
+ *
+ * One writer: an open with GSHMEM_KV_STORE_WRITE locks the index (flock)
+ * exclusively, a read-only open shares it; an open that conflicts, in
+ * this process or another, is GSHMEM_KV_ERR_BUSY with a line.  Thread
+ * safe: the store's calls are serialized.
+ */
+#define GSHMEM_KV_STORE_WRITE 1u  /* put and evict; else read-only */
+#define GSHMEM_KV_STORE_CREATE 2u /* create dir and the store when missing */
+#define GSHMEM_KV_STORE_DIRECT 4u /* O_DIRECT data (aligned memory) */
+#define GSHMEM_KV_STORE_SYNC 8u   /* fdatasync at each put and evict */
+
+typedef struct gshmem_kv_key {
+    unsigned char b[16];
+} gshmem_kv_key_t;
+
+typedef struct gshmem_kv_store_opts {
+    unsigned flags; /* GSHMEM_KV_STORE_* */
+    size_t
+        entry_bytes; /* bytes an entry may hold: a new store's; else 0 or the same */
+    int64_t capacity; /* entries: a new store's; else 0 or the same */
+    int queue_depth;  /* io_uring entries, 1 .. 4096; 0: 64 */
+} gshmem_kv_store_opts_t;
+
+typedef struct gshmem_kv_store_stats {
+    int64_t capacity, entries;
+    size_t entry_bytes;
+    uint64_t hits,
+        misses;         /* keys asked by contains and get, puts of held keys */
+    uint64_t evictions; /* LRU victims */
+    uint64_t dropped;   /* records dropped at open, entries failing a get */
+} gshmem_kv_store_stats_t;
+
+typedef struct gshmem_kv_store gshmem_kv_store_t;
+
+GSHMEM_KV_API int gshmem_kv_store_open(gshmem_kv_t *kv, const char *dir,
+                                       const gshmem_kv_store_opts_t *opts,
+                                       gshmem_kv_store_t **out);
+/* GSHMEM_KV_ERR_BUSY while another thread's call is on it.  The engine's
+ * destroy closes the stores left open. */
+GSHMEM_KV_API int gshmem_kv_store_close(gshmem_kv_t *kv,
+                                        gshmem_kv_store_t *store);
+GSHMEM_KV_API int gshmem_kv_store_put(gshmem_kv_t *kv, gshmem_kv_store_t *store,
+                                      const gshmem_kv_key_t *keys,
+                                      const gshmem_kv_xfer_t *xfer,
+                                      gshmem_kv_req_t *req);
+GSHMEM_KV_API int gshmem_kv_store_get(gshmem_kv_t *kv, gshmem_kv_store_t *store,
+                                      const gshmem_kv_key_t *keys,
+                                      const gshmem_kv_xfer_t *xfer,
+                                      gshmem_kv_req_t *req);
+/* How many of keys[0 .. n), from the first, the store holds (a prefix
+ * hit's length), >= 0, or a status.  present, if not NULL: [n], 1 for
+ * each key held. */
+GSHMEM_KV_API int64_t gshmem_kv_store_contains(gshmem_kv_t *kv,
+                                               gshmem_kv_store_t *store,
+                                               const gshmem_kv_key_t *keys,
+                                               size_t n,
+                                               unsigned char *present);
+/* Drops the keys held (the others are ignored): how many, or a status. */
+GSHMEM_KV_API int64_t gshmem_kv_store_evict(gshmem_kv_t *kv,
+                                            gshmem_kv_store_t *store,
+                                            const gshmem_kv_key_t *keys,
+                                            size_t n);
+GSHMEM_KV_API int gshmem_kv_store_stats(gshmem_kv_t *kv,
+                                        gshmem_kv_store_t *store,
+                                        gshmem_kv_store_stats_t *stats);
 
 /* The calling thread's last error line, or "". */
 GSHMEM_KV_API const char *gshmem_kv_error(void);

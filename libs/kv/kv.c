@@ -174,6 +174,7 @@ int gshmem_kv_destroy(gshmem_kv_t *kv)
     pthread_mutex_lock(&kv->lock);
     kv_drain(kv);
     kv_net_destroy(kv); /* peers outside the job: closed, their keys freed */
+    kv_stores_close_all(kv);
     kv_files_close_all(kv);
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         kv_layout_drop(kv, id);

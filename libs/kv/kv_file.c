@@ -115,7 +115,7 @@ static int check_opts(const char *path, const gshmem_kv_file_opts_t *o, gshmem_k
     return 0;
 }
 
-static void file_free(struct gshmem_kv_file *f)
+void kv_file_free(struct gshmem_kv_file *f)
 {
     if (f->eng)
         f->eng->close(f);
@@ -165,6 +165,30 @@ static int open_file(struct gshmem_kv_file *f, const char *path, const gshmem_kv
     return 0;
 }
 
+int kv_file_new(const char *path, const gshmem_kv_file_opts_t *opts, const char *fn,
+                struct gshmem_kv_file **out)
+{
+    struct gshmem_kv_file *f;
+    int rc;
+
+    if ((f = (struct gshmem_kv_file *)calloc(1, sizeof *f)) == NULL)
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    f->magic = KV_FILE_MAGIC;
+    f->fd = -1;
+    pthread_mutex_init(&f->io_lock, NULL);
+    snprintf(f->path, sizeof f->path, "%s", path);
+    f->writable = !!(opts->flags & GSHMEM_KV_FILE_WRITE);
+    f->direct = !!(opts->flags & GSHMEM_KV_FILE_DIRECT);
+    f->slot_bytes = opts->slot_bytes;
+    f->queue_depth = opts->queue_depth ? opts->queue_depth : 64;
+    if ((rc = open_file(f, path, opts, fn)) != 0 || (rc = pick_engine(f, fn)) != 0) {
+        kv_file_free(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
 int gshmem_kv_file_open(gshmem_kv_t *kv, const char *path, const gshmem_kv_file_opts_t *opts,
                         gshmem_kv_file_t **out)
 {
@@ -184,22 +208,8 @@ int gshmem_kv_file_open(gshmem_kv_t *kv, const char *path, const gshmem_kv_file_
                      KV_MAX_FILES);
         goto out;
     }
-    if ((f = (struct gshmem_kv_file *)calloc(1, sizeof *f)) == NULL) {
-        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    if ((rc = kv_file_new(path, opts, fn, &f)) != 0)
         goto out;
-    }
-    f->magic = KV_FILE_MAGIC;
-    f->fd = -1;
-    pthread_mutex_init(&f->io_lock, NULL);
-    snprintf(f->path, sizeof f->path, "%s", path);
-    f->writable = !!(opts->flags & GSHMEM_KV_FILE_WRITE);
-    f->direct = !!(opts->flags & GSHMEM_KV_FILE_DIRECT);
-    f->slot_bytes = opts->slot_bytes;
-    f->queue_depth = opts->queue_depth ? opts->queue_depth : 64;
-    if ((rc = open_file(f, path, opts, fn)) != 0 || (rc = pick_engine(f, fn)) != 0) {
-        file_free(f);
-        goto out;
-    }
     if (info_on())
         fprintf(stderr,
                 "gshmem: PE %d: %s: %s: %lld slots of %zu bytes, engine %s (queue depth %d)%s\n",
@@ -217,7 +227,7 @@ static void drop(gshmem_kv_t *kv, struct gshmem_kv_file *f)
     for (int i = 0; i < KV_MAX_FILES; i++)
         if (kv->files[i] == f)
             kv->files[i] = NULL;
-    file_free(f);
+    kv_file_free(f);
 }
 
 int gshmem_kv_file_close(gshmem_kv_t *kv, gshmem_kv_file_t *file)
@@ -259,17 +269,8 @@ const char *gshmem_kv_file_engine(gshmem_kv_t *kv, gshmem_kv_file_t *file)
     return name;
 }
 
-/* What a checked transfer is: the layout, the regions, the slice, the
- * pieces per slot. */
-typedef struct kv_fplan {
-    kv_layout_t *L;
-    uint32_t mask;
-    size_t offset, length;
-    int pieces;
-} kv_fplan_t;
-
-static int check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x,
-                 gshmem_kv_req_t *req, int is_read, const char *fn, kv_fplan_t *p)
+int kv_file_check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x,
+                  gshmem_kv_req_t *req, int is_read, const char *fn, kv_fplan_t *p)
 {
     const int64_t *slots;
     kv_layout_t *L;
@@ -293,10 +294,11 @@ static int check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfer
     for (int r = 0; r < L->rpl; r++)
         nreg += (int)(p->mask >> r & 1);
     p->pieces = x->n_layers * nreg;
-    if ((size_t)p->pieces > f->slot_bytes / p->length)
+    if ((size_t)p->pieces > (p->room ? p->room : f->slot_bytes) / p->length)
         return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
-                       "%d layers x %d regions x %zu bytes do not fit in a slot of %zu bytes (%s)",
-                       x->n_layers, nreg, p->length, f->slot_bytes, f->path);
+                       "%d layers x %d regions x %zu bytes do not fit in %s of %zu bytes (%s)",
+                       x->n_layers, nreg, p->length, p->room ? "an entry" : "a slot",
+                       p->room ? p->room : f->slot_bytes, f->path);
     slots = x->remote_blocks ? x->remote_blocks : x->local_blocks;
     for (size_t i = 0; i < x->n; i++) {
         if (x->local_blocks[i] < 0 || x->local_blocks[i] >= L->n_blocks)
@@ -335,8 +337,8 @@ static int check_direct(const struct gshmem_kv_file *f, const char *m, uint64_t 
 /* The runs of x: block by block, and within a block layer by layer and
  * region by region (the slot's order); a piece that starts where the run
  * ends, in memory and in the file, extends it. */
-static int plan(const struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x, const kv_fplan_t *p,
-                kv_io_t *io, size_t *n_io, const char *fn)
+int kv_file_plan(const struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x, const kv_fplan_t *p,
+                 kv_io_t *io, size_t *n_io, const char *fn)
 {
     const int64_t *slots = x->remote_blocks ? x->remote_blocks : x->local_blocks;
     const kv_layout_t *L = p->L;
@@ -389,14 +391,14 @@ static int file_xfer(gshmem_kv_t *kv, gshmem_kv_file_t *file, const gshmem_kv_xf
         kv_leave(kv);
         return GSHMEM_KV_ERR_HANDLE;
     }
-    if ((rc = check(kv, f, x, req, is_read, fn, &p)) != 0)
+    if ((rc = kv_file_check(kv, f, x, req, is_read, fn, &p)) != 0)
         goto out;
     if ((io = (kv_io_t *)malloc(x->n * (size_t)p.pieces * sizeof *io)) == NULL) {
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory for %zu runs",
                      x->n * (size_t)p.pieces);
         goto out;
     }
-    if ((rc = plan(f, x, &p, io, &n_io, fn)) != 0 || (rc = kv_req_alloc(kv, fn, &r)) != 0)
+    if ((rc = kv_file_plan(f, x, &p, io, &n_io, fn)) != 0 || (rc = kv_req_alloc(kv, fn, &r)) != 0)
         goto out;
     r->is_read = is_read, r->layout = x->layout, r->pe = kv->me;
     r->stats.ops = n_io;

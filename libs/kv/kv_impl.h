@@ -13,6 +13,8 @@
  *   kv_file.c   the storage tier: open, close, store, load (kv_io.h)
  *   kv_posix.c  its pread/pwrite engine
  *   kv_uring.c  its io_uring engine (built with liburing)
+ *   kv_store.c  the block store: keys, the index, LRU, crash safety, on a
+ *               data file of the storage tier's (kv_crc.c: its CRC32C)
  *   kv_net.c    peers outside the job: the blob, UCX (built with UCX;
  *               kv_net_none.c otherwise)
  *   kv_listen.c listen and connect: the blob over TCP, authenticated
@@ -32,6 +34,7 @@
 #define KV_MAX_FILES 64 /* storage-tier files open at once, per engine */
 
 struct gshmem_kv_file;          /* kv_io.h */
+struct gshmem_kv_store;         /* kv_store.c */
 typedef struct kv_net kv_net_t; /* kv_net.c */
 
 /* One slot of the directory: what a PE publishes of its layout of one id,
@@ -114,7 +117,8 @@ struct gshmem_kv {
     int cq_head, cq_tail;
     int thread_on, stop;
     pthread_t thread;
-    struct gshmem_kv_file *files[KV_MAX_FILES]; /* open files; a handle is one of these */
+    struct gshmem_kv_file *files[KV_MAX_FILES];   /* open files; a handle is one of these */
+    struct gshmem_kv_store *stores[KV_MAX_FILES]; /* open block stores, likewise */
 };
 
 /* kv_base.c */
@@ -147,6 +151,9 @@ int kv_check_shape(const kv_layout_t *L, const gshmem_kv_xfer_t *x, const char *
 /* Every slot free, the lists empty (create). */
 void kv_req_init(gshmem_kv_t *kv);
 int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out);
+/* Back to the free slots: a request freed, or one allocated and never
+ * posted (the block store's, when a check after the allocation fails). */
+void kv_req_release(gshmem_kv_t *kv, kv_req_t *r);
 /* A request just posted (state, seq and stats set) joins the posted list. */
 void kv_req_posted(gshmem_kv_t *kv, kv_req_t *r);
 gshmem_kv_req_t kv_req_handle(const gshmem_kv_t *kv, const kv_req_t *r);
@@ -198,5 +205,8 @@ void kv_listen_stop(gshmem_kv_t *kv);
 /* kv_file.c */
 /* Closes every file left open (destroy). */
 void kv_files_close_all(gshmem_kv_t *kv);
+
+/* kv_store.c: closes every block store left open (destroy). */
+void kv_stores_close_all(gshmem_kv_t *kv);
 
 #endif /* KV_IMPL_H */

@@ -57,6 +57,32 @@ struct gshmem_kv_file {
     char path[256];          /* for the lines (truncated) */
 };
 
+/* What a checked transfer is: the layout, the regions, the slice, the
+ * pieces per slot. */
+typedef struct kv_fplan {
+    size_t
+        room; /* in: bytes the pieces of a block may take; 0: a slot (the block store: an entry) */
+    kv_layout_t *L;
+    uint32_t mask;
+    size_t offset, length;
+    int pieces;
+} kv_fplan_t;
+
+/* kv_file.c's parts that the block store (kv_store.c) uses on its data
+ * file, which is no handle of the engine's table.  kv_file_new opens path
+ * as gshmem_kv_file_open does (0, or a status with a line); kv_file_free
+ * closes it.  kv_file_check checks a transfer against f (the slots are
+ * remote_blocks, else local_blocks) and fills p; kv_file_plan turns it into
+ * io[0 .. *n_io) (room for n * p->pieces), one per run adjacent in memory
+ * and in the file, checking O_DIRECT's alignment. */
+int kv_file_new(const char *path, const gshmem_kv_file_opts_t *opts, const char *fn,
+                struct gshmem_kv_file **out);
+void kv_file_free(struct gshmem_kv_file *f);
+int kv_file_check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x,
+                  gshmem_kv_req_t *req, int is_read, const char *fn, kv_fplan_t *p);
+int kv_file_plan(const struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x, const kv_fplan_t *p,
+                 kv_io_t *io, size_t *n_io, const char *fn);
+
 /* The failure line of one I/O: "write of 4096 bytes at offset 8192 of
  * path: No space left on device" (err: an errno value). */
 int kv_io_fail(const struct gshmem_kv_file *f, const char *fn, int is_read, const kv_io_t *io,

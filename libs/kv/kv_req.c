@@ -91,7 +91,7 @@ int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out)
     return 0;
 }
 
-static void release(gshmem_kv_t *kv, kv_req_t *r)
+void kv_req_release(gshmem_kv_t *kv, kv_req_t *r)
 {
     r->state = KV_REQ_FREE;
     r->lk_next = kv->free_head;
@@ -493,7 +493,7 @@ int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req)
                      (unsigned long long)req);
     } else {
         cq_remove(kv, r);
-        release(kv, r);
+        kv_req_release(kv, r);
     }
     kv_leave(kv);
     return rc;

@@ -50,3 +50,18 @@ TESTS += \
 	tests/kv/kv_xfer-np1-net.net tests/kv/kv_xfer-np2-net.net tests/kv/kv_xfer-np4-net.net \
 	tests/kv/kv_bad-np2-net.net
 endif
+
+# The block store: kv_store keeps what it should (LRU, reopen, engines,
+# O_DIRECT, sync); kv_store_bad its bad inputs and damaged files;
+# kv-store-crash.sh kills a writer with SIGKILL mid-put, again and again,
+# and checks what a reopen finds (kv_store_crash is its writer and checker).
+check_PROGRAMS += tests/kv/kv_store tests/kv/kv_store_bad tests/kv/kv_store_crash
+KV_STORE_TEST_COMMON = tests/kv/kv_store_test.h $(KV_FILE_TEST_COMMON)
+tests_kv_kv_store_SOURCES = tests/kv/kv_store.c $(KV_STORE_TEST_COMMON)
+tests_kv_kv_store_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+tests_kv_kv_store_bad_SOURCES = tests/kv/kv_store_bad.c $(KV_STORE_TEST_COMMON)
+tests_kv_kv_store_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+tests_kv_kv_store_crash_SOURCES = tests/kv/kv_store_crash.c $(KV_STORE_TEST_COMMON)
+tests_kv_kv_store_crash_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+TESTS += tests/kv/kv_store-np1.pe tests/kv/kv_store_bad-np1.pe tests/kv/kv-store-crash.sh
+EXTRA_DIST += tests/kv/kv-store-crash.sh
