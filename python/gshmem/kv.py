@@ -19,7 +19,9 @@ tensors only from this PE's side.  The library checks every argument
 before any byte moves: a bad one raises KVError (ValueError for what this
 module checks itself) with the C library's line.  Waits that run out
 raise KVTimeout.  FileTier stores blocks to a file of slots and loads them
-back with the same arguments and Requests (the storage tier).  README.md and
+back with the same arguments and Requests (the storage tier); BlockStore
+keeps blocks under 16-byte keys (chunk_keys makes them from tokens), with
+LRU eviction and an index that survives a crash.  README.md and
 the header say the rest.
 
 A process outside the job (a decode server, another job) is a peer too:
@@ -42,11 +44,13 @@ from .memory import _torch, check_symmetric, check_pe, on_gpu
 STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
           -4: "ERR_RANGE", -5: "ERR_MISMATCH", -6: "ERR_TIMEOUT", -7: "ERR_CANCELED",
           -8: "ERR_STATE", -9: "ERR_BUSY", -10: "ERR_NOMEM",
-          -11: "ERR_IO", -12: "ERR_PEER", -13: "ERR_UNSUPPORTED", -14: "ERR_AUTH"}
+          -11: "ERR_IO", -12: "ERR_PEER", -13: "ERR_UNSUPPORTED", -14: "ERR_AUTH",
+          -15: "ERR_CORRUPT"}
 INPROGRESS, ERR_HANDLE, ERR_TIMEOUT, ERR_CANCELED, ERR_IO, ERR_PEER = 1, -2, -6, -7, -11, -12
 # Peer ids of add_peer start here (GSHMEM_KV_PEER_REMOTE): never a PE number.
 PEER_REMOTE = 1 << 20
 FILE_WRITE, FILE_CREATE, FILE_DIRECT = 1, 2, 4
+STORE_WRITE, STORE_CREATE, STORE_DIRECT, STORE_SYNC = 1, 2, 4, 8
 SIGNAL_SET, SIGNAL_ADD = 0, 1
 _SIG_OPS = {"set": SIGNAL_SET, "add": SIGNAL_ADD}
 WAIT_DEFAULT = -1
@@ -98,6 +102,18 @@ class _FileOpts(ctypes.Structure):
                 ("size", ctypes.c_uint64), ("queue_depth", ctypes.c_int)]
 
 
+class _StoreOpts(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint), ("entry_bytes", ctypes.c_size_t),
+                ("capacity", ctypes.c_int64), ("queue_depth", ctypes.c_int)]
+
+
+class _StoreStats(ctypes.Structure):
+    _fields_ = [("capacity", ctypes.c_int64), ("entries", ctypes.c_int64),
+                ("entry_bytes", ctypes.c_size_t), ("hits", ctypes.c_uint64),
+                ("misses", ctypes.c_uint64), ("evictions", ctypes.c_uint64),
+                ("dropped", ctypes.c_uint64)]
+
+
 class _Completion(ctypes.Structure):
     _fields_ = [("req", ctypes.c_uint64), ("status", ctypes.c_int)]
 
@@ -131,6 +147,14 @@ def kv_lib():
             ("gshmem_kv_file_store", I, [V, V, P(_Xfer), P(U64)]),
             ("gshmem_kv_file_load", I, [V, V, P(_Xfer), P(U64)]),
             ("gshmem_kv_file_engine", ctypes.c_char_p, [V, V]),
+            ("gshmem_kv_store_open", I, [V, ctypes.c_char_p, P(_StoreOpts), P(V)]),
+            ("gshmem_kv_store_close", I, [V, V]),
+            ("gshmem_kv_store_put", I, [V, V, ctypes.c_char_p, P(_Xfer), P(U64)]),
+            ("gshmem_kv_store_get", I, [V, V, ctypes.c_char_p, P(_Xfer), P(U64)]),
+            ("gshmem_kv_store_contains", ctypes.c_int64, [V, V, ctypes.c_char_p, ctypes.c_size_t,
+                                                          V]),
+            ("gshmem_kv_store_evict", ctypes.c_int64, [V, V, ctypes.c_char_p, ctypes.c_size_t]),
+            ("gshmem_kv_store_stats", I, [V, V, P(_StoreStats)]),
             ("gshmem_kv_local_info", I, [V, V, ctypes.c_size_t, P(ctypes.c_size_t)]),
             ("gshmem_kv_peer_add", I, [V, ctypes.c_char_p, ctypes.c_size_t, P(I)]),
             ("gshmem_kv_peer_remove", I, [V, I]),
@@ -508,6 +532,130 @@ class FileTier:
         kv, f = self._live("close")
         _check(kv_lib().gshmem_kv_file_close(kv, f))
         self._f = None
+
+
+def _keys(fn, keys):
+    """Keys as one bytes object of 16 bytes each: each key a bytes-like of
+    16 bytes or an int in [0, 2**128) (little-endian)."""
+    if isinstance(keys, (bytes, bytearray, int)):
+        keys = [keys]
+    out = []
+    for i, k in enumerate(keys):
+        if isinstance(k, int) and not isinstance(k, bool):
+            if not 0 <= k < 1 << 128:
+                raise ValueError("gshmem.kv.%s: keys[%d] %d is not in [0, 2**128)" % (fn, i, k))
+            k = k.to_bytes(16, "little")
+        elif isinstance(k, (bytes, bytearray, memoryview)):
+            k = bytes(k)
+            if len(k) != 16:
+                raise ValueError("gshmem.kv.%s: keys[%d] is %d bytes, not 16" % (fn, i, len(k)))
+        else:
+            raise ValueError("gshmem.kv.%s: keys[%d] must be 16 bytes or an int, not %s" %
+                             (fn, i, type(k).__name__))
+        out.append(k)
+    return b"".join(out), len(out)
+
+
+def chunk_keys(tokens, chunk_size):
+    """The keys of a prompt's full chunks of chunk_size tokens, each the
+    hash of the whole prefix up to its chunk's end (as LMCache and vLLM's
+    prefix cache chain them): equal prefixes give equal keys, so
+    BlockStore.contains(chunk_keys(...)) is the prefix hit's length in
+    chunks.  16-byte BLAKE2b."""
+    import hashlib
+    chunk_size = int(chunk_size)
+    if chunk_size < 1:
+        raise ValueError("gshmem.kv.chunk_keys: chunk_size %d is not at least 1" % chunk_size)
+    t = np.ascontiguousarray(np.asarray(tokens.cpu() if hasattr(tokens, "cpu") else tokens),
+                             dtype=np.int64)
+    keys, prev = [], b""
+    for i in range(len(t) // chunk_size):
+        prev = hashlib.blake2b(prev + t[i * chunk_size:(i + 1) * chunk_size].tobytes(),
+                               digest_size=16).digest()
+        keys.append(prev)
+    return keys
+
+
+class BlockStore:
+    """KV blocks on local storage under 16-byte keys (gshmem_kv.h, "Block
+    store"): put and get take a layout's blocks as Engine.write and read
+    do (layers, regions, slice), with one key per block; a capacity in
+    entries with LRU eviction; an index beside the data that survives the
+    process's death (nothing torn is ever returned: a damaged entry raises
+    KVError ERR_CORRUPT and is dropped).  One writer per directory.
+    Local to this PE."""
+
+    def __init__(self, engine, path, entry_bytes=0, capacity=0, write=True, create=True,
+                 direct=False, sync=False, queue_depth=0):
+        if not isinstance(engine, Engine):
+            raise ValueError("gshmem.kv.BlockStore: engine must be a gshmem.kv.Engine")
+        kv = engine._live("BlockStore")
+        flags = ((STORE_WRITE if write else 0) | (STORE_CREATE if create and write else 0) |
+                 (STORE_DIRECT if direct else 0) | (STORE_SYNC if sync else 0))
+        o = _StoreOpts(flags, int(entry_bytes), int(capacity), int(queue_depth))
+        st = ctypes.c_void_p()
+        _check(kv_lib().gshmem_kv_store_open(kv, os.fsencode(path), ctypes.byref(o),
+                                             ctypes.byref(st)))
+        self.engine, self.path, self._st = engine, path, st.value
+
+    def _live(self, fn):
+        if not self._st:
+            raise ValueError("gshmem.kv.BlockStore.%s: the store was closed" % fn)
+        return self.engine._live("BlockStore." + fn), self._st
+
+    def _io(self, fn, keys, layout, local_blocks, layers, regions, offset, length):
+        kv, st = self._live(fn)
+        kb, n = _keys("BlockStore." + fn, keys)
+        x, keep = self.engine._desc("BlockStore." + fn, layout, 0, local_blocks, None, layers,
+                                    regions, offset, length, None, 0, "add")
+        if x.n != n:
+            raise ValueError("gshmem.kv.BlockStore.%s: %d keys for %d blocks" % (fn, n, x.n))
+        h = ctypes.c_uint64(0)
+        call = kv_lib().gshmem_kv_store_put if fn == "put" else kv_lib().gshmem_kv_store_get
+        _check(call(kv, st, kb, ctypes.byref(x), ctypes.byref(h)))
+        del keep
+        return Request(self.engine, h.value)
+
+    def put(self, keys, layout, local_blocks, layers=None, regions=None, offset=0, length=0):
+        """Stores local_blocks[i] under keys[i] (a held key is kept as it is)."""
+        return self._io("put", keys, layout, local_blocks, layers, regions, offset, length)
+
+    def get(self, keys, layout, local_blocks, layers=None, regions=None, offset=0, length=0):
+        """Loads keys[i] into local_blocks[i]: the layers, regions and slice
+        length of the put.  A key not held raises KVError ERR_NOT_FOUND."""
+        return self._io("get", keys, layout, local_blocks, layers, regions, offset, length)
+
+    def contains(self, keys):
+        """How many of keys, from the first, are held (a prefix hit's length)."""
+        kv, st = self._live("contains")
+        kb, n = _keys("BlockStore.contains", keys)
+        return _check(kv_lib().gshmem_kv_store_contains(kv, st, kb, n, None))
+
+    def present(self, keys):
+        """One bool per key: held or not."""
+        kv, st = self._live("present")
+        kb, n = _keys("BlockStore.present", keys)
+        flags = (ctypes.c_ubyte * max(n, 1))()
+        _check(kv_lib().gshmem_kv_store_contains(kv, st, kb, n, ctypes.cast(flags,
+                                                                            ctypes.c_void_p)))
+        return [bool(flags[i]) for i in range(n)]
+
+    def evict(self, keys):
+        """Drops the keys held; returns how many."""
+        kv, st = self._live("evict")
+        kb, n = _keys("BlockStore.evict", keys)
+        return _check(kv_lib().gshmem_kv_store_evict(kv, st, kb, n))
+
+    def stats(self):
+        kv, st = self._live("stats")
+        s = _StoreStats()
+        _check(kv_lib().gshmem_kv_store_stats(kv, st, ctypes.byref(s)))
+        return {f: getattr(s, f) for f, _ in _StoreStats._fields_}
+
+    def close(self):
+        kv, st = self._live("close")
+        _check(kv_lib().gshmem_kv_store_close(kv, st))
+        self._st = None
 
 
 def layout_hash(n_layers, regions_per_layer, block_bytes):

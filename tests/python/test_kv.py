@@ -2,7 +2,7 @@
 head_size] per layer) on the heap and in private memory, writes and reads
 with signals, layer ranges, regions and byte slices, the completion queue,
 statistics, and the errors (exceptions; nothing moved); the storage tier
-(FileTier) with each I/O engine.  Every element of
+(FileTier) with each I/O engine; the block store (BlockStore, chunk_keys).  Every element of
 every cache is compared with what the transfers should have left."""
 import os
 import shutil
@@ -329,6 +329,78 @@ def test_file_tier_round_trip(io, monkeypatch):
     ft.close()
     with pytest.raises(ValueError, match="closed"):
         ft.load(lay, [0])
+    shutil.rmtree(d)
+    eng.deregister(lay)
+    eng.destroy()
+    free_all(caches)
+
+
+def test_block_store_prefix_reuse():
+    """Each PE keeps its request's blocks under chunk keys, finds the prefix
+    hit of a longer prompt sharing the prefix, gets the blocks back into
+    other blocks (every element compared), and after a reopen still holds
+    them; a damaged entry raises ERR_CORRUPT and is no longer held."""
+    me, _ = me_n()
+    eng = gshmem.kv.Engine()
+    caches = caches_on_heap(9)
+    lay = eng.register_kv_caches(caches)
+    saved = [c.clone() for c in caches]
+    d = tempfile.mkdtemp(prefix="gshmem-kvstore-py-", dir="/var/tmp")
+    path = os.path.join(d, "pe%d" % me)
+    entry = L * 2 * BLOCK_BYTES
+
+    tokens = torch.arange(1000 + me, 1000 + me + 3 * BS)  # three full chunks of BS tokens
+    keys = gshmem.kv.chunk_keys(tokens, BS)
+    assert len(keys) == 3 and all(len(k) == 16 for k in keys)
+    longer = gshmem.kv.chunk_keys(torch.cat([tokens[:2 * BS], tokens[:BS] + 7]), BS)
+    assert longer[:2] == keys[:2] and longer[2] != keys[2]
+
+    bs = gshmem.kv.BlockStore(eng, path, entry_bytes=entry, capacity=4)
+    req = bs.put(keys, lay, [1, 4, 7])
+    assert req.wait() == "done"
+    req.free()
+    assert bs.contains(longer) == 2
+    assert bs.present([keys[2], longer[2], 5]) == [True, False, False]
+    for c in caches:
+        c.zero_()
+    req = bs.get(longer[:2], lay, [0, 2])
+    assert req.wait() == "done"
+    req.free()
+    for layer in range(L):
+        exp = torch.zeros_like(saved[layer])
+        exp[:, [0, 2]] = saved[layer][:, [1, 4]]
+        assert torch.equal(caches[layer], exp), layer
+    with pytest.raises(KVError) as e:
+        bs.get([longer[2]], lay, [3])
+    assert e.value.name == "ERR_NOT_FOUND"
+    with pytest.raises(ValueError, match="2 keys for 1 blocks"):
+        bs.put(keys[:2], lay, [0])
+    with pytest.raises(KVError) as e:  # a second writer
+        gshmem.kv.BlockStore(eng, path)
+    assert e.value.name == "ERR_BUSY"
+    assert bs.evict([keys[0], 12345]) == 1
+    assert bs.stats()["entries"] == 2
+    bs.close()
+
+    # Reopened (entry size and capacity as made): keys[1:] held.  Then the
+    # bytes of keys[1] damaged on disk: its get fails, it is dropped.
+    bs = gshmem.kv.BlockStore(eng, path, create=False)
+    assert bs.present(keys) == [False, True, True]
+    slot = 1  # a new store fills its slots in order: keys[i] went to slot i
+    with open(os.path.join(path, "data"), "r+b") as f:
+        f.seek(slot * 4096 * ((entry + 4095) // 4096) + 100)
+        b = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([b[0] ^ 0xff]))
+    req = bs.get([keys[1]], lay, [5])
+    with pytest.raises(KVError) as e:
+        req.wait()
+    assert e.value.name == "ERR_CORRUPT"
+    req.free()
+    assert bs.present(keys) == [False, False, True]
+    bs.close()
+    with pytest.raises(ValueError, match="closed"):
+        bs.contains(keys)
     shutil.rmtree(d)
     eng.deregister(lay)
     eng.destroy()
