@@ -8,8 +8,12 @@ gshmempydir = $(libdir)/gshmem/python
 gshmempkgdir = $(gshmempydir)/gshmem
 GSHMEM_PY_FILES = python/gshmem/__init__.py python/gshmem/_deps.py python/gshmem/_lib.py \
 	python/gshmem/core.py python/gshmem/memory.py python/gshmem/rma.py python/gshmem/coll.py \
-	python/gshmem/moe.py python/gshmem/_reuse.py python/gshmem/kv.py
+	python/gshmem/moe.py python/gshmem/_reuse.py
 gshmempkg_DATA = $(GSHMEM_PY_FILES)
+# gshmem.kv is a package: the KV library's binding and its vLLM connector.
+gshmemkvdir = $(gshmempkgdir)/kv
+GSHMEM_PY_KV_FILES = python/gshmem/kv/__init__.py python/gshmem/kv/vllm.py
+gshmemkv_DATA = $(GSHMEM_PY_KV_FILES)
 EXTRA_DIST += python/install-pth.sh
 
 install-data-hook: install-python-hook

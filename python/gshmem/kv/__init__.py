@@ -36,9 +36,9 @@ import os
 
 import numpy as np
 
-from . import core
-from ._lib import GshmemError, _load
-from .memory import _torch, check_symmetric, check_pe, on_gpu
+from .. import core
+from .._lib import GshmemError, _load
+from ..memory import _torch, check_symmetric, check_pe, on_gpu
 
 # The status codes (GSHMEM_KV_STATUS_MAP in gshmem_kv.h).
 STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
