@@ -312,13 +312,16 @@ GSHMEM_KV_API int gshmem_kv_connect(gshmem_kv_t *kv, const char *address,
  * the library was built with liburing and the kernel allows it (the
  * request's operations in one submission of up to queue_depth entries, the
  * file registered), else pread/pwrite; GSHMEM_KV_FILE_ENGINE=posix forces
- * the latter.  Short reads and writes are resubmitted.  The I/O is done
- * inside store and load, without the engine's lock (as load/store peers
- * move data inside read/write): the request has ended when they return,
- * and test, wait, poll and req_stats report it as any request.  A failed
- * I/O (no space, an I/O error, a slot past the end of the file on load)
- * prints one line and ends the request GSHMEM_KV_ERR_IO: nothing is
- * reported stored that is not.
+ * the latter.  Short reads and writes are resubmitted.  Store and load
+ * return once the transfer is checked and planned; the file's own I/O
+ * thread carries out its requests in post order, without the engine's
+ * lock, and ends each as a network request ends (test, wait, poll,
+ * req_stats; cancel ends one that has not started yet, having moved
+ * nothing).  Close waits for the file's requests in flight; so does
+ * destroy.  A failed I/O (no space, an I/O error, a slot past the end of
+ * the file on load) prints one line and ends the request
+ * GSHMEM_KV_ERR_IO (the test or wait that returns it makes the line the
+ * caller's gshmem_kv_error()): nothing is reported stored that is not.
  *
  * GSHMEM_KV_FILE_DIRECT opens the file O_DIRECT (no page cache): every
  * memory address, file offset and length of the transfer must then be a
@@ -347,8 +350,8 @@ typedef struct gshmem_kv_file gshmem_kv_file_t;
 GSHMEM_KV_API int gshmem_kv_file_open(gshmem_kv_t *kv, const char *path,
                                       const gshmem_kv_file_opts_t *opts,
                                       gshmem_kv_file_t **out);
-/* GSHMEM_KV_ERR_BUSY while another thread's store or load is on it.  The
- * engine's destroy closes the files left open. */
+/* Waits for the file's requests in flight, then closes it.  The engine's
+ * destroy closes the files left open. */
 GSHMEM_KV_API int gshmem_kv_file_close(gshmem_kv_t *kv, gshmem_kv_file_t *file);
 GSHMEM_KV_API int gshmem_kv_file_store(gshmem_kv_t *kv, gshmem_kv_file_t *file,
                                        const gshmem_kv_xfer_t *xfer,

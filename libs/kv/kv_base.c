@@ -55,6 +55,11 @@ int kv_fail(int status, const char *fn, const char *fmt, ...)
     return status;
 }
 
+void kv_set_error(const char *line)
+{
+    snprintf(kv_err, sizeof kv_err, "%s", line);
+}
+
 uint64_t kv_now_ns(void)
 {
     struct timespec t;

@@ -210,6 +210,10 @@ int gshmem_kv_file_open(gshmem_kv_t *kv, const char *path, const gshmem_kv_file_
     }
     if ((rc = kv_file_new(path, opts, fn, &f)) != 0)
         goto out;
+    if ((rc = kv_file_queue_start(kv, f, fn)) != 0) {
+        kv_file_free(f);
+        goto out;
+    }
     if (info_on())
         fprintf(stderr,
                 "gshmem: PE %d: %s: %s: %lld slots of %zu bytes, engine %s (queue depth %d)%s\n",
@@ -222,38 +226,57 @@ out:
     return rc;
 }
 
-static void drop(gshmem_kv_t *kv, struct gshmem_kv_file *f)
+/* Out of the table (lock held); the caller stops its thread and frees it. */
+static void detach(gshmem_kv_t *kv, struct gshmem_kv_file *f)
 {
     for (int i = 0; i < KV_MAX_FILES; i++)
         if (kv->files[i] == f)
             kv->files[i] = NULL;
-    kv_file_free(f);
 }
 
 int gshmem_kv_file_close(gshmem_kv_t *kv, gshmem_kv_file_t *file)
 {
     const char *fn = "gshmem_kv_file_close";
     struct gshmem_kv_file *f;
-    int rc = 0;
 
     if (kv_enter(kv, fn) == NULL)
         return GSHMEM_KV_ERR_HANDLE;
-    if ((f = find(kv, file, fn)) == NULL)
-        rc = GSHMEM_KV_ERR_HANDLE;
-    else if (f->busy)
-        rc = kv_fail(GSHMEM_KV_ERR_BUSY, fn, "%s: a store or load of another thread is on it",
-                     f->path);
-    else
-        drop(kv, f);
+    if ((f = find(kv, file, fn)) == NULL) {
+        kv_leave(kv);
+        return GSHMEM_KV_ERR_HANDLE;
+    }
+    /* Its requests end first (their I/O is bounded); out of the table
+     * after, so that no new one is posted meanwhile by another thread. */
+    kv_file_queue_drain(kv, f);
+    if (find(kv, file, fn) == NULL) { /* another thread closed it while we waited */
+        kv_leave(kv);
+        return GSHMEM_KV_ERR_HANDLE;
+    }
+    detach(kv, f);
     kv_leave(kv);
-    return rc;
+    kv_file_queue_stop(kv, f);
+    kv_file_free(f);
+    return 0;
 }
 
 void kv_files_close_all(gshmem_kv_t *kv)
 {
+    struct gshmem_kv_file *gone[KV_MAX_FILES];
+    int n = 0;
+
     for (int i = 0; i < KV_MAX_FILES; i++)
-        if (kv->files[i])
-            drop(kv, kv->files[i]);
+        if (kv->files[i]) {
+            kv_file_queue_drain(kv, kv->files[i]);
+            gone[n++] = kv->files[i];
+            detach(kv, kv->files[i]);
+        }
+    /* The threads take the lock to end: stopped without it. */
+    pthread_mutex_unlock(&kv->lock);
+    for (int i = 0; i < n; i++) {
+        kv_file_queue_stop(kv, gone[i]);
+        kv_file_free(gone[i]);
+    }
+    pthread_mutex_lock(&kv->lock);
 }
 
 const char *gshmem_kv_file_engine(gshmem_kv_t *kv, gshmem_kv_file_t *file)
@@ -380,8 +403,9 @@ static int file_xfer(gshmem_kv_t *kv, gshmem_kv_file_t *file, const gshmem_kv_xf
     struct gshmem_kv_file *f;
     kv_fplan_t p = {0};
     kv_io_t *io = NULL;
+    kv_job_t *job = NULL;
     size_t n_io = 0;
-    uint64_t t0 = kv_now_ns(), moved = 0;
+    uint64_t t0 = kv_now_ns();
     kv_req_t *r;
     int rc;
 
@@ -393,7 +417,9 @@ static int file_xfer(gshmem_kv_t *kv, gshmem_kv_file_t *file, const gshmem_kv_xf
     }
     if ((rc = kv_file_check(kv, f, x, req, is_read, fn, &p)) != 0)
         goto out;
-    if ((io = (kv_io_t *)malloc(x->n * (size_t)p.pieces * sizeof *io)) == NULL) {
+    io = (kv_io_t *)malloc(x->n * (size_t)p.pieces * sizeof *io);
+    job = (kv_job_t *)calloc(1, sizeof *job);
+    if (io == NULL || job == NULL) {
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory for %zu runs",
                      x->n * (size_t)p.pieces);
         goto out;
@@ -401,28 +427,22 @@ static int file_xfer(gshmem_kv_t *kv, gshmem_kv_file_t *file, const gshmem_kv_xf
     if ((rc = kv_file_plan(f, x, &p, io, &n_io, fn)) != 0 || (rc = kv_req_alloc(kv, fn, &r)) != 0)
         goto out;
     r->is_read = is_read, r->layout = x->layout, r->pe = kv->me;
+    r->io = 1, r->state = KV_REQ_POSTED;
     r->stats.ops = n_io;
     r->stats.blocks = (uint64_t)x->n * (uint64_t)p.pieces;
     r->t_posted = kv_now_ns();
     r->stats.post_ns = r->t_posted - t0;
-    /* The I/O without the engine's lock: other threads' transfers go on.
-     * The layout and the file stay (deregister and close see them busy);
-     * the request is not yet a handle anyone holds. */
+    /* The file's thread does the I/O and ends the request; the layout and
+     * the file stay until then (deregister refuses, close waits). */
+    job->r = r, job->L = p.L, job->io = io, job->n_io = n_io;
+    job->is_read = is_read, job->fn = fn;
     p.L->busy++, f->busy++;
-    kv_leave(kv);
-    pthread_mutex_lock(&f->io_lock);
-    rc = f->eng->run(f, is_read, io, n_io, fn);
-    pthread_mutex_unlock(&f->io_lock);
-    pthread_mutex_lock(&kv->lock);
-    p.L->busy--, f->busy--;
-    for (size_t i = 0; i < n_io; i++)
-        moved += io[i].done;
-    r->stats.bytes = moved;
-    kv_req_ended(kv, r, rc);
+    kv_file_queue_add(f, job);
+    io = NULL, job = NULL;
     *req = kv_req_handle(kv, r);
-    rc = 0; /* the failure, if any, is the request's status */
 out:
     free(io);
+    free(job);
     kv_leave(kv);
     return rc;
 }

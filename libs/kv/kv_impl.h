@@ -11,6 +11,7 @@
  *   kv_req.c    requests: the table of handles, progress (a quiet), test,
  *               wait, cancel, the completion queue, the progress thread
  *   kv_file.c   the storage tier: open, close, store, load (kv_io.h)
+ *   kv_file_queue.c  each file's I/O thread, which ends its requests
  *   kv_posix.c  its pread/pwrite engine
  *   kv_uring.c  its io_uring engine (built with liburing)
  *   kv_store.c  the block store: keys, the index, LRU, crash safety, on a
@@ -91,6 +92,8 @@ typedef struct kv_req {
     uint64_t seq; /* post order: a quiet begun after seq covers it */
     uint64_t t_posted;
     gshmem_kv_req_stats_t stats;
+    int io;                      /* a storage-tier request: its file's I/O thread ends it */
+    char *line;                  /* the failure's line, from the thread that saw it (malloc'd) */
     int lk_prev, lk_next;        /* the free list, the posted list or a pass's chain */
     int cq_prev, cq_next, in_cq; /* the completion queue, by index */
 } kv_req_t;
@@ -125,6 +128,8 @@ struct gshmem_kv {
 /* One line "gshmem: PE n: fn: ..." on stderr and in gshmem_kv_error();
  * returns status. */
 int kv_fail(int status, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* line becomes the calling thread's gshmem_kv_error() (not printed again). */
+void kv_set_error(const char *line);
 /* The live engine kv, locked; NULL (and one line) if kv is not one. */
 gshmem_kv_t *kv_enter(gshmem_kv_t *kv, const char *fn);
 void kv_leave(gshmem_kv_t *kv);

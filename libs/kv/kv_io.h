@@ -2,7 +2,8 @@
  * libs/kv/kv_io.h - the storage tier's open file and the small table of
  * operations each I/O engine provides (kv_posix.c: pread/pwrite,
  * kv_uring.c: io_uring), so that kv_file.c plans a transfer once and
- * either engine carries it out.
+ * either engine carries it out, on the file's I/O thread
+ * (kv_file_queue.c).
  */
 #ifndef KV_IO_H
 #define KV_IO_H
@@ -24,6 +25,17 @@ typedef struct kv_io {
 } kv_io_t;
 
 struct gshmem_kv_file;
+
+/* One request of a file, queued for its I/O thread (kv_file_queue.c). */
+typedef struct kv_job {
+    struct kv_job *next;
+    kv_req_t *r;
+    kv_layout_t *L;
+    kv_io_t *io; /* [n_io], owned by the job */
+    size_t n_io;
+    int is_read;
+    const char *fn;
+} kv_job_t;
 
 typedef struct kv_io_engine {
     const char *name;
@@ -55,7 +67,24 @@ struct gshmem_kv_file {
     int busy;                /* stores and loads in progress (under the engine's lock) */
     pthread_mutex_t io_lock; /* one transfer at a time uses the engine's state */
     char path[256];          /* for the lines (truncated) */
+    /* gshmem_kv_file_open's files (not the block store's data file): the
+     * queue of requests and the thread that carries them out; the queue
+     * is under the engine's lock. */
+    gshmem_kv_t *kv;
+    kv_job_t *jobs, *jobs_tail;
+    pthread_cond_t job_cv;
+    pthread_t thread;
+    int thread_on, stop;
 };
+
+/* kv_file_queue.c.  start: the thread of f (0, or a status with a line);
+ * add: a job to the queue (lock held); drain: waits, the lock held and
+ * released while waiting, until none of f's requests is queued or
+ * running; stop: ends the thread (lock not held; the queue drained). */
+int kv_file_queue_start(gshmem_kv_t *kv, struct gshmem_kv_file *f, const char *fn);
+void kv_file_queue_add(struct gshmem_kv_file *f, kv_job_t *j);
+void kv_file_queue_drain(gshmem_kv_t *kv, struct gshmem_kv_file *f);
+void kv_file_queue_stop(gshmem_kv_t *kv, struct gshmem_kv_file *f);
 
 /* What a checked transfer is: the layout, the regions, the slice, the
  * pieces per slot. */

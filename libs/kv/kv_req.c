@@ -93,6 +93,8 @@ int kv_req_alloc(gshmem_kv_t *kv, const char *fn, kv_req_t **out)
 
 void kv_req_release(gshmem_kv_t *kv, kv_req_t *r)
 {
+    free(r->line);
+    r->line = NULL;
     r->state = KV_REQ_FREE;
     r->lk_next = kv->free_head;
     kv->free_head = (int)(r - kv->reqs);
@@ -340,6 +342,8 @@ int gshmem_kv_test(gshmem_kv_t *kv, gshmem_kv_req_t req)
         rc = GSHMEM_KV_ERR_HANDLE;
     else
         rc = r->state == KV_REQ_ENDED ? r->status : GSHMEM_KV_INPROGRESS;
+    if (rc < 0 && rc != GSHMEM_KV_ERR_HANDLE && r->line)
+        kv_set_error(r->line);
     kv_leave(kv);
     return rc;
 }
@@ -376,7 +380,8 @@ int gshmem_kv_wait(gshmem_kv_t *kv, gshmem_kv_req_t req, int64_t timeout_ns)
                                                  : (uint64_t)timeout_ns;
     deadline_of(limit, &until);
     while (r->state != KV_REQ_ENDED) {
-        if (kv->thread_on) {
+        /* A storage request ends on its file's thread, which signals. */
+        if (kv->thread_on || r->io) {
             int e = pthread_cond_timedwait(&kv->done_cv, &kv->lock, &until);
 
             if (gone(r, req, fn)) {
@@ -402,9 +407,11 @@ int gshmem_kv_wait(gshmem_kv_t *kv, gshmem_kv_req_t req, int64_t timeout_ns)
             return GSHMEM_KV_ERR_HANDLE;
         }
     }
-    if (r->state == KV_REQ_ENDED)
+    if (r->state == KV_REQ_ENDED) {
         rc = r->status;
-    else
+        if (rc < 0 && r->line)
+            kv_set_error(r->line);
+    } else
         rc = kv_fail(GSHMEM_KV_ERR_TIMEOUT, fn,
                      "request 0x%llx (a %s of %llu bytes with PE %d) is not complete after %llu ns",
                      (unsigned long long)req, r->is_read ? "read" : "write",

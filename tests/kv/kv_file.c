@@ -105,7 +105,9 @@ static void round_trip(const char *mode, gshmem_kv_file_t *f, gshmem_kv_xfer_t x
              x.layer_first, x.n_layers, x.region_mask, x.offset, len);
     x.local_blocks = src, x.remote_blocks = slots;
     KT_OK(gshmem_kv_file_store(kv, f, &x, &req));
-    /* Done inside the call; test and poll see it as any request. */
+    /* Ended by the file's thread: wait, test and poll see it as any
+     * request (poll may have to be asked more than once). */
+    PT_CHECK_EQ(what, 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
     PT_CHECK_EQ(what, 0, gshmem_kv_test(kv, req));
     KT_OK(gshmem_kv_poll(kv, done, 4, &n));
     PT_CHECK_EQ_F(what, (size_t)1, n, "completions polled");

@@ -40,10 +40,10 @@ static void fill_up(gshmem_kv_t *kv, int lid, const char *path, const char *engi
     if (f == NULL)
         return;
     KT_OK(gshmem_kv_file_store(kv, f, &x, &req));
-    PT_CHECK(what, strstr(gshmem_kv_error(), "No space left on device") != NULL,
-             "a line: No space left on device");
     rc = gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT);
     PT_CHECK_EQ_F(what, GSHMEM_KV_ERR_IO, rc, "the request's status");
+    PT_CHECK(what, strstr(gshmem_kv_error(), "No space left on device") != NULL,
+             "a line: No space left on device (wait makes the I/O thread's line this one's)");
     KT_OK(gshmem_kv_req_stats(kv, req, &st));
     PT_CHECK(what, st.bytes < 32 * (uint64_t)SLOT, "stats.bytes below the 2 MiB asked");
     KT_OK(gshmem_kv_req_free(kv, req));

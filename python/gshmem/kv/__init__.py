@@ -477,8 +477,8 @@ class FileTier:
     (gshmem_kv.h, "Storage tier"): slot k holds one block, the slice of
     every layer and region of the transfer.  store and load take the
     arguments of Engine.write and read, with the file's slots in place of
-    the peer's blocks, and return a Request (it has ended already; wait
-    raises KVError when the I/O failed).  Local to this PE."""
+    the peer's blocks, and return a Request that the file's I/O thread
+    ends (wait raises KVError when the I/O failed).  Local to this PE."""
 
     def __init__(self, engine, path, slot_bytes, size=0, write=True, create=True,
                  direct=False, queue_depth=0):
