@@ -8,8 +8,8 @@
  *                        DIR/done.<pe> appears, then checks the blocks the
  *                        other job wrote into it;
  *   kv_peers serve-listen DIR   as serve, and also listens (gshmem_kv_listen,
- *                        secret $KV_PEERS_SECRET) and writes where to
- *                        DIR/addr.<pe>;
+ *                        secret $KV_PEERS_SECRET, at $KV_PEERS_LISTEN or
+ *                        127.0.0.1:0) and writes where to DIR/addr.<pe>;
  *   kv_peers pull-connect DIR   as pull, but the peer comes from
  *                        gshmem_kv_connect (after a wrong secret and a port
  *                        where nothing listens are refused);
@@ -151,14 +151,17 @@ static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die, int
     PT_CHECK_EQ("gshmem_kv_local_info", 0, gshmem_kv_local_info(kv, blob, len, &len));
     publish(path_of(dir, "info", pt_me), blob, len);
     if (listen) {
+        /* kv-netns.sh listens on the namespace's own address. */
+        const char *where = getenv("KV_PEERS_LISTEN") ? getenv("KV_PEERS_LISTEN")
+                                                      : "127.0.0.1:0";
         char bound[300];
 
         PT_CHECK_EQ("gshmem_kv_listen (short secret)", GSHMEM_KV_ERR_INVALID,
-                    gshmem_kv_listen(kv, "127.0.0.1:0", "short", NULL, 0));
+                    gshmem_kv_listen(kv, where, "short", NULL, 0));
         PT_CHECK_EQ("gshmem_kv_listen", 0,
-                    gshmem_kv_listen(kv, "127.0.0.1:0", secret(), bound, sizeof bound));
+                    gshmem_kv_listen(kv, where, secret(), bound, sizeof bound));
         PT_CHECK_EQ("gshmem_kv_listen (twice)", GSHMEM_KV_ERR_STATE,
-                    gshmem_kv_listen(kv, "127.0.0.1:0", secret(), NULL, 0));
+                    gshmem_kv_listen(kv, where, secret(), NULL, 0));
         publish(path_of(dir, "addr", pt_me), bound, strlen(bound) + 1);
     }
     if (die) {

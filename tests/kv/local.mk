@@ -49,8 +49,8 @@ if HAVE_UCX
 check_PROGRAMS += tests/kv/kv_peers
 tests_kv_kv_peers_SOURCES = tests/kv/kv_peers.c $(KV_TEST_COMMON)
 tests_kv_kv_peers_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
-TESTS += tests/kv/kv-two-jobs.sh tests/kv/example.sh
-EXTRA_DIST += tests/kv/kv-two-jobs.sh tests/kv/example.sh
+TESTS += tests/kv/kv-two-jobs.sh tests/kv/example.sh tests/kv/kv-netns.sh
+EXTRA_DIST += tests/kv/kv-two-jobs.sh tests/kv/example.sh tests/kv/kv-netns.sh
 TESTS += \
 	tests/kv/kv_xfer-np1-net.net tests/kv/kv_xfer-np2-net.net tests/kv/kv_xfer-np4-net.net \
 	tests/kv/kv_bad-np2-net.net
