@@ -8,8 +8,10 @@
  *                 over the whole file (-s bytes) in blocks of -b bytes, each
  *                 block one read or write of one slot, the file opened
  *                 O_DIRECT with an io_uring queue of -q entries.  A request
- *                 carries -k blocks (default: the queue depth), so that a
- *                 submission keeps as many I/Os in flight as fio's iodepth.
+ *                 carries -k blocks (default: the queue depth), and -W
+ *                 requests (2) are in flight: the file's I/O thread runs
+ *                 queued requests as one run, so the engine keeps -q I/Os
+ *                 in flight across requests, as fio's iodepth does.
  *                 read/write take the slots in order, randread/randwrite in
  *                 a fixed shuffle (each slot once per pass, as fio's random
  *                 map does).  The blocks of a request lie a page apart in
@@ -28,7 +30,8 @@
  *
  * Options: -f file (required; on a disk file system: O_DIRECT), -m as
  * above (all), -b block bytes (0: 4K 16K 64K 256K 1M; suffixes K, M, G),
- * -q queue depth (32), -k blocks per request (the queue depth), -s file
+ * -q queue depth (32), -k blocks per request (the queue depth), -W
+ * requests in flight (2), -s file
  * bytes (1G), -n timed passes or rounds (5), -w warm-up passes (1).  A file
  * smaller than -s, or sparse, is first written out whole (as fio lays out
  * its file), so reads never hit holes, which cost no disk I/O.
@@ -59,7 +62,7 @@
 #define LL_BYTES 32768
 
 static const char *path;
-static long qd = 32, per_req = 0, rounds = 5, warmup = 1;
+static long qd = 32, per_req = 0, rounds = 5, warmup = 1, window = 2;
 static uint64_t file_bytes = 1ull << 30;
 static gshmem_kv_t *kv;
 
@@ -203,13 +206,35 @@ static void pattern(const char *name, size_t bs)
     x.layout = id, x.n_layers = 1, x.local_blocks = ids;
     for (long r = -warmup; r < rounds; r++) {
         int64_t t0 = bench_now_ns();
+        gshmem_kv_req_t inflight[64];
+        long head = 0, tail = 0;
 
-        for (int64_t i = 0; i < n; i += per_req) {
-            x.n = (size_t)(n - i < per_req ? n - i : per_req);
-            x.remote_blocks = slots + i;
-            xfer(f, &x, is_read, i == 0 ? &st : NULL);
-            BENCH_CHECK(i > 0 || st.ops == x.n, "%llu I/Os for %zu blocks: runs coalesced",
-                        (unsigned long long)st.ops, x.n);
+        /* Up to -W requests in flight: the file's I/O thread carries out
+         * the queued ones as one run, so the engine's queue does not drain
+         * at each request's end, as fio's never does. */
+        for (int64_t i = 0; i < n || head < tail;) {
+            if (i < n && tail - head < window) {
+                gshmem_kv_req_t req = 0;
+
+                x.n = (size_t)(n - i < per_req ? n - i : per_req);
+                x.remote_blocks = slots + i;
+                BENCH_CHECK((is_read ? gshmem_kv_file_load(kv, f, &x, &req)
+                                     : gshmem_kv_file_store(kv, f, &x, &req)) == 0,
+                            "%s: %s", is_read ? "load" : "store", gshmem_kv_error());
+                inflight[tail++ % 64] = req;
+                i += (int64_t)x.n;
+                continue;
+            }
+            gshmem_kv_req_t req = inflight[head++ % 64];
+
+            BENCH_CHECK(gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT) == 0, "wait: %s",
+                        gshmem_kv_error());
+            if (head == 1) {
+                gshmem_kv_req_stats(kv, req, &st);
+                BENCH_CHECK(st.ops == st.blocks, "%llu I/Os for %llu blocks: runs coalesced",
+                            (unsigned long long)st.ops, (unsigned long long)st.blocks);
+            }
+            gshmem_kv_req_free(kv, req);
         }
         if (r >= 0)
             s[r] = (double)(bench_now_ns() - t0) / 1e9;
@@ -359,7 +384,7 @@ int main(int argc, char **argv)
     int c;
 
     shmem_init();
-    while ((c = getopt(argc, argv, "f:m:b:q:k:s:n:w:")) != -1) {
+    while ((c = getopt(argc, argv, "f:m:b:q:k:s:n:w:W:")) != -1) {
         switch (c) {
         case 'f': path = optarg; break;
         case 'm': mode = optarg; break;
@@ -369,15 +394,16 @@ int main(int argc, char **argv)
         case 's': file_bytes = parse_size(optarg); break;
         case 'n': rounds = atol(optarg); break;
         case 'w': warmup = atol(optarg); break;
+        case 'W': window = atol(optarg); break;
         default: BENCH_CHECK(0, "unknown option");
         }
     }
     if (per_req == 0)
         per_req = qd;
     BENCH_CHECK(path && qd >= 1 && qd <= 4096 && per_req >= 1 && rounds >= 1 && warmup >= 0 &&
-                    file_bytes >= PAGE && file_bytes % PAGE == 0,
+                    window >= 1 && window <= 64 && file_bytes >= PAGE && file_bytes % PAGE == 0,
                 "usage: kv_fio -f FILE [-m read|write|randread|randwrite|all|llama] [-b BYTES] "
-                "[-q DEPTH] [-k BLOCKS] [-s FILE_BYTES] [-n ROUNDS] [-w WARMUP]");
+                "[-q DEPTH] [-k BLOCKS] [-W REQUESTS] [-s FILE_BYTES] [-n ROUNDS] [-w WARMUP]");
     BENCH_CHECK(shmem_n_pes() == 1, "one PE: the storage tier is local to each PE");
     BENCH_CHECK(gshmem_kv_create(NULL, &kv) == 0, "create: %s", gshmem_kv_error());
     if (strcmp(mode, "llama") == 0) {

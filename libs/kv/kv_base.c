@@ -14,6 +14,7 @@
 #include <time.h>
 
 static __thread char kv_err[512];
+static __thread int kv_quiet; /* kv_fail keeps its line without printing it */
 
 /* Live engines: a handle is one of these, compared by value (never read
  * before it is found here). */
@@ -51,8 +52,14 @@ int kv_fail(int status, const char *fn, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(kv_err + n, sizeof kv_err - (size_t)n, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s\n", kv_err);
+    if (!kv_quiet)
+        fprintf(stderr, "%s\n", kv_err);
     return status;
+}
+
+void kv_set_quiet(int on)
+{
+    kv_quiet = on;
 }
 
 void kv_set_error(const char *line)

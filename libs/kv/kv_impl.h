@@ -130,6 +130,9 @@ struct gshmem_kv {
 int kv_fail(int status, const char *fn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* line becomes the calling thread's gshmem_kv_error() (not printed again). */
 void kv_set_error(const char *line);
+/* on: this thread's kv_fail lines are kept but not printed (a try whose
+ * failure is retried, and said, by the retry). */
+void kv_set_quiet(int on);
 /* The live engine kv, locked; NULL (and one line) if kv is not one. */
 gshmem_kv_t *kv_enter(gshmem_kv_t *kv, const char *fn);
 void kv_leave(gshmem_kv_t *kv);

@@ -7,7 +7,9 @@
  *     the others end well and poll harvests every one;
  *   - close with requests in flight waits for them (the bytes are in the
  *     file when a load reads them back);
- *   - destroy with requests in flight completes them.
+ *   - destroy with requests in flight completes them;
+ *   - of loads carried out together, the one past the end of the file
+ *     fails alone, with its own line.
  * With each engine.  One PE.
  */
 #include "kv_file_test.h"
@@ -103,6 +105,52 @@ static void run(const char *engine)
     }
 }
 
+/* Loads queued behind another load go to the engine as one run; the one
+ * that reads past the end of the file (cut short behind the library's
+ * back) fails alone, with its own line, and the others end well. */
+static void batch_failure(const char *engine)
+{
+    int64_t ids[NB], slots[NB], one[3] = {0, 1, 2}, at[3] = {0, 3, 1};
+    gshmem_kv_xfer_t x;
+    gshmem_kv_req_t big = 0, ld[3];
+    gshmem_kv_file_t *f;
+    char what[96], p[400];
+
+    setenv("GSHMEM_KV_FILE_ENGINE", engine, 1);
+    f = open_file("cut", GSHMEM_KV_FILE_WRITE | GSHMEM_KV_FILE_CREATE);
+    unsetenv("GSHMEM_KV_FILE_ENGINE");
+    if (f == NULL)
+        return;
+    snprintf(what, sizeof what, "%s: a failure inside a batch is its request's", engine);
+    snprintf(p, sizeof p, "%s/cut", dir);
+    for (int i = 0; i < NB; i++)
+        ids[i] = i, slots[i] = i % 2; /* 32 MiB of reads of slots 0 and 1 */
+    memset(&x, 0, sizeof x);
+    x.layout = lid, x.n_layers = 1, x.n = 4, x.local_blocks = ids, x.remote_blocks = ids;
+    KT_OK(gshmem_kv_file_store(kv, f, &x, &big));
+    PT_CHECK_EQ(what, 0, gshmem_kv_wait(kv, big, GSHMEM_KV_WAIT_DEFAULT));
+    KT_OK(gshmem_kv_req_free(kv, big));
+    PT_CHECK(what, truncate(p, 2 * (off_t)BB) == 0, "the file cut to two slots");
+    x.n = NB, x.remote_blocks = slots;
+    KT_OK(gshmem_kv_file_load(kv, f, &x, &big));
+    x.n = 1;
+    for (int i = 0; i < 3; i++) {
+        x.local_blocks = &one[i], x.remote_blocks = &at[i];
+        KT_OK(gshmem_kv_file_load(kv, f, &x, &ld[i]));
+    }
+    PT_CHECK_EQ(what, 0, gshmem_kv_wait(kv, big, GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK_EQ(what, 0, gshmem_kv_wait(kv, ld[0], GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK_EQ(what, GSHMEM_KV_ERR_IO, gshmem_kv_wait(kv, ld[1], GSHMEM_KV_WAIT_DEFAULT));
+    PT_CHECK(what, strstr(gshmem_kv_error(), "offset 6291456") != NULL,
+             "its own line: the read at slot 3's offset");
+    PT_CHECK_EQ(what, 0, gshmem_kv_wait(kv, ld[2], GSHMEM_KV_WAIT_DEFAULT));
+    for (int i = 0; i < 3; i++)
+        KT_OK(gshmem_kv_req_free(kv, ld[i]));
+    KT_OK(gshmem_kv_req_free(kv, big));
+    KT_OK(gshmem_kv_file_close(kv, f));
+    unlink(p);
+}
+
 int main(void)
 {
     gshmem_kv_file_t *f;
@@ -122,6 +170,8 @@ int main(void)
     KT_OK(gshmem_kv_layout_register(kv, &pool.layout, &lid));
     run("auto");
     run("posix");
+    batch_failure("auto");
+    batch_failure("posix");
 
     /* Destroy with a store in flight: it ends, then the engine goes. */
     if ((f = open_file("last", GSHMEM_KV_FILE_WRITE | GSHMEM_KV_FILE_CREATE)) != NULL) {
