@@ -75,7 +75,7 @@ size_b=$(bytes "$size")
 # the disk (kv_fio would lay it out too; fio might go first).
 dd if=/dev/zero of="$file" bs=1M count=$((size_b / 1048576)) oflag=direct conv=fsync \
     status=none || exit 1
-echo "kv_fio.sh: $file ($fs), $size, QD $qd, K ${K:-$qd}, $rounds rounds, $reps reps" >&2
+echo "kv_fio.sh: $file ($fs), $size, QD $qd, K ${K:-$((qd * 8))}, W ${W:-2}, $rounds rounds, $reps reps" >&2
 
 fio_one() { # RW BS: fio's figure as a kv_fio-like line
     timeout 600 fio --name=kvfio --filename="$file" --size="$size_b" --direct=1 \
