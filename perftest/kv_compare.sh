@@ -7,10 +7,20 @@
 #                   here: UCX 1.13 with peer failure detection takes no shm lane)
 #   nixl            kv_nixl.py: NIXL's UCX backend, one descriptor per block,
 #                   layer and K/V, as vLLM's NixlConnector builds them
+#   mooncake        kv_mooncake.py: Mooncake's Transfer Engine, tcp,
+#                   P2PHANDSHAKE, one entry per block, layer and K/V in one
+#                   batch_transfer_sync_read
+#   ucx_perftest    the transport's own limit: ucp_put_bw (its bandwidth
+#                   test, a window of operations in flight) of block-sized
+#                   messages over UCX_TLS=tcp (what gshmem-ucx rides), GB/s;
+#                   its ucp_get is one get at a time, a latency figure
+#                   (8 MB/s at 16 KiB here), no limit to set beside a batch
 # Each request: k scattered blocks (nothing adjacent) of every layer, K
 # and V, read; the last one checked byte for byte on both sides.
 # NIXL: PYTHON (default /tmp/nixlenv/bin/python) with nixl-cu12 installed
-# (pip install --no-deps nixl-cu12 numpy); without it the nixl column says so.
+# (pip install --no-deps nixl-cu12 numpy); Mooncake: MOONCAKE_PYTHON
+# (default /tmp/mcenv/bin/python) with mooncake-transfer-engine-non-cuda
+# and numpy; without them their columns say so.
 # Prints a markdown table: median us per request, GB/s, the ratios.
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -20,6 +30,11 @@ reps=${REPS:-3}
 out=$(mktemp)
 GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export GSHMEM_KV_SECRET
+mc_py=${MOONCAKE_PYTHON:-/tmp/mcenv/bin/python}
+have_mc=1
+"$mc_py" -c 'import numpy, mooncake.engine' 2>/dev/null || have_mc=0
+have_perftest=1
+command -v ucx_perftest >/dev/null 2>&1 || have_perftest=0
 have_nixl=1
 "$py" -c 'import numpy
 try:
@@ -33,6 +48,22 @@ one() { # IMPL ARGS... : one serve/pull pair, the pull's lines to $out
     shift
     d=$(mktemp -d)
     case $impl in
+    ucx_perftest) # $1 is -b, $2 the block size
+        port=$((20000 + $$ % 10000))
+        UCX_TLS=tcp,self timeout 120 ucx_perftest -t ucp_put_bw -s "$2" -n 2000 -p "$port" \
+            >/dev/null 2>&1 &
+        s=$!
+        sleep 0.5
+        UCX_TLS=tcp,self timeout 120 ucx_perftest 127.0.0.1 -t ucp_put_bw -s "$2" -n 2000 \
+            -p "$port" 2>/dev/null | awk -v c="$cfg" -v b="$2" \
+            '/^Final:/ {printf "%s {\"bench\": \"ucx_put_bw\", \"impl\": \"ucx_perftest\", \"bytes\": %s, \"gbps\": %f}\n", c, b, $7 * 1048576 / 1e9}' >>"$out"
+        ;;
+    mooncake)
+        "$mc_py" "$src/perftest/kv_mooncake.py" "$@" serve "$d" >/dev/null 2>&1 &
+        s=$!
+        BENCH_IMPL=mooncake timeout 300 "$mc_py" "$src/perftest/kv_mooncake.py" "$@" pull "$d" \
+            2>/dev/null | grep '^{' | sed "s/^/$cfg /" >>"$out"
+        ;;
     nixl)
         "$py" "$src/perftest/kv_nixl.py" "$@" serve "$d" >/dev/null 2>&1 &
         s=$!
@@ -58,6 +89,8 @@ for rep in $(seq 1 "$reps"); do
         args="-b $1 -k $2 -l $3 -n $4 -w 2"
         impls="gshmem-direct gshmem-ucx"
         [ $have_nixl = 1 ] && impls="$impls nixl"
+        [ $have_mc = 1 ] && impls="$impls mooncake"
+        [ $have_perftest = 1 ] && impls="$impls ucx_perftest"
         # Which side goes first turns with the rep.
         [ $((rep % 2)) = 0 ] && impls=$(echo "$impls" | tr ' ' '\n' | tac | tr '\n' ' ')
         for impl in $impls; do
@@ -66,42 +99,52 @@ for rep in $(seq 1 "$reps"); do
         done
     done
 done
-python3 - "$out" "$have_nixl" <<'PY'
+python3 - "$out" "$have_nixl" "$have_mc" <<'PY'
 import json, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     cfg, js = line.split(" ", 1)
     d = json.loads(js)
     key = (cfg, d["impl"])
-    for m in ("lat_us",):
-        if d["bench"].endswith("_lat"):
-            rows.setdefault(key, {}).setdefault("lat", []).append(d["lat_us"])
-            rows[key]["bytes"] = d["bytes"]
-        if d["bench"] == "kv_connect":
-            rows.setdefault(key, {}).setdefault("conn", []).append(d["lat_us"])
+    if d["bench"].endswith("_lat"):
+        rows.setdefault(key, {}).setdefault("lat", []).append(d["lat_us"])
+        rows[key]["bytes"] = d["bytes"]
+    if d["bench"] == "kv_connect":
+        rows.setdefault(key, {}).setdefault("conn", []).append(d["lat_us"])
+    if d["bench"] == "ucx_put_bw":
+        rows.setdefault(key, {}).setdefault("gbps", []).append(d["gbps"])
 cfgs = []
 for cfg, _ in rows:
     if cfg not in cfgs:
         cfgs.append(cfg)
 med = lambda k, f: statistics.median(rows[k][f]) if k in rows and f in rows[k] else None
-print("| request | bytes | gshmem direct us (GB/s) | gshmem UCX us (GB/s) | NIXL us (GB/s) | direct / NIXL speed | UCX / NIXL speed |")
-print("| --- | --- | --- | --- | --- | --- | --- |")
+impls = ("gshmem-direct", "gshmem-ucx", "nixl", "mooncake")
+missing = {"nixl": sys.argv[2] != "1", "mooncake": sys.argv[3] != "1"}
+print("| request | bytes | gshmem direct us (GB/s) | gshmem UCX us (GB/s) | NIXL us (GB/s) "
+      "| Mooncake us (GB/s) | ucx_perftest put_bw GB/s | direct / NIXL | UCX / NIXL "
+      "| direct / Mooncake | UCX / ucx_perftest |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for cfg in cfgs:
-    cells, lat = [], {}
+    cells, lat, gbps = [], {}, {}
     nbytes = None
-    for impl in ("gshmem-direct", "gshmem-ucx", "nixl"):
+    for impl in impls:
         l = med((cfg, impl), "lat")
         lat[impl] = l
         if l:
             nbytes = rows[(cfg, impl)]["bytes"]
-            cells.append("%.0f (%.2f)" % (l, nbytes / l / 1e3))
+            gbps[impl] = nbytes / l / 1e3
+            cells.append("%.0f (%.2f)" % (l, gbps[impl]))
         else:
-            cells.append("n/a" if sys.argv[2] == "1" else "not installed")
-    ratio = lambda a: ("%.2fx" % (lat["nixl"] / lat[a])) if lat.get("nixl") and lat.get(a) else "n/a"
-    print("| %s | %s | %s | %s | %s | %s | %s |" % (cfg, nbytes, cells[0], cells[1], cells[2],
-                                                  ratio("gshmem-direct"), ratio("gshmem-ucx")))
+            cells.append("not installed" if missing.get(impl) else "n/a")
+    perf = med((cfg, "ucx_perftest"), "gbps")
+    ratio = lambda a, b: ("%.2fx" % (lat[b] / lat[a])) if lat.get(a) and lat.get(b) else "n/a"
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        cfg, nbytes, cells[0], cells[1], cells[2], cells[3],
+        "%.3f" % perf if perf else "n/a", ratio("gshmem-direct", "nixl"),
+        ratio("gshmem-ucx", "nixl"), ratio("gshmem-direct", "mooncake"),
+        "%.2fx" % (gbps["gshmem-ucx"] / perf) if perf and gbps.get("gshmem-ucx") else "n/a"))
 conn = {impl: [v for (c, i), r in rows.items() if i == impl for v in r.get("conn", [])]
-        for impl in ("gshmem-direct", "gshmem-ucx", "nixl")}
+        for impl in impls}
 print("\nconnect (median ms): " + ", ".join("%s %.1f" % (i, statistics.median(v) / 1e3)
                                          for i, v in conn.items() if v))
 PY
