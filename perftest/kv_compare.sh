@@ -7,6 +7,9 @@
 #                   here: UCX 1.13 with peer failure detection takes no shm lane)
 #   nixl            kv_nixl.py: NIXL's UCX backend, one descriptor per block,
 #                   layer and K/V, as vLLM's NixlConnector builds them
+#                   (UCX's own choice of transports: shared memory here)
+#   nixl-tcp        the same with UCX_TLS=tcp,self: the transport gshmem-ucx
+#                   rides, so UCX / NIXL-tcp compares like with like
 #   mooncake        kv_mooncake.py: Mooncake's Transfer Engine, tcp,
 #                   P2PHANDSHAKE, one entry per block, layer and K/V in one
 #                   batch_transfer_sync_read
@@ -64,11 +67,14 @@ one() { # IMPL ARGS... : one serve/pull pair, the pull's lines to $out
         BENCH_IMPL=mooncake timeout 300 "$mc_py" "$src/perftest/kv_mooncake.py" "$@" pull "$d" \
             2>/dev/null | grep '^{' | sed "s/^/$cfg /" >>"$out"
         ;;
-    nixl)
+    nixl | nixl-tcp)
+        tls=${UCX_TLS:-}
+        [ "$impl" = nixl-tcp ] && UCX_TLS=tcp,self && export UCX_TLS
         "$py" "$src/perftest/kv_nixl.py" "$@" serve "$d" >/dev/null 2>&1 &
         s=$!
-        BENCH_IMPL=nixl "$py" "$src/perftest/kv_nixl.py" "$@" pull "$d" 2>/dev/null |
+        BENCH_IMPL=$impl "$py" "$src/perftest/kv_nixl.py" "$@" pull "$d" 2>/dev/null |
             grep '^{' | sed "s/^/$cfg /" >>"$out"
+        if [ -n "$tls" ]; then UCX_TLS=$tls; else unset UCX_TLS; fi
         ;;
     *)
         [ "$impl" = gshmem-ucx ] && GSHMEM_KV_DIRECT=0 && export GSHMEM_KV_DIRECT
@@ -88,7 +94,7 @@ for rep in $(seq 1 "$reps"); do
         set -- $(echo "${c#*:}" | tr ':' ' ')
         args="-b $1 -k $2 -l $3 -n $4 -w 2"
         impls="gshmem-direct gshmem-ucx"
-        [ $have_nixl = 1 ] && impls="$impls nixl"
+        [ $have_nixl = 1 ] && impls="$impls nixl nixl-tcp"
         [ $have_mc = 1 ] && impls="$impls mooncake"
         [ $have_perftest = 1 ] && impls="$impls ucx_perftest"
         # Which side goes first turns with the rep.
@@ -118,12 +124,13 @@ for cfg, _ in rows:
     if cfg not in cfgs:
         cfgs.append(cfg)
 med = lambda k, f: statistics.median(rows[k][f]) if k in rows and f in rows[k] else None
-impls = ("gshmem-direct", "gshmem-ucx", "nixl", "mooncake")
-missing = {"nixl": sys.argv[2] != "1", "mooncake": sys.argv[3] != "1"}
-print("| request | bytes | gshmem direct us (GB/s) | gshmem UCX us (GB/s) | NIXL us (GB/s) "
-      "| Mooncake us (GB/s) | ucx_perftest put_bw GB/s | direct / NIXL | UCX / NIXL "
-      "| direct / Mooncake | UCX / ucx_perftest |")
-print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+impls = ("gshmem-direct", "gshmem-ucx", "nixl", "nixl-tcp", "mooncake")
+missing = {"nixl": sys.argv[2] != "1", "nixl-tcp": sys.argv[2] != "1",
+           "mooncake": sys.argv[3] != "1"}
+print("| request | bytes | gshmem direct us (GB/s) | gshmem UCX tcp us (GB/s) | NIXL us (GB/s) "
+      "| NIXL tcp us (GB/s) | Mooncake tcp us (GB/s) | ucx_perftest put_bw GB/s "
+      "| direct / NIXL | UCX / NIXL tcp | UCX / Mooncake | UCX / ucx_perftest |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 for cfg in cfgs:
     cells, lat, gbps = [], {}, {}
     nbytes = None
@@ -138,10 +145,10 @@ for cfg in cfgs:
             cells.append("not installed" if missing.get(impl) else "n/a")
     perf = med((cfg, "ucx_perftest"), "gbps")
     ratio = lambda a, b: ("%.2fx" % (lat[b] / lat[a])) if lat.get(a) and lat.get(b) else "n/a"
-    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        cfg, nbytes, cells[0], cells[1], cells[2], cells[3],
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        cfg, nbytes, cells[0], cells[1], cells[2], cells[3], cells[4],
         "%.3f" % perf if perf else "n/a", ratio("gshmem-direct", "nixl"),
-        ratio("gshmem-ucx", "nixl"), ratio("gshmem-direct", "mooncake"),
+        ratio("gshmem-ucx", "nixl-tcp"), ratio("gshmem-ucx", "mooncake"),
         "%.2fx" % (gbps["gshmem-ucx"] / perf) if perf and gbps.get("gshmem-ucx") else "n/a"))
 conn = {impl: [v for (c, i), r in rows.items() if i == impl for v in r.get("conn", [])]
         for impl in impls}
