@@ -28,7 +28,7 @@ check_PROGRAMS += \
 	tests/pe/bad_transport_name tests/pe/bad_hca tests/pe/bad_verbs_peer_dies \
 	tests/pe/bad_hca_abc tests/pe/bad_hca_neg tests/pe/bad_hca_port tests/pe/bad_hca_notopo \
 	tests/pe/bad_verbs_port_down \
-	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid \
+	tests/pe/bad_wait_team_init_missing tests/pe/bad_wait_team_init_uid tests/pe/bad_team_init_count \
 	tests/pe/bad_wait_warn tests/pe/bad_wait_boot_allgather \
 	tests/pe/bad_wait_symreg_alone tests/pe/bad_wait_symreg_skip \
 	tests/pe/bad_fin_team_sync tests/pe/bad_fin_team_bcast tests/pe/bad_fin_lock \
@@ -170,6 +170,8 @@ tests_pe_bad_wait_team_init_missing_SOURCES = tests/pe/bad_wait_team_init_missin
 tests_pe_bad_wait_team_init_missing_LDADD = libgshmem.la
 tests_pe_bad_wait_team_init_uid_SOURCES = tests/pe/bad_wait_team_init_uid.c
 tests_pe_bad_wait_team_init_uid_LDADD = libgshmem.la
+tests_pe_bad_team_init_count_SOURCES = tests/pe/bad_team_init_count.c
+tests_pe_bad_team_init_count_LDADD = libgshmem.la
 # A long wait's first line, after GSHMEM_WAIT_WARN (issue 32).
 tests_pe_bad_wait_warn_SOURCES = tests/pe/bad_wait_warn.c
 tests_pe_bad_wait_warn_LDADD = libgshmem.la
@@ -272,6 +274,7 @@ TESTS += \
 	tests/pe/stop_cont-np2.pe tests/pe/stop_cont-np4.pe \
 	tests/pe/reinit-np2.pe \
 	tests/pe/bad_wait_team_init_missing-np2.pe tests/pe/bad_wait_team_init_uid-np2.pe \
+	tests/pe/bad_team_init_count-np2.pe tests/pe/bad_team_init_count-np4.pe \
 	tests/pe/bad_wait_warn-np2.pe tests/pe/bad_wait_boot_allgather-np2.pe \
 	tests/pe/bad_wait_symreg_alone-np2.pe tests/pe/bad_wait_symreg_skip-np2.pe \
 	tests/pe/bad_fin_team_sync-np2.pe tests/pe/bad_fin_team_sync-np4.pe \

@@ -218,6 +218,8 @@ TESTS += \
 	tests/pe/bad_team_double_destroy-np2-net.net \
 	tests/pe/bad_team_garbage-np1-net.net \
 	tests/pe/bad_team_garbage-np2-net.net \
+	tests/pe/bad_team_init_count-np2-net.net \
+	tests/pe/bad_team_init_count-np4-net.net \
 	tests/pe/bad_team_init_ctx_huge-np2-net.net \
 	tests/pe/bad_team_init_ctx_neg-np2-net.net \
 	tests/pe/bad_team_init_noid-np1-net.net \
