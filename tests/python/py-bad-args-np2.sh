@@ -1,6 +1,6 @@
 #!/bin/sh
 # Python arguments that differ between 2 PEs end the job with the line of
-# the check that compares them: allocations of different sizes
+# the check that compares them, over load/store and through UCX: allocations of different sizes
 # (bad_alloc.py: host/alloc_call.c) and a gshmem.moe.Buffer made with
 # different hidden sizes (bad_moe_config.py: libs/moe's config exchange).
 # Exit 77 with a SKIP line when python3 cannot import numpy and torch.
@@ -15,15 +15,25 @@ one() {
     rc=$?
     printf '%s\n' "$out"
     if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        echo "py-bad-args-np2.sh: FAIL: $1: the job exited $rc; it must fail with the line" >&2
+        echo "py-bad-args-np2.sh: FAIL: GSHMEM_DISABLE_P2P=$p2p: $1: the job exited $rc; it must fail with the line" >&2
         fail=1
     elif ! printf '%s\n' "$out" | grep -Eq "$2"; then
-        echo "py-bad-args-np2.sh: FAIL: $1: no line matching: $2" >&2
+        echo "py-bad-args-np2.sh: FAIL: GSHMEM_DISABLE_P2P=$p2p: $1: no line matching: $2" >&2
         fail=1
     else
-        echo "py-bad-args-np2.sh: PASS: $1: exit $rc with the line"
+        echo "py-bad-args-np2.sh: PASS: GSHMEM_DISABLE_P2P=$p2p: $1: exit $rc with the line"
     fi
 }
-one bad_alloc.py 'gshmem: PE [0-9]+: gshmem_malloc: PE [0-9]+ asked for [0-9]+ bytes, this PE for [0-9]+'
-one bad_moe_config.py 'gshmem: PE [0-9]+: gshmem_moe_create: PE 1 has hidden 256, PE 0 128: every PE must pass the same config'
+# Over load/store and, where this build has UCX, with every other PE
+# through it (GSHMEM_DISABLE_P2P=1).
+for p2p in 0 1; do
+    if [ $p2p = 1 ] && ! "$build/tools/gshmem-info" | grep -q '^transports:.* ucx '; then
+        echo "py-bad-args-np2.sh: no UCX in this build: load/store only"
+        break
+    fi
+    GSHMEM_DISABLE_P2P=$p2p
+    export GSHMEM_DISABLE_P2P
+    one bad_alloc.py 'gshmem: PE [0-9]+: gshmem_malloc: PE [0-9]+ asked for [0-9]+ bytes, this PE for [0-9]+'
+    one bad_moe_config.py 'gshmem: PE [0-9]+: gshmem_moe_create: PE 1 has hidden 256, PE 0 128: every PE must pass the same config'
+done
 exit $fail

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A Python PE that fails while its peer waits ends the job with one line
-# within 10 s: an uncaught exception (bad_raise.py, the package's
+# within 10 s, over load/store and through UCX: an uncaught exception (bad_raise.py, the package's
 # sys.excepthook) and sys.exit(1) (bad_exit.py: atexit's finalize, seen by
 # the waiting PE's failure propagation).  Each job sets GSHMEM_WAIT_TIMEOUT
 # to 60 s, so ending in time proves neither hung until it.  The GPU stays
@@ -25,18 +25,28 @@ one() {
     took=$(($(date +%s) - ${start:-0}))
     printf '%s\n' "$out"
     if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        echo "py-bad-exit-np2.sh: FAIL: $1: the job exited $rc; it must fail with the line" >&2
+        echo "py-bad-exit-np2.sh: FAIL: GSHMEM_DISABLE_P2P=$p2p: $1: the job exited $rc; it must fail with the line" >&2
         fail=1
     elif ! printf '%s\n' "$out" | grep -Eq "$2"; then
-        echo "py-bad-exit-np2.sh: FAIL: $1: no line matching: $2" >&2
+        echo "py-bad-exit-np2.sh: FAIL: GSHMEM_DISABLE_P2P=$p2p: $1: no line matching: $2" >&2
         fail=1
     elif [ "$took" -gt 10 ]; then
-        echo "py-bad-exit-np2.sh: FAIL: $1: took $took s, more than 10" >&2
+        echo "py-bad-exit-np2.sh: FAIL: GSHMEM_DISABLE_P2P=$p2p: $1: took $took s, more than 10" >&2
         fail=1
     else
-        echo "py-bad-exit-np2.sh: PASS: $1: exit $rc in $took s with the line"
+        echo "py-bad-exit-np2.sh: PASS: GSHMEM_DISABLE_P2P=$p2p: $1: exit $rc in $took s with the line"
     fi
 }
-one bad_raise.py 'gshmem: PE 1: uncaught ValueError: bad_raise: PE 1 gives up'
-one bad_exit.py 'gshmem: PE 0: shmem_signal_wait_until: PE 1 called shmem_finalize while this PE waits in shmem_signal_wait_until'
+# Over load/store and, where this build has UCX, with every other PE
+# through it (GSHMEM_DISABLE_P2P=1).
+for p2p in 0 1; do
+    if [ $p2p = 1 ] && ! "$build/tools/gshmem-info" | grep -q '^transports:.* ucx '; then
+        echo "py-bad-exit-np2.sh: no UCX in this build: load/store only"
+        break
+    fi
+    GSHMEM_DISABLE_P2P=$p2p
+    export GSHMEM_DISABLE_P2P
+    one bad_raise.py 'gshmem: PE 1: uncaught ValueError: bad_raise: PE 1 gives up'
+    one bad_exit.py 'gshmem: PE 0: shmem_signal_wait_until: PE 1 called shmem_finalize while this PE waits in shmem_signal_wait_until'
+done
 exit $fail
