@@ -383,8 +383,13 @@ GSHMEM_KV_API const char *gshmem_kv_file_engine(gshmem_kv_t *kv,
  * go (never a key of the same put); a put of more new keys than the
  * capacity is refused.  get loads keys[i] into local_blocks[i]; a key not
  * held is GSHMEM_KV_ERR_NOT_FOUND before any I/O (ask contains first).
- * Both return a request, as a storage-tier transfer; put's ends when the
- * data and the records are written.  A failed I/O ends it
+ * Both return a request once the keys are checked and the slots chosen;
+ * the store's own I/O thread moves the bytes and writes the records, in
+ * post order, and ends it (test, wait, poll).  A key is held from the end
+ * of its put's request (contains and get do not see it before; a second
+ * put of it meanwhile keeps the first).  An entry a get has yet to read is
+ * never evicted: a put that could only make room by evicting such entries
+ * is refused (GSHMEM_KV_ERR_BUSY).  A failed I/O ends the request
  * GSHMEM_KV_ERR_IO and none of that put's keys is held.
  *
  * Crash safety.  A put writes each block to a free slot (a victim's record
@@ -402,7 +407,8 @@ GSHMEM_KV_API const char *gshmem_kv_file_engine(gshmem_kv_t *kv,
  * One writer: an open with GSHMEM_KV_STORE_WRITE locks the index (flock)
  * exclusively, a read-only open shares it; an open that conflicts, in
  * this process or another, is GSHMEM_KV_ERR_BUSY with a line.  Thread
- * safe: the store's calls are serialized.
+ * safe: the store's calls are serialized (not their I/O).  Close and the
+ * engine's destroy wait for the store's requests in flight.
  */
 #define GSHMEM_KV_STORE_WRITE 1u  /* put and evict; else read-only */
 #define GSHMEM_KV_STORE_CREATE 2u /* create dir and the store when missing */
@@ -435,7 +441,7 @@ typedef struct gshmem_kv_store gshmem_kv_store_t;
 GSHMEM_KV_API int gshmem_kv_store_open(gshmem_kv_t *kv, const char *dir,
                                        const gshmem_kv_store_opts_t *opts,
                                        gshmem_kv_store_t **out);
-/* GSHMEM_KV_ERR_BUSY while another thread's call is on it.  The engine's
+/* Waits for the store's requests in flight, then closes it.  The engine's
  * destroy closes the stores left open. */
 GSHMEM_KV_API int gshmem_kv_store_close(gshmem_kv_t *kv,
                                         gshmem_kv_store_t *store);

@@ -113,7 +113,7 @@ int gshmem_kv_store_open(gshmem_kv_t *kv, const char *dir, const gshmem_kv_store
     snprintf(st->dir, sizeof st->dir, "%s", dir);
     st->writable = !!(opts->flags & GSHMEM_KV_STORE_WRITE);
     st->sync = !!(opts->flags & GSHMEM_KV_STORE_SYNC);
-    if ((rc = kv_st_open_files(st, opts, fn)) != 0) {
+    if ((rc = kv_st_open_files(st, opts, fn)) != 0 || (rc = kv_st_queue_start(kv, st, fn)) != 0) {
         store_free(st);
         goto out;
     }
@@ -124,44 +124,62 @@ out:
     return rc;
 }
 
-static void drop(gshmem_kv_t *kv, struct gshmem_kv_store *st)
+/* Out of the table (lock held); the caller stops its thread and frees it. */
+static void detach(gshmem_kv_t *kv, struct gshmem_kv_store *st)
 {
     for (int i = 0; i < KV_MAX_FILES; i++)
         if (kv->stores[i] == st)
             kv->stores[i] = NULL;
-    store_free(st);
 }
 
 int gshmem_kv_store_close(gshmem_kv_t *kv, gshmem_kv_store_t *store)
 {
     const char *fn = "gshmem_kv_store_close";
     struct gshmem_kv_store *st;
-    int rc = 0;
 
     if (kv_enter(kv, fn) == NULL)
         return GSHMEM_KV_ERR_HANDLE;
-    if ((st = find(kv, store, fn)) == NULL)
-        rc = GSHMEM_KV_ERR_HANDLE;
-    else if (st->busy)
-        rc = kv_fail(GSHMEM_KV_ERR_BUSY, fn, "%s: a call of another thread is on it", st->dir);
-    else
-        drop(kv, st);
+    if ((st = find(kv, store, fn)) == NULL) {
+        kv_leave(kv);
+        return GSHMEM_KV_ERR_HANDLE;
+    }
+    /* Its puts and gets end first; then out of the table. */
+    kv_st_queue_drain(kv, st);
+    if (find(kv, store, fn) == NULL) { /* another thread closed it while we waited */
+        kv_leave(kv);
+        return GSHMEM_KV_ERR_HANDLE;
+    }
+    detach(kv, st);
     kv_leave(kv);
-    return rc;
+    kv_st_queue_stop(kv, st);
+    store_free(st);
+    return 0;
 }
 
 void kv_stores_close_all(gshmem_kv_t *kv)
 {
+    struct gshmem_kv_store *gone[KV_MAX_FILES];
+    int n = 0;
+
     for (int i = 0; i < KV_MAX_FILES; i++)
-        if (kv->stores[i])
-            drop(kv, kv->stores[i]);
+        if (kv->stores[i]) {
+            kv_st_queue_drain(kv, kv->stores[i]);
+            gone[n++] = kv->stores[i];
+            detach(kv, kv->stores[i]);
+        }
+    /* The threads take the lock to end: stopped without it. */
+    pthread_mutex_unlock(&kv->lock);
+    for (int i = 0; i < n; i++) {
+        kv_st_queue_stop(kv, gone[i]);
+        store_free(gone[i]);
+    }
+    pthread_mutex_lock(&kv->lock);
 }
 
 /* ---- put and get ---- */
 
 /* A call in progress: the store and layout held busy (under the engine's
- * lock), the store's mutex taken.  NULL (and one line) if the handles or
- * the transfer are bad. */
+ * lock), the store's mutex taken. */
 typedef struct kv_call {
     gshmem_kv_t *kv;
     struct gshmem_kv_store *st;
@@ -227,16 +245,23 @@ fail:
     return rc;
 }
 
-/* Ends the call: status rc is returned as it is when no request was made
- * (r NULL), else the request ends with it (the call returns 0). */
-static int call_end(kv_call_t *c, kv_req_t *r, int rc, gshmem_kv_req_t *req)
+/* Ends the call.  job: queued for the I/O thread, which ends r and lets
+ * go of the store and layout; else r (if any) ends now with rc and the
+ * call returns 0, or, without r, returns rc. */
+static int call_end(kv_call_t *c, kv_req_t *r, kv_sjob_t *job, int rc, gshmem_kv_req_t *req)
 {
     gshmem_kv_t *kv = c->kv;
 
     pthread_mutex_lock(&kv->lock);
-    c->p.L->busy--, c->st->busy--;
+    if (job) {
+        kv_st_queue_add(c->st, job);
+    } else {
+        c->p.L->busy--, c->st->busy--;
+        if (r != NULL)
+            kv_req_ended(kv, r, rc);
+        pthread_cond_broadcast(&kv->done_cv); /* a close may wait for busy */
+    }
     if (r != NULL) {
-        kv_req_ended(kv, r, rc);
         *req = kv_req_handle(kv, r);
         rc = 0;
     }
@@ -253,88 +278,42 @@ static int new_req(kv_call_t *c, int is_read, const char *fn, kv_req_t **out)
     pthread_mutex_lock(&c->kv->lock);
     rc = kv_req_alloc(c->kv, fn, out);
     if (rc == 0) {
-        (*out)->is_read = is_read, (*out)->layout = c->x.layout, (*out)->pe = c->kv->me;
-        (*out)->stats.blocks = (uint64_t)c->x.n * (uint64_t)c->p.pieces;
+        kv_req_t *r = *out;
+
+        r->is_read = is_read, r->layout = c->x.layout, r->pe = c->kv->me;
+        r->io = 1, r->state = KV_REQ_POSTED;
+        r->stats.blocks = (uint64_t)c->x.n * (uint64_t)c->p.pieces;
     }
     pthread_mutex_unlock(&c->kv->lock);
     return rc;
 }
 
-/* CRC32C of entry i's pieces in memory, in the slot's order. */
-static uint32_t entry_crc(const kv_call_t *c, size_t i)
+/* A job of n entries for the I/O thread, or NULL (out of memory). */
+static kv_sjob_t *job_new(const kv_call_t *c, kv_req_t *r, int is_read, size_t n, const char *fn)
 {
-    const kv_layout_t *L = c->p.L;
-    uint32_t crc = 0;
+    kv_sjob_t *j = (kv_sjob_t *)calloc(1, sizeof *j);
+    size_t m = n ? n : 1;
 
-    for (int l = c->x.layer_first; l < c->x.layer_first + c->x.n_layers; l++)
-        for (int r = 0; r < L->rpl; r++)
-            if (c->p.mask >> r & 1)
-                crc = kv_crc32c(crc,
-                                L->base[l * L->rpl + r] +
-                                    (size_t)c->x.local_blocks[i] * L->block_stride + c->p.offset,
-                                c->p.length);
-    return crc;
-}
-
-/* The data I/O of the call's blocks at c->slots (only those with keep[i],
- * if keep is not NULL): 0 or GSHMEM_KV_ERR_IO with a line. */
-static int data_io(kv_call_t *c, kv_req_t *r, int is_read, const unsigned char *keep,
-                   const char *fn)
-{
-    gshmem_kv_xfer_t x = c->x;
-    int64_t *blocks = NULL, *slots = NULL;
-    kv_io_t *io = NULL;
-    size_t n = 0, n_io = 0;
-    int rc;
-
-    blocks = (int64_t *)malloc((x.n ? x.n : 1) * sizeof *blocks);
-    slots = (int64_t *)malloc((x.n ? x.n : 1) * sizeof *slots);
-    io = (kv_io_t *)malloc((x.n ? x.n : 1) * (size_t)c->p.pieces * sizeof *io);
-    if (blocks == NULL || slots == NULL || io == NULL) {
-        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory for %zu runs",
-                     x.n * (size_t)c->p.pieces);
-        goto out;
+    if (j == NULL)
+        return NULL;
+    j->is_read = is_read, j->r = r, j->p = c->p, j->x = c->x, j->fn = fn;
+    j->blocks = (int64_t *)malloc(m * sizeof *j->blocks);
+    j->slots = (int64_t *)malloc(m * sizeof *j->slots);
+    j->index = (size_t *)malloc(m * sizeof *j->index);
+    if (is_read) {
+        j->crcs = (uint32_t *)malloc(m * sizeof *j->crcs);
+        j->seqs = (uint64_t *)malloc(m * sizeof *j->seqs);
     }
-    for (size_t i = 0; i < c->x.n; i++)
-        if (keep == NULL || keep[i])
-            blocks[n] = c->x.local_blocks[i], slots[n++] = c->slots[i];
-    x.n = n, x.local_blocks = blocks, x.remote_blocks = slots;
-    if (n == 0) {
-        rc = 0;
-        goto out;
+    if (!j->blocks || !j->slots || !j->index || (is_read && (!j->crcs || !j->seqs))) {
+        kv_st_job_free(j);
+        return NULL;
     }
-    if ((rc = kv_file_plan(c->st->data, &x, &c->p, io, &n_io, fn)) != 0)
-        goto out;
-    r->stats.ops += n_io;
-    rc = c->st->data->eng->run(c->st->data, is_read, io, n_io, fn);
-    for (size_t i = 0; i < n_io; i++)
-        r->stats.bytes += io[i].done;
-out:
-    free(blocks);
-    free(slots);
-    free(io);
-    return rc;
-}
-
-static void fill_rec(kv_call_t *c, int64_t s, const unsigned char *key, uint32_t data_crc)
-{
-    kv_rec_t *rec = &c->st->slot[s].rec;
-
-    memset(rec, 0, sizeof *rec);
-    rec->magic = KV_REC_MAGIC;
-    rec->seq = c->st->seq++;
-    memcpy(rec->key, key, 16);
-    rec->layout_hash = c->p.L->hash;
-    rec->data_crc = data_crc;
-    rec->region_mask = c->p.mask;
-    rec->piece_len = c->p.length;
-    rec->layer_first = c->x.layer_first, rec->n_layers = c->x.n_layers;
-    rec->crc = kv_st_rec_crc(rec);
+    return j;
 }
 
 /* Slots for `need` new entries: free ones first, then the least recently
- * used entries (their records cleared on disk before the slots are
- * reused).  out[0 .. need). */
+ * used entries no get is reading (their records cleared on disk before
+ * the slots are reused).  out[0 .. need), or a status (and nothing taken). */
 static int take_slots(kv_call_t *c, int64_t need, int64_t *out, const char *fn)
 {
     struct gshmem_kv_store *st = c->st;
@@ -349,12 +328,19 @@ static int take_slots(kv_call_t *c, int64_t need, int64_t *out, const char *fn)
         st->n_free += got; /* the free slots taken go back */
         return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
     }
-    while (got + n_vict < need) {
-        int64_t s = st->lru_tail;
-
-        kv_st_unlink(st, s);
-        vict[n_vict++] = s;
+    for (int64_t s = st->lru_tail; s >= 0 && got + n_vict < need; s = st->slot[s].lru_prev)
+        if (st->slot[s].pins == 0)
+            vict[n_vict++] = s;
+    if (got + n_vict < need) {
+        st->n_free += got;
+        free(vict);
+        return kv_fail(GSHMEM_KV_ERR_BUSY, fn,
+                       "%s: %lld new keys, and only %lld slots are free or held by entries no "
+                       "get is reading (the others are being put or read)",
+                       st->dir, (long long)need, (long long)(got + n_vict));
     }
+    for (int64_t i = 0; i < n_vict; i++)
+        kv_st_unlink(st, vict[i]);
     st->evictions += (uint64_t)n_vict;
     /* A failed clear leaves the victims pending (gone, never reused) and
      * gives the free slots taken back. */
@@ -367,20 +353,21 @@ static int take_slots(kv_call_t *c, int64_t need, int64_t *out, const char *fn)
     return rc;
 }
 
-static int put_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t *req,
-                      const char *fn)
+static int put_begin(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t *req,
+                     const char *fn)
 {
     struct gshmem_kv_store *st = c->st;
     size_t n = c->x.n;
     unsigned char *is_new = (unsigned char *)calloc(n ? n : 1, 1);
-    int64_t n_new = 0, held = 0, *news = NULL, *order = NULL;
-    uint32_t *crcs = NULL;
+    int64_t n_new = 0, held = 0, *news = NULL;
+    kv_sjob_t *job = NULL;
     kv_req_t *r = NULL;
     int rc = 0;
 
     if (is_new == NULL)
-        return call_end(c, NULL, kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory"), req);
-    /* Which keys are new (the first of a key repeated in the call). */
+        return call_end(c, NULL, NULL, kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory"), req);
+    /* Which keys are new (the first of a key repeated in the call); a key
+     * held or being put already is kept as it is. */
     for (size_t i = 0; i < n; i++) {
         int dup = 0;
 
@@ -395,7 +382,7 @@ static int put_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t
     }
     if (n_new + held > st->cap) {
         free(is_new);
-        return call_end(c, NULL,
+        return call_end(c, NULL, NULL,
                         kv_fail(GSHMEM_KV_ERR_RANGE, fn,
                                 "%lld keys in one put, the store holds %lld entries (%s)",
                                 (long long)(n_new + held), (long long)st->cap, st->dir),
@@ -403,72 +390,71 @@ static int put_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t
     }
     if ((rc = new_req(c, 0, fn, &r)) != 0) {
         free(is_new);
-        return call_end(c, NULL, rc, req);
+        return call_end(c, NULL, NULL, rc, req);
     }
-    /* Held keys of this put are the most recent now: never its victims. */
-    for (size_t i = 0; i < n; i++) {
-        int64_t s;
-
-        if (!is_new[i] && (s = kv_st_lookup(st, keys[i].b)) >= 0)
-            kv_st_touch(st, s), st->hits++;
-    }
+    r->t_posted = kv_now_ns();
+    r->stats.post_ns = r->t_posted - c->t0;
     news = (int64_t *)malloc((size_t)(n_new ? n_new : 1) * sizeof *news);
-    order = (int64_t *)malloc((size_t)(n_new ? n_new : 1) * sizeof *order);
-    crcs = (uint32_t *)malloc((n ? n : 1) * sizeof *crcs);
-    if (news == NULL || order == NULL || crcs == NULL) {
+    if (news == NULL || (n_new && (job = job_new(c, r, 0, (size_t)n_new, fn)) == NULL)) {
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
         goto out;
     }
-    if ((rc = take_slots(c, n_new, news, fn)) != 0)
+    /* Held keys of this put are the most recent now (never its victims:
+     * pinned while the slots are taken). */
+    for (size_t i = 0; i < n; i++) {
+        int64_t s;
+
+        if (!is_new[i] && (s = kv_st_lookup(st, keys[i].b)) >= 0 &&
+            st->slot[s].state == KV_SLOT_LIVE) {
+            kv_st_touch(st, s);
+            st->slot[s].pins++;
+        }
+        if (!is_new[i])
+            st->hits++;
+    }
+    rc = take_slots(c, n_new, news, fn);
+    for (size_t i = 0; i < n; i++) {
+        int64_t s;
+
+        if (!is_new[i] && (s = kv_st_lookup(st, keys[i].b)) >= 0 &&
+            st->slot[s].state == KV_SLOT_LIVE)
+            st->slot[s].pins--;
+    }
+    if (rc != 0)
         goto out;
     for (size_t i = 0, k = 0; i < n; i++)
         if (is_new[i]) {
-            c->slots[i] = news[k++];
-            st->slot[c->slots[i]].state = KV_SLOT_PENDING;
-            crcs[i] = entry_crc(c, i);
+            int64_t s = news[k];
+            kv_rec_t *rec = &st->slot[s].rec;
+
+            memset(rec, 0, sizeof *rec);
+            memcpy(rec->key, keys[i].b, 16);
+            rec->seq = st->seq++;
+            kv_st_reserve(st, s);
+            job->blocks[k] = c->x.local_blocks[i], job->slots[k] = s, job->index[k] = i;
+            k++;
         }
-    r->t_posted = kv_now_ns();
-    r->stats.post_ns = r->t_posted - c->t0;
-    rc = data_io(c, r, 0, is_new, fn);
-    if (rc == 0 && st->sync)
-        rc = kv_st_sync(st->data->fd, "data", st, fn);
-    if (rc == 0) {
-        for (size_t i = 0, k = 0; i < n; i++)
-            if (is_new[i]) {
-                fill_rec(c, c->slots[i], keys[i].b, crcs[i]);
-                order[k++] = c->slots[i];
-            }
-        rc = kv_st_write_recs(st, order, (size_t)n_new, fn);
-        if (rc == 0 && st->sync)
-            rc = kv_st_sync(st->idx_fd, "index", st, fn);
-    }
-    if (rc == 0) {
-        for (size_t i = 0; i < n; i++)
-            if (is_new[i])
-                kv_st_insert(st, c->slots[i]);
-    } else if (n_new) {
-        /* None of this put's keys is held: records that did reach the disk
-         * are cleared (best effort; a slot whose clear fails stays
-         * pending, never reused). */
-        for (size_t i = 0, k = 0; i < n; i++)
-            if (is_new[i])
-                order[k++] = c->slots[i];
-        kv_st_clear(st, order, (size_t)n_new, fn);
-    }
+    if (job)
+        job->n = (size_t)n_new;
 out:
     free(is_new);
     free(news);
-    free(order);
-    free(crcs);
-    return call_end(c, r, rc, req);
+    kv_st_job_free(rc != 0 ? job : NULL);
+    if (rc != 0) { /* refused before any I/O: the call's status, no request */
+        pthread_mutex_lock(&c->kv->lock);
+        kv_req_release(c->kv, r);
+        pthread_mutex_unlock(&c->kv->lock);
+        return call_end(c, NULL, NULL, rc, req);
+    }
+    return call_end(c, r, job, 0, req); /* job NULL: nothing new, r ends now */
 }
 
-static int get_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t *req,
-                      const char *fn)
+static int get_begin(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t *req,
+                     const char *fn)
 {
     struct gshmem_kv_store *st = c->st;
     size_t n = c->x.n;
-    int64_t *bad = NULL, n_bad = 0;
+    kv_sjob_t *job;
     kv_req_t *r = NULL;
     char hex[33];
     int rc;
@@ -477,11 +463,12 @@ static int get_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t
         int64_t s = kv_st_lookup(st, keys[i].b);
         const kv_rec_t *e;
 
-        if (s < 0) {
+        if (s < 0 || st->slot[s].state != KV_SLOT_LIVE) {
             st->misses++;
-            return call_end(c, NULL,
-                            kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "keys[%zu] %s is not in %s", i,
-                                    kv_st_key_hex(keys[i].b, hex), st->dir),
+            return call_end(c, NULL, NULL,
+                            kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "keys[%zu] %s is not in %s%s", i,
+                                    kv_st_key_hex(keys[i].b, hex), st->dir,
+                                    s >= 0 ? " (its put has not ended yet)" : ""),
                             req);
         }
         e = &st->slot[s].rec;
@@ -489,7 +476,7 @@ static int get_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t
             e->n_layers != c->x.n_layers || e->region_mask != c->p.mask ||
             e->piece_len != c->p.length)
             return call_end(
-                c, NULL,
+                c, NULL, NULL,
                 kv_fail(GSHMEM_KV_ERR_MISMATCH, fn,
                         "keys[%zu] %s was put as layers %d..%d, regions 0x%x, slices of %llu "
                         "bytes, layout hash %016llx; this get asks layers %d..%d, regions 0x%x, "
@@ -503,40 +490,26 @@ static int get_locked(kv_call_t *c, const gshmem_kv_key_t *keys, gshmem_kv_req_t
         c->slots[i] = s;
     }
     if ((rc = new_req(c, 1, fn, &r)) != 0)
-        return call_end(c, NULL, rc, req);
+        return call_end(c, NULL, NULL, rc, req);
     r->t_posted = kv_now_ns();
     r->stats.post_ns = r->t_posted - c->t0;
-    if ((rc = data_io(c, r, 1, NULL, fn)) != 0)
-        return call_end(c, r, rc, req);
-    if ((bad = (int64_t *)malloc((n ? n : 1) * sizeof *bad)) == NULL)
-        return call_end(c, r, kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory"), req);
+    if ((job = job_new(c, r, 1, n, fn)) == NULL) {
+        pthread_mutex_lock(&c->kv->lock);
+        kv_req_release(c->kv, r);
+        pthread_mutex_unlock(&c->kv->lock);
+        return call_end(c, NULL, NULL, kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory"), req);
+    }
+    /* Pinned until the thread has read them: no put takes them meanwhile. */
     for (size_t i = 0; i < n; i++) {
-        int64_t s = c->slots[i];
+        kv_slot_t *e = &st->slot[c->slots[i]];
 
-        if (st->slot[s].state != KV_SLOT_LIVE)
-            continue; /* a repeated key found bad already */
-        if (entry_crc(c, i) != st->slot[s].rec.data_crc) {
-            if (n_bad == 0)
-                rc = kv_fail(GSHMEM_KV_ERR_CORRUPT, fn,
-                             "keys[%zu] %s (slot %lld of %s/data) fails its checksum: the disk "
-                             "lost or damaged it; it is dropped from the store",
-                             i, kv_st_key_hex(keys[i].b, hex), (long long)s, st->dir);
-            kv_st_unlink(st, s);
-            bad[n_bad++] = s;
-            continue;
-        }
-        kv_st_touch(st, s);
-        st->hits++;
+        e->pins++;
+        kv_st_touch(st, c->slots[i]);
+        job->blocks[i] = c->x.local_blocks[i], job->slots[i] = c->slots[i], job->index[i] = i;
+        job->crcs[i] = e->rec.data_crc, job->seqs[i] = e->rec.seq;
     }
-    if (n_bad) {
-        st->dropped += (uint64_t)n_bad;
-        if (st->writable)
-            kv_st_clear(st, bad, (size_t)n_bad, fn);
-        /* Read-only: the slots stay pending here (gone from this view);
-         * the record stays for the writer to find. */
-    }
-    free(bad);
-    return call_end(c, r, rc, req);
+    job->n = n;
+    return call_end(c, r, job, 0, req);
 }
 
 int gshmem_kv_store_put(gshmem_kv_t *kv, gshmem_kv_store_t *store, const gshmem_kv_key_t *keys,
@@ -548,7 +521,7 @@ int gshmem_kv_store_put(gshmem_kv_t *kv, gshmem_kv_store_t *store, const gshmem_
 
     if ((rc = call_begin(&c, kv, store, keys, xfer, req, 0, fn)) != 0)
         return rc;
-    return put_locked(&c, keys, req, fn);
+    return put_begin(&c, keys, req, fn);
 }
 
 int gshmem_kv_store_get(gshmem_kv_t *kv, gshmem_kv_store_t *store, const gshmem_kv_key_t *keys,
@@ -560,7 +533,7 @@ int gshmem_kv_store_get(gshmem_kv_t *kv, gshmem_kv_store_t *store, const gshmem_
 
     if ((rc = call_begin(&c, kv, store, keys, xfer, req, 1, fn)) != 0)
         return rc;
-    return get_locked(&c, keys, req, fn);
+    return get_begin(&c, keys, req, fn);
 }
 
 /* ---- contains, evict, stats ---- */
@@ -595,6 +568,7 @@ static void key_end(gshmem_kv_t *kv, struct gshmem_kv_store *st)
 {
     pthread_mutex_lock(&kv->lock);
     st->busy--;
+    pthread_cond_broadcast(&kv->done_cv); /* a close may wait for busy */
     pthread_mutex_unlock(&kv->lock);
     pthread_mutex_unlock(&st->mu);
 }
@@ -609,7 +583,8 @@ int64_t gshmem_kv_store_contains(gshmem_kv_t *kv, gshmem_kv_store_t *store,
     if ((st = key_begin(kv, store, keys, n, "gshmem_kv_store_contains", &rc)) == NULL)
         return rc;
     for (size_t i = 0; i < n; i++) {
-        int in = kv_st_lookup(st, keys[i].b) >= 0;
+        int64_t s = kv_st_lookup(st, keys[i].b);
+        int in = s >= 0 && st->slot[s].state == KV_SLOT_LIVE; /* not a put in flight */
 
         if (present)
             present[i] = (unsigned char)in;
@@ -644,7 +619,7 @@ int64_t gshmem_kv_store_evict(gshmem_kv_t *kv, gshmem_kv_store_t *store,
         for (size_t i = 0; i < n; i++) {
             int64_t s = kv_st_lookup(st, keys[i].b);
 
-            if (s >= 0) {
+            if (s >= 0 && st->slot[s].state == KV_SLOT_LIVE) { /* not a put in flight */
                 kv_st_unlink(st, s);
                 gone[n_gone++] = s;
             }

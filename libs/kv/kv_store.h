@@ -1,9 +1,10 @@
 /*
  * libs/kv/kv_store.h - the block store's state and its index, shared by
- * kv_store.c (the calls: open, close, put, get, contains, evict, stats)
- * and kv_store_index.c (the index in memory, a hash and an LRU list over
- * the slots, and on disk, a header and a record per slot).  Never
- * installed.
+ * kv_store.c (the calls: open, close, put, get, contains, evict, stats:
+ * checks and the index's changes, then a job queued), kv_store_io.c (the
+ * store's I/O thread: each job's data and records) and kv_store_index.c
+ * (the index in memory, a hash and an LRU list over the slots, and on
+ * disk, a header and a record per slot).  Never installed.
  */
 #ifndef KV_STORE_H
 #define KV_STORE_H
@@ -43,14 +44,36 @@ typedef struct kv_rec {
 
 _Static_assert(sizeof(kv_rec_t) == 64, "an index record is 64 bytes");
 
-enum { KV_SLOT_FREE = 0, KV_SLOT_LIVE, KV_SLOT_PENDING };
+/* A slot: FREE (no record on disk, reusable); INFLIGHT (a put's, its key
+ * in the hash, its bytes and record being written); LIVE (in the hash and
+ * the LRU list); PENDING (out of both: its record being cleared, or
+ * cleared while gets still read it, or a clear failed: never reused). */
+enum { KV_SLOT_FREE = 0, KV_SLOT_LIVE, KV_SLOT_INFLIGHT, KV_SLOT_PENDING };
 
 typedef struct kv_slot {
     kv_rec_t rec;
     int state;
+    int pins;                   /* gets queued or running on it: never a victim, freed after */
+    int cleared;                /* PENDING: its record is zeros on disk */
     int64_t lru_prev, lru_next; /* LIVE: the LRU list, most recent first */
-    int64_t h_next;             /* LIVE: the hash chain */
+    int64_t h_next;             /* LIVE, INFLIGHT: the hash chain */
 } kv_slot_t;
+
+/* A put or get for the store's I/O thread (kv_store_io.c): what moves,
+ * decided under the store's mutex by the call. */
+typedef struct kv_sjob {
+    struct kv_sjob *next;
+    int is_read;
+    kv_req_t *r;
+    kv_fplan_t p;       /* the layout, regions, slice, pieces */
+    gshmem_kv_xfer_t x; /* its layer range; local_blocks = blocks, remote_blocks = slots */
+    size_t n;
+    int64_t *blocks, *slots; /* [n]: only the put's new keys; every key of a get */
+    uint32_t *crcs;          /* get: each record's data CRC, read when posted */
+    uint64_t *seqs;          /* get: each record's sequence number (the entry it checks) */
+    size_t *index;           /* [n]: the key's place in the caller's list (lines) */
+    const char *fn;
+} kv_sjob_t;
 
 struct gshmem_kv_store {
     uint64_t magic;
@@ -67,9 +90,15 @@ struct gshmem_kv_store {
     int64_t lru_head, lru_tail, entries;
     uint64_t seq;
     uint64_t hits, misses, evictions, dropped;
-    int busy; /* calls inside, under the engine's lock (close refuses) */
+    int busy; /* calls and jobs, under the engine's lock (close waits) */
     pthread_mutex_t mu;
     char dir[240];
+    /* The I/O thread and its queue (under the engine's lock). */
+    gshmem_kv_t *kv;
+    kv_sjob_t *jobs, *jobs_tail;
+    pthread_cond_t job_cv;
+    pthread_t thread;
+    int thread_on, stop;
 };
 
 /* kv_store_index.c: the index in memory (the store's mutex held). */
@@ -82,6 +111,14 @@ void kv_st_insert(struct gshmem_kv_store *st, int64_t s);
 /* Live entry s leaves the hash and the list: PENDING until its record is
  * cleared on disk (kv_st_clear). */
 void kv_st_unlink(struct gshmem_kv_store *st, int64_t s);
+/* A put's slot s (rec.key set): INFLIGHT, found by its key. */
+void kv_st_reserve(struct gshmem_kv_store *st, int64_t s);
+/* INFLIGHT s, its record written: a live entry, the most recent. */
+void kv_st_commit(struct gshmem_kv_store *st, int64_t s);
+/* INFLIGHT s whose put failed: out of the hash, PENDING (then cleared). */
+void kv_st_cancel(struct gshmem_kv_store *st, int64_t s);
+/* A get is done with s: freed if it was the last and s was cleared. */
+void kv_st_unpin(struct gshmem_kv_store *st, int64_t s);
 /* k as 32 hex digits in buf[33]. */
 const char *kv_st_key_hex(const unsigned char *k, char *buf);
 
@@ -91,11 +128,23 @@ uint32_t kv_st_rec_crc(const kv_rec_t *r);
  * not live and has no record set: zeros). */
 int kv_st_write_recs(struct gshmem_kv_store *st, const int64_t *s, size_t n, const char *fn);
 int kv_st_sync(int fd, const char *what, const struct gshmem_kv_store *st, const char *fn);
-/* Pending slots s[0 .. n): records cleared on disk, then freed; on a
- * failure they stay pending (never reused: their old records may stand). */
+/* Pending slots s[0 .. n): records cleared on disk, then freed (a pinned
+ * one when its last get ends); on a failure they stay pending (never
+ * reused: their old records may stand). */
 int kv_st_clear(struct gshmem_kv_store *st, const int64_t *s, size_t n, const char *fn);
 /* Opens or makes the index and data files of st->dir (st->writable,
  * st->sync set), checks them against o, and loads the records. */
 int kv_st_open_files(struct gshmem_kv_store *st, const gshmem_kv_store_opts_t *o, const char *fn);
+
+/* kv_store_io.c: the I/O thread (start: 0 or a status with a line; add:
+ * the engine's lock held; drain: the engine's lock held, released while
+ * waiting for the store's calls and jobs to end; stop: lock not held). */
+int kv_st_queue_start(gshmem_kv_t *kv, struct gshmem_kv_store *st, const char *fn);
+void kv_st_queue_add(struct gshmem_kv_store *st, kv_sjob_t *j);
+void kv_st_queue_drain(gshmem_kv_t *kv, struct gshmem_kv_store *st);
+void kv_st_queue_stop(gshmem_kv_t *kv, struct gshmem_kv_store *st);
+/* CRC32C of block `block`'s pieces in memory, in the slot's order. */
+uint32_t kv_st_entry_crc(const kv_fplan_t *p, const gshmem_kv_xfer_t *x, int64_t block);
+void kv_st_job_free(kv_sjob_t *j);
 
 #endif /* KV_STORE_H */

@@ -99,16 +99,58 @@ void kv_st_insert(struct gshmem_kv_store *st, int64_t s)
 
 /* Live entry s leaves the hash and the list; the slot is PENDING until
  * its record is cleared on disk (then it is freed). */
+static void hash_del(struct gshmem_kv_store *st, int64_t s);
+
 void kv_st_unlink(struct gshmem_kv_store *st, int64_t s)
+{
+    hash_del(st, s);
+    lru_unlink(st, s);
+    st->slot[s].state = KV_SLOT_PENDING;
+    st->entries--;
+}
+
+void kv_st_reserve(struct gshmem_kv_store *st, int64_t s)
+{
+    uint64_t b = key_hash(st->slot[s].rec.key) & st->mask;
+
+    st->slot[s].state = KV_SLOT_INFLIGHT;
+    st->slot[s].cleared = 0;
+    st->slot[s].h_next = st->bucket[b];
+    st->bucket[b] = s;
+}
+
+void kv_st_commit(struct gshmem_kv_store *st, int64_t s)
+{
+    st->slot[s].state = KV_SLOT_LIVE;
+    lru_front(st, s);
+    st->entries++;
+}
+
+static void hash_del(struct gshmem_kv_store *st, int64_t s)
 {
     int64_t *p = &st->bucket[key_hash(st->slot[s].rec.key) & st->mask];
 
     while (*p != s)
         p = &st->slot[*p].h_next;
     *p = st->slot[s].h_next;
-    lru_unlink(st, s);
+}
+
+void kv_st_cancel(struct gshmem_kv_store *st, int64_t s)
+{
+    hash_del(st, s);
     st->slot[s].state = KV_SLOT_PENDING;
-    st->entries--;
+}
+
+static void slot_free(struct gshmem_kv_store *st, int64_t s)
+{
+    st->slot[s].state = KV_SLOT_FREE;
+    st->free_slots[st->n_free++] = s;
+}
+
+void kv_st_unpin(struct gshmem_kv_store *st, int64_t s)
+{
+    if (--st->slot[s].pins == 0 && st->slot[s].state == KV_SLOT_PENDING && st->slot[s].cleared)
+        slot_free(st, s);
 }
 
 /* ---- the index file ---- */
@@ -190,8 +232,9 @@ int kv_st_clear(struct gshmem_kv_store *st, const int64_t *s, size_t n, const ch
         (st->sync && (rc = kv_st_sync(st->idx_fd, "index", st, fn)) != 0))
         return rc;
     for (size_t i = 0; i < n; i++) {
-        st->slot[s[i]].state = KV_SLOT_FREE;
-        st->free_slots[st->n_free++] = s[i];
+        st->slot[s[i]].cleared = 1;
+        if (st->slot[s[i]].pins == 0)
+            slot_free(st, s[i]);
     }
     return 0;
 }
@@ -349,7 +392,9 @@ static int load_records(struct gshmem_kv_store *st, const char *fn)
                 goto out;
         }
     }
-    /* The free stack, lowest slot on top: puts fill the data file in order. */
+    /* The free stack, lowest slot on top: puts fill the data file in order.
+     * Made anew: the clear above pushed the dropped slots already. */
+    st->n_free = 0;
     for (int64_t s = st->cap - 1; s >= 0; s--)
         if (st->slot[s].state == KV_SLOT_FREE)
             st->free_slots[st->n_free++] = s;

@@ -59,8 +59,10 @@ endif
 # The block store: kv_store keeps what it should (LRU, reopen, engines,
 # O_DIRECT, sync); kv_store_bad its bad inputs and damaged files;
 # kv-store-crash.sh kills a writer with SIGKILL mid-put, again and again,
-# and checks what a reopen finds (kv_store_crash is its writer and checker).
-check_PROGRAMS += tests/kv/kv_store tests/kv/kv_store_bad tests/kv/kv_store_crash
+# and checks what a reopen finds (kv_store_crash is its writer and checker);
+# kv_store_async: puts and gets in flight (a pinned entry, close, destroy).
+check_PROGRAMS += tests/kv/kv_store tests/kv/kv_store_bad tests/kv/kv_store_crash \
+	tests/kv/kv_store_async
 KV_STORE_TEST_COMMON = tests/kv/kv_store_test.h $(KV_FILE_TEST_COMMON)
 tests_kv_kv_store_SOURCES = tests/kv/kv_store.c $(KV_STORE_TEST_COMMON)
 tests_kv_kv_store_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
@@ -68,5 +70,8 @@ tests_kv_kv_store_bad_SOURCES = tests/kv/kv_store_bad.c $(KV_STORE_TEST_COMMON)
 tests_kv_kv_store_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 tests_kv_kv_store_crash_SOURCES = tests/kv/kv_store_crash.c $(KV_STORE_TEST_COMMON)
 tests_kv_kv_store_crash_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
-TESTS += tests/kv/kv_store-np1.pe tests/kv/kv_store_bad-np1.pe tests/kv/kv-store-crash.sh
+tests_kv_kv_store_async_SOURCES = tests/kv/kv_store_async.c $(KV_STORE_TEST_COMMON)
+tests_kv_kv_store_async_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+TESTS += tests/kv/kv_store-np1.pe tests/kv/kv_store_bad-np1.pe tests/kv/kv-store-crash.sh \
+	tests/kv/kv_store_async-np1.pe
 EXTRA_DIST += tests/kv/kv-store-crash.sh
