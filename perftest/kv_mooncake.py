@@ -18,39 +18,21 @@ perftest/kv_compare.sh can set it beside gshmem_kv and NIXL.
 
 Options as kv_nixl.py's.  Prints the same JSON lines with impl "mooncake".
 """
-import argparse
-import json
 import os
-import random
 import struct
 import sys
 import time
 
-import numpy as np
+from kv_side import (REGIONS, await_file, check, ids_of, parse_args, pattern, report,
+                     results)
 from mooncake.engine import TransferEngine
 
-REGIONS = 2
 
 
-def report(bench, nbytes, iters, metric, value):
-    print(json.dumps({"bench": bench, "impl": os.environ.get("BENCH_IMPL", "mooncake"),
-                      "npes": 2, "bytes": int(nbytes), "iters": iters, metric: value}),
-          flush=True)
 
 
-def pattern(side, region, n_blocks, block):
-    """kv_xjob.c's pattern: (side*131 + region*17 + b*7 + (i >> 3) + i) & 0xff."""
-    b = np.arange(n_blocks, dtype=np.int64)[:, None]
-    i = np.arange(block, dtype=np.int64)[None, :]
-    return ((side * 131 + region * 17 + b * 7 + (i >> 3) + i) & 0xff).astype(np.uint8)
 
 
-def await_file(path):
-    for _ in range(120 * 200):
-        if os.path.exists(path):
-            return
-        time.sleep(0.005)
-    sys.exit("kv_mooncake: %s did not appear in 120 s" % path)
 
 
 def engine():
@@ -69,10 +51,6 @@ def make_cache(e, a, side):
     return bufs
 
 
-def ids_of(k):
-    ids = [2 * i for i in range(k)]
-    random.Random(7).shuffle(ids)
-    return ids
 
 
 def serve(a):
@@ -85,7 +63,7 @@ def serve(a):
             f.write(struct.pack("<Q", buf.ctypes.data))
         f.write(session.encode())
     os.rename(os.path.join(a.dir, "mooncake.tmp"), os.path.join(a.dir, "mooncake"))
-    await_file(os.path.join(a.dir, "done"))
+    await_file(os.path.join(a.dir, "done"), "kv_mooncake")
     sys.stdout.flush()
     os._exit(0)
 
@@ -93,7 +71,7 @@ def serve(a):
 def pull(a):
     e = engine()
     bufs = make_cache(e, a, 1)
-    await_file(os.path.join(a.dir, "mooncake"))
+    await_file(os.path.join(a.dir, "mooncake"), "kv_mooncake")
     with open(os.path.join(a.dir, "mooncake"), "rb") as f:
         blob = f.read()
     n = struct.unpack_from("<I", blob)[0]
@@ -106,7 +84,7 @@ def pull(a):
     t0 = time.perf_counter_ns()
     if e.transfer_sync_read(session, bufs[0].ctypes.data, remote[0], a.b) != 0:
         sys.exit("kv_mooncake: the first transfer failed")
-    report("kv_connect", 0, 1, "lat_us", (time.perf_counter_ns() - t0) / 1e3)
+    report("mooncake", "kv_connect", 0, 1, "lat_us", (time.perf_counter_ns() - t0) / 1e3)
     us = []
     for it in range(-a.w, a.n):
         t0 = time.perf_counter_ns()
@@ -117,37 +95,13 @@ def pull(a):
         if it >= 0:
             us.append((time.perf_counter_ns() - t0) / 1e3)
     if a.m != "write":
-        for r in range(a.l * REGIONS):
-            want = pattern(0, r, a.N, a.b)
-            if not np.array_equal(bufs[r][ids], want[ids]):
-                sys.exit("kv_mooncake: region %d holds the wrong bytes" % r)
-    us.sort()
-    med = us[len(us) // 2]
-    nbytes = a.k * a.l * REGIONS * a.b
-    bench = "kv_xjob_write" if a.m == "write" else "kv_xjob_read"
-    report(bench, nbytes, a.n, "gbps", nbytes / med / 1e3)
-    report(bench + "_lat", nbytes, a.n, "lat_us", med)
-    report(bench + "_ops", nbytes, a.n, "ops", a.k * a.l * REGIONS)
+        check(a, bufs, ids, "kv_mooncake")
+    results("mooncake", a, us)
     open(os.path.join(a.dir, "done"), "w").close()
     sys.stdout.flush()
     os._exit(0)
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("-b", type=int, default=32768)
-    p.add_argument("-k", type=int, default=128)
-    p.add_argument("-l", type=int, default=1)
-    p.add_argument("-N", type=int, default=0)
-    p.add_argument("-n", type=int, default=50)
-    p.add_argument("-w", type=int, default=5)
-    p.add_argument("-m", default="read")
-    p.add_argument("role", choices=["serve", "pull"])
-    p.add_argument("dir")
-    a = p.parse_args()
-    a.N = a.N or 2 * a.k + 1
-    (serve if a.role == "serve" else pull)(a)
-
-
 if __name__ == "__main__":
-    main()
+    a = parse_args()
+    (serve if a.role == "serve" else pull)(a)

@@ -254,7 +254,7 @@ int gshmem_kv_file_close(gshmem_kv_t *kv, gshmem_kv_file_t *file)
     }
     detach(kv, f);
     kv_leave(kv);
-    kv_file_queue_stop(kv, f);
+    kv_queue_stop(&f->queue);
     kv_file_free(f);
     return 0;
 }
@@ -273,7 +273,7 @@ void kv_files_close_all(gshmem_kv_t *kv)
     /* The threads take the lock to end: stopped without it. */
     pthread_mutex_unlock(&kv->lock);
     for (int i = 0; i < n; i++) {
-        kv_file_queue_stop(kv, gone[i]);
+        kv_queue_stop(&gone[i]->queue);
         kv_file_free(gone[i]);
     }
     pthread_mutex_lock(&kv->lock);
@@ -437,7 +437,7 @@ static int file_xfer(gshmem_kv_t *kv, gshmem_kv_file_t *file, const gshmem_kv_xf
     job->r = r, job->L = p.L, job->io = io, job->n_io = n_io;
     job->is_read = is_read, job->fn = fn;
     p.L->busy++, f->busy++;
-    kv_file_queue_add(f, job);
+    kv_queue_add(&f->queue, &job->q);
     io = NULL, job = NULL;
     *req = kv_req_handle(kv, r);
 out:

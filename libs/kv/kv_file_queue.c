@@ -77,8 +77,8 @@ static void end_job(gshmem_kv_t *kv, struct gshmem_kv_file *f, kv_job_t *j, int 
 static void *worker(void *arg)
 {
     struct gshmem_kv_file *f = (struct gshmem_kv_file *)arg;
-    gshmem_kv_t *kv = f->kv;
-    kv_job_t *b[64];
+    gshmem_kv_t *kv = f->queue.kv;
+    kv_job_t *b[64], *next;
     int rc[64];
 
     pthread_mutex_lock(&kv->lock);
@@ -86,20 +86,18 @@ static void *worker(void *arg)
         size_t total;
         int n = 0;
 
-        while (f->jobs == NULL && !f->stop)
-            pthread_cond_wait(&f->job_cv, &kv->lock);
-        if (f->jobs == NULL)
+        if ((b[0] = (kv_job_t *)kv_queue_take(&f->queue)) == NULL)
             break;
         /* The first job, and those queued behind it in the same direction
          * (none canceled), up to the bounds. */
-        do {
-            b[n] = f->jobs;
-            if ((f->jobs = b[n]->next) == NULL)
-                f->jobs_tail = NULL;
-            total = (n ? total : 0) + b[n]->n_io;
-            n++;
-        } while (!b[0]->r->canceled && f->jobs && n < 64 && f->jobs->is_read == b[0]->is_read &&
-                 !f->jobs->r->canceled && total + f->jobs->n_io <= KV_BATCH_MAX_IO);
+        total = b[0]->n_io, n = 1;
+        while (!b[0]->r->canceled && n < 64 &&
+               (next = (kv_job_t *)kv_queue_peek(&f->queue)) != NULL &&
+               next->is_read == b[0]->is_read && !next->r->canceled &&
+               total + next->n_io <= KV_BATCH_MAX_IO) {
+            b[n++] = (kv_job_t *)kv_queue_take(&f->queue);
+            total += next->n_io;
+        }
         if (b[0]->r->canceled) { /* not started: ends having moved nothing */
             end_job(kv, f, b[0], GSHMEM_KV_ERR_CANCELED);
             continue;
@@ -118,42 +116,11 @@ static void *worker(void *arg)
 
 int kv_file_queue_start(gshmem_kv_t *kv, struct gshmem_kv_file *f, const char *fn)
 {
-    f->kv = kv;
-    pthread_cond_init(&f->job_cv, NULL);
-    if (pthread_create(&f->thread, NULL, worker, f) != 0) {
-        pthread_cond_destroy(&f->job_cv);
-        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "cannot start the I/O thread of %s", f->path);
-    }
-    f->thread_on = 1;
-    return 0;
-}
-
-void kv_file_queue_add(struct gshmem_kv_file *f, kv_job_t *j)
-{
-    j->next = NULL;
-    if (f->jobs_tail)
-        f->jobs_tail->next = j;
-    else
-        f->jobs = j;
-    f->jobs_tail = j;
-    pthread_cond_signal(&f->job_cv);
+    return kv_queue_start(&f->queue, kv, worker, f, f->path, fn);
 }
 
 void kv_file_queue_drain(gshmem_kv_t *kv, struct gshmem_kv_file *f)
 {
     while (f->busy)
         pthread_cond_wait(&kv->done_cv, &kv->lock);
-}
-
-void kv_file_queue_stop(gshmem_kv_t *kv, struct gshmem_kv_file *f)
-{
-    if (!f->thread_on)
-        return;
-    pthread_mutex_lock(&kv->lock);
-    f->stop = 1;
-    pthread_cond_signal(&f->job_cv);
-    pthread_mutex_unlock(&kv->lock);
-    pthread_join(f->thread, NULL);
-    pthread_cond_destroy(&f->job_cv);
-    f->thread_on = 0;
 }

@@ -11,6 +11,7 @@
  *   kv_req.c    requests: the table of handles, progress (a quiet), test,
  *               wait, cancel, the completion queue, the progress thread
  *   kv_file.c   the storage tier: open, close, store, load (kv_io.h)
+ *   kv_queue.c  a queue of jobs and its thread (the file's, the store's)
  *   kv_file_queue.c  each file's I/O thread, which ends its requests
  *   kv_posix.c  its pread/pwrite engine
  *   kv_uring.c  its io_uring engine (built with liburing)

@@ -10,6 +10,7 @@
 
 #include "config.h" /* GSHMEM_HAVE_URING */
 #include "kv_impl.h"
+#include "kv_queue.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@ struct gshmem_kv_file;
 
 /* One request of a file, queued for its I/O thread (kv_file_queue.c). */
 typedef struct kv_job {
-    struct kv_job *next;
+    kv_qnode_t q; /* first: the queue's link */
     kv_req_t *r;
     kv_layout_t *L;
     kv_io_t *io; /* [n_io], owned by the job */
@@ -70,21 +71,15 @@ struct gshmem_kv_file {
     /* gshmem_kv_file_open's files (not the block store's data file): the
      * queue of requests and the thread that carries them out; the queue
      * is under the engine's lock. */
-    gshmem_kv_t *kv;
-    kv_job_t *jobs, *jobs_tail;
-    pthread_cond_t job_cv;
-    pthread_t thread;
-    int thread_on, stop;
+    kv_queue_t queue;
 };
 
 /* kv_file_queue.c.  start: the thread of f (0, or a status with a line);
- * add: a job to the queue (lock held); drain: waits, the lock held and
- * released while waiting, until none of f's requests is queued or
- * running; stop: ends the thread (lock not held; the queue drained). */
+ * drain: waits, the lock held and released while waiting, until none of
+ * f's requests is queued or running.  Jobs go in by kv_queue_add and the
+ * thread ends by kv_queue_stop (kv_queue.h). */
 int kv_file_queue_start(gshmem_kv_t *kv, struct gshmem_kv_file *f, const char *fn);
-void kv_file_queue_add(struct gshmem_kv_file *f, kv_job_t *j);
 void kv_file_queue_drain(gshmem_kv_t *kv, struct gshmem_kv_file *f);
-void kv_file_queue_stop(gshmem_kv_t *kv, struct gshmem_kv_file *f);
 
 /* What a checked transfer is: the layout, the regions, the slice, the
  * pieces per slot. */

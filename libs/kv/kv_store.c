@@ -151,7 +151,7 @@ int gshmem_kv_store_close(gshmem_kv_t *kv, gshmem_kv_store_t *store)
     }
     detach(kv, st);
     kv_leave(kv);
-    kv_st_queue_stop(kv, st);
+    kv_queue_stop(&st->queue);
     store_free(st);
     return 0;
 }
@@ -170,7 +170,7 @@ void kv_stores_close_all(gshmem_kv_t *kv)
     /* The threads take the lock to end: stopped without it. */
     pthread_mutex_unlock(&kv->lock);
     for (int i = 0; i < n; i++) {
-        kv_st_queue_stop(kv, gone[i]);
+        kv_queue_stop(&gone[i]->queue);
         store_free(gone[i]);
     }
     pthread_mutex_lock(&kv->lock);
@@ -254,7 +254,7 @@ static int call_end(kv_call_t *c, kv_req_t *r, kv_sjob_t *job, int rc, gshmem_kv
 
     pthread_mutex_lock(&kv->lock);
     if (job) {
-        kv_st_queue_add(c->st, job);
+        kv_queue_add(&c->st->queue, &job->q);
     } else {
         c->p.L->busy--, c->st->busy--;
         if (r != NULL)

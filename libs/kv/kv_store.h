@@ -62,7 +62,7 @@ typedef struct kv_slot {
 /* A put or get for the store's I/O thread (kv_store_io.c): what moves,
  * decided under the store's mutex by the call. */
 typedef struct kv_sjob {
-    struct kv_sjob *next;
+    kv_qnode_t q; /* first: the queue's link */
     int is_read;
     kv_req_t *r;
     kv_fplan_t p;       /* the layout, regions, slice, pieces */
@@ -93,12 +93,7 @@ struct gshmem_kv_store {
     int busy; /* calls and jobs, under the engine's lock (close waits) */
     pthread_mutex_t mu;
     char dir[240];
-    /* The I/O thread and its queue (under the engine's lock). */
-    gshmem_kv_t *kv;
-    kv_sjob_t *jobs, *jobs_tail;
-    pthread_cond_t job_cv;
-    pthread_t thread;
-    int thread_on, stop;
+    kv_queue_t queue; /* the I/O thread's (kv_queue.h) */
 };
 
 /* kv_store_index.c: the index in memory (the store's mutex held). */
@@ -136,13 +131,12 @@ int kv_st_clear(struct gshmem_kv_store *st, const int64_t *s, size_t n, const ch
  * st->sync set), checks them against o, and loads the records. */
 int kv_st_open_files(struct gshmem_kv_store *st, const gshmem_kv_store_opts_t *o, const char *fn);
 
-/* kv_store_io.c: the I/O thread (start: 0 or a status with a line; add:
- * the engine's lock held; drain: the engine's lock held, released while
- * waiting for the store's calls and jobs to end; stop: lock not held). */
+/* kv_store_io.c: the I/O thread (start: 0 or a status with a line; drain:
+ * the engine's lock held, released while waiting for the store's calls
+ * and jobs to end).  Jobs go in by kv_queue_add, the thread ends by
+ * kv_queue_stop (kv_queue.h). */
 int kv_st_queue_start(gshmem_kv_t *kv, struct gshmem_kv_store *st, const char *fn);
-void kv_st_queue_add(struct gshmem_kv_store *st, kv_sjob_t *j);
 void kv_st_queue_drain(gshmem_kv_t *kv, struct gshmem_kv_store *st);
-void kv_st_queue_stop(gshmem_kv_t *kv, struct gshmem_kv_store *st);
 /* CRC32C of block `block`'s pieces in memory, in the slot's order. */
 uint32_t kv_st_entry_crc(const kv_fplan_t *p, const gshmem_kv_xfer_t *x, int64_t block);
 void kv_st_job_free(kv_sjob_t *j);

@@ -155,20 +155,13 @@ static int get(struct gshmem_kv_store *st, kv_sjob_t *j)
 static void *worker(void *arg)
 {
     struct gshmem_kv_store *st = (struct gshmem_kv_store *)arg;
-    gshmem_kv_t *kv = st->kv;
+    gshmem_kv_t *kv = st->queue.kv;
+    kv_sjob_t *j;
 
     pthread_mutex_lock(&kv->lock);
-    for (;;) {
-        kv_sjob_t *j;
+    while ((j = (kv_sjob_t *)kv_queue_take(&st->queue)) != NULL) {
         int rc;
 
-        while (st->jobs == NULL && !st->stop)
-            pthread_cond_wait(&st->job_cv, &kv->lock);
-        if (st->jobs == NULL)
-            break;
-        j = st->jobs;
-        if ((st->jobs = j->next) == NULL)
-            st->jobs_tail = NULL;
         pthread_mutex_unlock(&kv->lock);
         rc = j->is_read ? get(st, j) : put(st, j);
         /* The line was this thread's: the request keeps it for the thread
@@ -186,42 +179,11 @@ static void *worker(void *arg)
 
 int kv_st_queue_start(gshmem_kv_t *kv, struct gshmem_kv_store *st, const char *fn)
 {
-    st->kv = kv;
-    pthread_cond_init(&st->job_cv, NULL);
-    if (pthread_create(&st->thread, NULL, worker, st) != 0) {
-        pthread_cond_destroy(&st->job_cv);
-        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "cannot start the I/O thread of %s", st->dir);
-    }
-    st->thread_on = 1;
-    return 0;
-}
-
-void kv_st_queue_add(struct gshmem_kv_store *st, kv_sjob_t *j)
-{
-    j->next = NULL;
-    if (st->jobs_tail)
-        st->jobs_tail->next = j;
-    else
-        st->jobs = j;
-    st->jobs_tail = j;
-    pthread_cond_signal(&st->job_cv);
+    return kv_queue_start(&st->queue, kv, worker, st, st->dir, fn);
 }
 
 void kv_st_queue_drain(gshmem_kv_t *kv, struct gshmem_kv_store *st)
 {
     while (st->busy)
         pthread_cond_wait(&kv->done_cv, &kv->lock);
-}
-
-void kv_st_queue_stop(gshmem_kv_t *kv, struct gshmem_kv_store *st)
-{
-    if (!st->thread_on)
-        return;
-    pthread_mutex_lock(&kv->lock);
-    st->stop = 1;
-    pthread_cond_signal(&st->job_cv);
-    pthread_mutex_unlock(&kv->lock);
-    pthread_join(st->thread, NULL);
-    pthread_cond_destroy(&st->job_cv);
-    st->thread_on = 0;
 }

@@ -5,7 +5,7 @@
 lib_LTLIBRARIES += libs/kv/libgshmem_kv.la
 include_HEADERS += include/gshmem_kv.h
 libs_kv_libgshmem_kv_la_SOURCES = libs/kv/kv_impl.h libs/kv/kv_base.c libs/kv/kv.c libs/kv/kv_layout.c \
-	libs/kv/kv_xfer.c libs/kv/kv_req.c libs/kv/kv_io.h libs/kv/kv_file.c libs/kv/kv_file_queue.c libs/kv/kv_posix.c \
+	libs/kv/kv_xfer.c libs/kv/kv_req.c libs/kv/kv_io.h libs/kv/kv_file.c libs/kv/kv_queue.h libs/kv/kv_queue.c libs/kv/kv_file_queue.c libs/kv/kv_posix.c \
 	libs/kv/kv_listen.c libs/kv/kv_crc.h libs/kv/kv_crc.c libs/kv/kv_store.h libs/kv/kv_store.c \
 	libs/kv/kv_store_index.c libs/kv/kv_store_io.c \
 	crypto/sha256.h crypto/sha256.c
@@ -42,7 +42,7 @@ perftest_kv_xjob_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 noinst_PROGRAMS += perftest/kv_fio
 perftest_kv_fio_SOURCES = perftest/kv_fio.c perftest/bench.h
 perftest_kv_fio_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
-EXTRA_DIST += perftest/kv_nixl.py perftest/kv_mooncake.py perftest/kv_compare.sh perftest/kv_fio.sh
+EXTRA_DIST += perftest/kv_side.py perftest/kv_nixl.py perftest/kv_mooncake.py perftest/kv_compare.sh perftest/kv_fio.sh
 
 # The tests of this library (kept beside it, so this one include brings both).
 include $(srcdir)/tests/kv/local.mk

@@ -59,6 +59,21 @@ PT_UNUSED static char *kf_tmpdir(const char *base, char *buf, size_t len)
     return mkdtemp(buf);
 }
 
+/* dir (a kf_tmpdir) and all under it removed when every check passed;
+ * kept, and named, for a look otherwise. */
+PT_UNUSED static void kf_tmpdir_done(const char *dir)
+{
+    char cmd[320];
+
+    if (pt_fails) {
+        fprintf(stderr, "%s: kept %s\n", pt_prog, dir);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "%s: could not remove %s\n", pt_prog, dir);
+}
+
 /* The request's end: its status after a wait, and the request freed. */
 PT_UNUSED static int kf_wait_free(gshmem_kv_t *kv, gshmem_kv_req_t req)
 {

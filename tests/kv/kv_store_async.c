@@ -149,11 +149,7 @@ int main(void)
     if ((st = open_store(cmd, GSHMEM_KV_STORE_WRITE | GSHMEM_KV_STORE_CREATE)) != NULL)
         PT_CHECK("destroy with a put in flight", post(st, 0, 500, 8, 0) != 0, "posted");
     PT_CHECK_EQ("destroy with a put in flight", 0, gshmem_kv_destroy(kv));
-    if (pt_fails == 0) {
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
-        if (system(cmd) != 0)
-            fprintf(stderr, "kv_store_async: could not remove %s\n", base);
-    }
+    kf_tmpdir_done(base);
     free(pool.mem);
     return pt_finish();
 }

@@ -338,13 +338,7 @@ int main(void)
     }
     KT_OK(gshmem_kv_layout_deregister(kv, lid));
     KT_OK(gshmem_kv_destroy(kv));
-    if (pt_fails == 0) {
-        char cmd[300];
-
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
-        if (system(cmd) != 0)
-            fprintf(stderr, "kv_store_bad: could not remove %s\n", base);
-    }
+    kf_tmpdir_done(base);
     free(pool.mem);
     return pt_finish();
 }
