@@ -18,11 +18,15 @@
  *            index header changed; an index that is no store; the data
  *            file cut short
  *   disk     a store bigger than the disk (a 1 MiB tmpfs, as root): the
- *            open fails with "No space left", and no half store is left
+ *            open fails with "No space left", and no half store is left;
+ *            the file system remounted read-only: a store and a tier file
+ *            opened for writing fail with "Read-only file system", a
+ *            store opened read-only still opens
  * A good put and get still work after.  One PE.
  */
 #include "kv_store_test.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
@@ -285,6 +289,7 @@ static void full_disk(void)
                                 0};
     gshmem_kv_store_t *st = NULL;
     char mnt[256], d[300];
+    int ro = -1;
 
     if (geteuid() != 0 || kf_tmpdir("/tmp", mnt, sizeof mnt) == NULL) {
         printf("kv_store_bad: full disk: skipped (not root)\n");
@@ -301,6 +306,42 @@ static void full_disk(void)
     o.flags = GSHMEM_KV_STORE_WRITE;
     EXPECT_ERR(gshmem_kv_store_open(kv, d, &o, &st), GSHMEM_KV_ERR_INVALID,
                "no block store there");
+    /* The same file system read-only: a store made before cannot be opened
+     * for writing, and a storage-tier file cannot either (root writes
+     * through a file's mode bits; a read-only mount stops it too). */
+    o.flags = GSHMEM_KV_STORE_WRITE | GSHMEM_KV_STORE_CREATE, o.entry_bytes = 4096,
+    o.capacity = 4;
+    snprintf(d, sizeof d, "%s/small", mnt);
+    KT_OK(gshmem_kv_store_open(kv, d, &o, &st));
+    if (st)
+        KT_OK(gshmem_kv_store_close(kv, st));
+    /* The kernel lets go of a file registered with an io_uring ring a
+     * little after the ring is gone: the remount is busy until then. */
+    for (int i = 0;
+         i < 200 &&
+         (ro = mount("tmpfs", mnt, "tmpfs", MS_REMOUNT | MS_RDONLY, "size=1M")) != 0 &&
+         errno == EBUSY;
+         i++)
+        usleep(10000);
+    if (ro == 0) {
+        gshmem_kv_file_opts_t fo = {GSHMEM_KV_FILE_WRITE | GSHMEM_KV_FILE_CREATE, 4096, 0, 0};
+        gshmem_kv_file_t *f = NULL;
+        char p[320];
+
+        o.flags = GSHMEM_KV_STORE_WRITE;
+        EXPECT_ERR(gshmem_kv_store_open(kv, d, &o, &st), GSHMEM_KV_ERR_IO,
+                   "Read-only file system");
+        o.flags = 0; /* read-only opens still work */
+        KT_OK(gshmem_kv_store_open(kv, d, &o, &st));
+        if (st)
+            KT_OK(gshmem_kv_store_close(kv, st));
+        snprintf(p, sizeof p, "%s/tier", mnt);
+        EXPECT_ERR(gshmem_kv_file_open(kv, p, &fo, &f), GSHMEM_KV_ERR_IO,
+                   "Read-only file system");
+    } else {
+        printf("kv_store_bad: read-only file system: skipped (remount refused: %s)\n",
+               strerror(errno));
+    }
     umount2(mnt, MNT_DETACH);
     rmdir(mnt);
 }
