@@ -51,6 +51,13 @@ tests_kv_kv_peers_SOURCES = tests/kv/kv_peers.c $(KV_TEST_COMMON)
 tests_kv_kv_peers_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 TESTS += tests/kv/kv-two-jobs.sh tests/kv/example.sh tests/kv/kv-netns.sh
 EXTRA_DIST += tests/kv/kv-two-jobs.sh tests/kv/example.sh tests/kv/kv-netns.sh
+# kv-other-user.sh: another local user, without the secret, is refused
+# (kv_intrude is what it tries).
+check_PROGRAMS += tests/kv/kv_intrude
+tests_kv_kv_intrude_SOURCES = tests/kv/kv_intrude.c
+tests_kv_kv_intrude_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+TESTS += tests/kv/kv-other-user.sh
+EXTRA_DIST += tests/kv/kv-other-user.sh
 TESTS += \
 	tests/kv/kv_xfer-np1-net.net tests/kv/kv_xfer-np2-net.net tests/kv/kv_xfer-np4-net.net \
 	tests/kv/kv_bad-np2-net.net
