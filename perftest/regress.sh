@@ -36,6 +36,10 @@
 #                 UCX posix, 2 PEs (device_rate)
 #   kv_read       where both sides have the KV library: a pull of 256 blocks
 #                 of 32 KiB, 2 PEs (perftest/kv_bench; skipped where absent)
+#   kv_tier       where both sides have the storage tier's benchmark: its
+#                 random 64 KiB reads and writes, O_DIRECT, queue depth 32,
+#                 on a 64 MiB file under /var/tmp (perftest/kv_fio; skipped
+#                 where absent)
 # Exit status: 0 when every figure ran on both sides (whatever they show),
 # 1 when something could not be built or run.
 set -u
@@ -44,7 +48,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/.." && pwd)
 cur=${GSHMEM_BUILD:-$src}
 reps=${REPS:-5}
-only=${ONLY:-init p_pingpong p_ucx put_bw put_ucx barrier moe_ll moe_normal proxy_rate kv_read}
+only=${ONLY:-init p_pingpong p_ucx put_bw put_ucx barrier moe_ll moe_normal proxy_rate kv_read kv_tier}
 scratch=${REGRESS_DIR:-${TMPDIR:-/tmp}/gshmem-regress}
 run_timeout=${RUN_TIMEOUT:-300}
 cflags="-O2 -ftree-vectorize -fvect-cost-model=dynamic"
@@ -99,7 +103,7 @@ build_side() { # BUILD -> BUILD/perftest/build/regress
         "$b/tools/gshmemcc" $cflags -std=c11 -Wall -I"$src/perftest" -o "$out/$p" \
             "$src/perftest/$p.c" >>"$log" 2>&1 || return 1
     done
-    for p in moe_bench device_rate kv_bench; do
+    for p in moe_bench device_rate kv_bench kv_fio; do
         rm -f "$out/$p"
         [ -x "$b/perftest/$p" ] && ln -s "$b/perftest/$p" "$out/$p"
     done
@@ -153,7 +157,13 @@ figure() { # SIDE REP FIGURE
             GSHMEM_PROXY_THREADS=1 -- device_rate -n "$(q 500 4000)"
         ;;
     kv_read) run "$s" "$r" kv_read 2 X=1 -- kv_bench -b 32768 -k 256 -n "$(q 20 200)" ;;
-    *) die "unknown figure $3 (figures: init p_pingpong p_ucx put_bw put_ucx barrier moe_ll moe_normal proxy_rate kv_read)" ;;
+    kv_tier)
+        for m in randread randwrite; do
+            run "$s" "$r" kv_tier 1 X=1 -- kv_fio -f /var/tmp/gshmem-regress-kvfio.dat -s 64M \
+                -m "$m" -b 64k -q 32 -n "$(q 1 3)" -w 1
+        done
+        ;;
+    *) die "unknown figure $3 (figures: init p_pingpong p_ucx put_bw put_ucx barrier moe_ll moe_normal proxy_rate kv_read kv_tier)" ;;
     esac
 }
 
@@ -171,5 +181,6 @@ for ((rep = 1; rep <= reps; rep++)); do
     say "rep $rep of $reps done"
 done
 
+rm -f /var/tmp/gshmem-regress-kvfio.dat
 python3 "$here/regress_table.py" "$results" "$base_name" || failed=1
 exit $failed

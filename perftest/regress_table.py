@@ -28,6 +28,8 @@ ROWS = {
     "proxy_rate": [("proxy 8 B put rate, posix, 1 thr (M/s)", "dev_msg_rate", None, "Mmsgps",
                     True)],
     "kv_read": [("KV pull 256 x 32 KiB, 2 PEs (GB/s)", "kv_read", None, "gbps", True)],
+    "kv_tier": [("KV tier random read 64 KiB (GB/s)", "kv_fio_randread", None, "MBps", True),
+                ("KV tier random write 64 KiB (GB/s)", "kv_fio_randwrite", None, "MBps", True)],
 }
 # How a metric is shown: a scale and the unit already in the label.
 SCALE = {"lat_ns": 1.0, "MBps": 1e-3, "median_us": 1.0, "Mmsgps": 1.0, "gbps": 1.0}
