@@ -13,7 +13,6 @@
  * their I/O; the engine's lock is taken inside it, never the other way
  * round, and never across I/O, so the network path goes on meanwhile.
  */
-#include "kv_crc.h"
 #include "kv_store.h"
 
 #include <shmem.h>

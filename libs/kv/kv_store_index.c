@@ -88,13 +88,9 @@ void kv_st_touch(struct gshmem_kv_store *st, int64_t s)
 /* Slot s (its record set) becomes a live entry, the most recent. */
 void kv_st_insert(struct gshmem_kv_store *st, int64_t s)
 {
-    uint64_t b = key_hash(st->slot[s].rec.key) & st->mask;
-
-    st->slot[s].state = KV_SLOT_LIVE;
-    st->slot[s].h_next = st->bucket[b];
-    st->bucket[b] = s;
-    lru_front(st, s);
-    st->entries++;
+    /* A put's two steps at once: found by its key, then live. */
+    kv_st_reserve(st, s);
+    kv_st_commit(st, s);
 }
 
 /* Live entry s leaves the hash and the list; the slot is PENDING until
