@@ -122,11 +122,15 @@ typedef struct gshmem_kv_layout {
 } gshmem_kv_layout_t;
 
 /* The signal of a transfer: *addr at the peer is set to, or incremented
- * by, value after the data.  addr NULL: no signal. */
+ * by, value after the data.  addr NULL: no signal.  To a PE of the job,
+ * addr is symmetric memory.  To a peer outside the job (no symmetric
+ * memory is shared), addr is one of this engine's own signal words,
+ * gshmem_kv_signal_word(kv, i), and names word i of the peer's engine,
+ * as a symmetric address names the same object at every PE. */
 #define GSHMEM_KV_SIGNAL_SET 0
 #define GSHMEM_KV_SIGNAL_ADD 1
 typedef struct gshmem_kv_signal {
-    uint64_t *addr; /* symmetric, 8-byte aligned */
+    uint64_t *addr; /* symmetric, 8-byte aligned; or a signal word (above) */
     uint64_t value;
     int op; /* GSHMEM_KV_SIGNAL_SET or _ADD */
 } gshmem_kv_signal_t;
@@ -239,7 +243,7 @@ GSHMEM_KV_API int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req);
  * complete when its data is in place at both sides.  The engine runs a
  * thread that progresses the worker from the first local_info or peer_add
  * on (a peer's gets and puts over tcp need this side to answer them).  A
- * signal to such a peer is refused (it has no symmetric memory here).  When
+ * signal to such a peer names one of its signal words (below).  When
  * the peer's process ends or its connection fails, its requests end with
  * GSHMEM_KV_ERR_PEER and later transfers to it are refused; remove it, and
  * add the blob of its replacement.  Built without UCX, these calls return
@@ -256,6 +260,43 @@ GSHMEM_KV_API int gshmem_kv_peer_add(gshmem_kv_t *kv, const void *info,
 /* Ends the peer's requests in progress (GSHMEM_KV_ERR_PEER), closes its
  * connection and frees its keys; the id is not reused. */
 GSHMEM_KV_API int gshmem_kv_peer_remove(gshmem_kv_t *kv, int peer);
+
+/*
+ * Signal words and small messages.  Every engine has GSHMEM_KV_SIGNAL_WORDS
+ * 64-bit words, zero at create, that peers outside the job signal (see
+ * gshmem_kv_signal_t); this process reads and waits on them as plain
+ * memory (shmem_uint64_wait_until does not apply: they are not symmetric).
+ *
+ * gshmem_kv_msg_send puts up to GSHMEM_KV_MSG_MAX bytes in a peer's
+ * mailbox (a PE of the job, or a peer of peer_add: the blob carries the
+ * mailbox) and returns once they are there; messages from one sender
+ * arrive in the order sent, and after the data of every request of that
+ * sender that had completed before the send.  A full mailbox
+ * (GSHMEM_KV_MSG_SLOTS messages not yet received) makes the send wait, at
+ * most the engine's default timeout, then GSHMEM_KV_ERR_BUSY.
+ * gshmem_kv_msg_recv moves up to max waiting messages to msgs[] (oldest
+ * first, each with who sent it) and never waits: *n may be 0.  This is
+ * what NIXL's notifications are for ("request 17's blocks are read"),
+ * without a string to parse for the counts a signal carries.
+ */
+#define GSHMEM_KV_SIGNAL_WORDS 64
+#define GSHMEM_KV_MSG_MAX 1000
+#define GSHMEM_KV_MSG_SLOTS 64
+typedef struct gshmem_kv_msg {
+    int peer; /* a PE of this job, a peer id of this engine, or -1: an engine
+                 outside the job that this one has not added */
+    int pe;   /* the sender's PE in its own job */
+    uint64_t engine; /* the sender engine's id (0: a PE of this job) */
+    size_t len;
+    unsigned char data[GSHMEM_KV_MSG_MAX];
+} gshmem_kv_msg_t;
+/* This engine's signal word i (0 <= i < GSHMEM_KV_SIGNAL_WORDS), or NULL
+ * and a line. */
+GSHMEM_KV_API uint64_t *gshmem_kv_signal_word(gshmem_kv_t *kv, int i);
+GSHMEM_KV_API int gshmem_kv_msg_send(gshmem_kv_t *kv, int peer,
+                                     const void *data, size_t len);
+GSHMEM_KV_API int gshmem_kv_msg_recv(gshmem_kv_t *kv, gshmem_kv_msg_t *msgs,
+                                     size_t max, size_t *n);
 
 /*
  * Listen and connect: the blob's exchange, authenticated, for processes

@@ -2,6 +2,7 @@
  * libs/kv/kv.c - the engine: its config, create and destroy.
  */
 #include "kv_impl.h"
+#include "kv_mbox.h"
 
 #include <shmem.h>
 
@@ -127,6 +128,7 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
     pthread_cond_init(&kv->done_cv, &ca);
     pthread_cond_init(&kv->work_cv, &ca);
     pthread_condattr_destroy(&ca);
+    kv->xmbox_fd = -1;
     kv->layouts = (kv_layout_t *)calloc((size_t)c.max_layouts, sizeof(kv_layout_t));
     kv->reqs = (kv_req_t *)calloc((size_t)c.max_requests, sizeof(kv_req_t));
     /* Collective: every PE has voted for the same directory. */
@@ -137,11 +139,22 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
                      c.max_layouts, c.max_requests);
         goto err_dir;
     }
+    /* Collective, as the directory: the same on every PE. */
+    kv->mbox = (struct kv_mbox *)shmem_calloc(1, sizeof(kv_mbox_t));
+    if (kv->mbox == NULL) {
+        rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn,
+                     "no room on the symmetric heap for a mailbox of %zu "
+                     "bytes",
+                     sizeof(kv_mbox_t));
+        goto err_dir;
+    }
+    if ((rc = kv_mbox_create(kv, fn)) != 0)
+        goto err_mbox;
     kv_req_init(kv);
     if (!kv_table_add(kv)) {
         rc = kv_fail(GSHMEM_KV_ERR_BUSY, fn, "%d engines exist already: destroy one first",
                      KV_MAX_ENGINES);
-        goto err_dir;
+        goto err_xmbox;
     }
     kv->magic = KV_MAGIC;
     if (c.progress_thread && (rc = kv_thread_start(kv)) != 0)
@@ -151,6 +164,10 @@ int gshmem_kv_create(const gshmem_kv_config_t *cfg, gshmem_kv_t **out)
 
 err_table:
     kv_table_remove(kv);
+err_xmbox:
+    kv_mbox_destroy(kv);
+err_mbox:
+    shmem_free(kv->mbox);
 err_dir:
     kv_dir_destroy(kv);
 err_free:
@@ -178,8 +195,10 @@ int gshmem_kv_destroy(gshmem_kv_t *kv)
     kv_files_close_all(kv);
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         kv_layout_drop(kv, id);
+    kv_mbox_destroy(kv);
     pthread_mutex_unlock(&kv->lock);
-    kv_dir_destroy(kv); /* collective */
+    shmem_free(kv->mbox); /* collective */
+    kv_dir_destroy(kv);   /* collective */
     engine_free(kv);
     return 0;
 }

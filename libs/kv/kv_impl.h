@@ -20,6 +20,7 @@
  *   kv_net.c    peers outside the job: the blob, UCX (built with UCX;
  *               kv_net_none.c otherwise)
  *   kv_listen.c listen and connect: the blob over TCP, authenticated
+ *   kv_mbox.c   mailboxes: signal words and small messages (kv_mbox.h)
  */
 #ifndef KV_IMPL_H
 #define KV_IMPL_H
@@ -37,6 +38,7 @@
 
 struct gshmem_kv_file;          /* kv_io.h */
 struct gshmem_kv_store;         /* kv_store.c */
+struct kv_mbox;                 /* kv_mbox.h */
 typedef struct kv_net kv_net_t; /* kv_net.c */
 
 /* One slot of the directory: what a PE publishes of its layout of one id,
@@ -90,6 +92,7 @@ typedef struct kv_req {
     void *flush;    /* a peer outside the job: the UCX flush that ends it */
     int net_status; /* ... or the error that ended it first */
     gshmem_kv_signal_t sig;
+    int sig_sent; /* a read's signal to a peer outside the job is on its way */
     uint64_t seq; /* post order: a quiet begun after seq covers it */
     uint64_t t_posted;
     gshmem_kv_req_stats_t stats;
@@ -123,6 +126,9 @@ struct gshmem_kv {
     pthread_t thread;
     struct gshmem_kv_file *files[KV_MAX_FILES];   /* open files; a handle is one of these */
     struct gshmem_kv_store *stores[KV_MAX_FILES]; /* open block stores, likewise */
+    struct kv_mbox *mbox;                         /* symmetric: the mailbox of the job's PEs */
+    struct kv_mbox *xmbox; /* in xmbox_fd: signal words, the mailbox of peers outside */
+    int xmbox_fd;
 };
 
 /* kv_base.c */
@@ -207,6 +213,19 @@ void kv_net_progress(gshmem_kv_t *kv);
 void kv_net_layout_drop(gshmem_kv_t *kv, int id);
 /* Stops the thread, closes every peer, frees the worker (lock held). */
 void kv_net_destroy(gshmem_kv_t *kv);
+
+/* kv_mbox.c */
+/* The mailbox outside peers reach (not collective); a line on failure. */
+int kv_mbox_create(gshmem_kv_t *kv, const char *fn);
+void kv_mbox_destroy(gshmem_kv_t *kv);
+/* addr's index among this engine's signal words, or -1. */
+int kv_signal_index(const gshmem_kv_t *kv, const uint64_t *addr);
+
+/* kv_net.c: a message to peer id (lock held); the peer id whose engine
+ * is `engine`, or -1. */
+int kv_net_msg_send(gshmem_kv_t *kv, int peer, const void *data, size_t len, uint64_t deadline_ns,
+                    const char *fn);
+int kv_net_peer_of(gshmem_kv_t *kv, uint64_t engine);
 
 /* kv_listen.c: stops the listener (destroy, without the lock). */
 void kv_listen_stop(gshmem_kv_t *kv);

@@ -28,19 +28,35 @@
  * nothing happens: a peer's gets and puts over tcp, and the wire-up of its
  * endpoint, need this side to answer.
  *
+ * Signals and messages.  The engine's mailbox for peers outside the job
+ * (kv_mbox.h) is mapped with ucp_mem_map at the worker's start; the blob
+ * carries its address, its memfd's number and its key.  A peer on this
+ * host that is copied to directly maps that memfd (it cannot make a
+ * compare-and-swap with process_vm_writev); any other goes through UCX's
+ * atomics and puts on the key.  A write's signal follows its runs behind
+ * a worker fence (a direct peer's: after the copies, which are done when
+ * they return); a read's goes once the read's flush has ended, and a
+ * second flush ends the request.
+ *
  * Blob (native byte order; a peer of another byte order fails the magic):
  *   u64 magic, u32 version, u32 total length, u64 nonce, i32 pe,
  *   i32 layouts, u32 address length, u32 0, the host (kv_direct.h: boot
- *   id, pid namespace, pid), the worker address (padded
- *   to 8), then per layout: i32 id, i32 layers, i32 regions per layer,
+ *   id, pid namespace, pid), u64 mailbox address, i32 its memfd, u32 its
+ *   key's length, the worker address (padded to 8), the mailbox's key
+ *   (padded to 8), then per layout: i32 id, i32 layers, i32 regions per layer,
  *   i32 0, u64 hash, i64 blocks, u64 block bytes, u64 stride, then per
  *   region: u64 address, u32 key length, u32 0, the key (padded to 8).
  */
 #include "kv_impl.h"
 #include "kv_direct.h"
+#include "kv_mbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,7 +64,7 @@
 #include <ucp/api/ucp.h>
 
 #define KV_INFO_MAGIC 0x4f464e49564b5347ull /* "GSKVINFO" */
-#define KV_INFO_VERSION 2
+#define KV_INFO_VERSION 3
 #define KV_MAX_RPEERS 1024 /* peer ids are never reused: adds per engine */
 #define KV_MAX_INFO_LAYOUTS 4096
 #define KV_MAX_KEY 65536 /* a packed key longer than this is not one */
@@ -70,6 +86,10 @@ typedef struct kv_rpeer {
     ucs_status_t failed; /* UCS_OK while it works */
     kv_rlayout_t *lay;
     int n_lay;
+    uint64_t nonce;      /* its engine's id: who a message is from */
+    kv_mbox_t *mbox;     /* its mailbox: at its address (UCX), or mapped here (direct) */
+    ucp_rkey_h mbox_key; /* UCX */
+    kv_mbox_t *mbox_map; /* direct: the mapping of its memfd */
 } kv_rpeer_t;
 
 struct kv_net {
@@ -77,9 +97,10 @@ struct kv_net {
     ucp_worker_h worker;
     int efd;
     uint64_t nonce;
-    ucp_mem_h **memh; /* [max_layouts][regions]: the layouts a blob described */
-    kv_rpeer_t *peer; /* [KV_MAX_RPEERS] */
-    int n_peers;      /* ids handed out */
+    ucp_mem_h **memh;    /* [max_layouts][regions]: the layouts a blob described */
+    ucp_mem_h mbox_memh; /* the engine's mailbox for peers outside the job */
+    kv_rpeer_t *peer;    /* [KV_MAX_RPEERS] */
+    int n_peers;         /* ids handed out */
     pthread_t thread;
     int thread_on, stop;
     kv_batch_t batch; /* the runs of the post in progress to a direct peer */
@@ -118,7 +139,7 @@ static void *net_thread(void *arg)
 static int net_up(gshmem_kv_t *kv, const char *fn)
 {
     ucp_params_t p = {.field_mask = UCP_PARAM_FIELD_FEATURES,
-                      .features = UCP_FEATURE_RMA | UCP_FEATURE_WAKEUP};
+                      .features = UCP_FEATURE_RMA | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP};
     ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
                               .thread_mode = UCS_THREAD_MODE_SERIALIZED};
     ucp_config_t *cfg;
@@ -155,17 +176,30 @@ static int net_up(gshmem_kv_t *kv, const char *fn)
         rc = ucx_fail(fn, "ucp_worker_get_efd", st);
         goto err_worker;
     }
+    {
+        ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS |
+                                                 UCP_MEM_MAP_PARAM_FIELD_LENGTH,
+                                   .address = kv->xmbox,
+                                   .length = sizeof(kv_mbox_t)};
+
+        if ((st = ucp_mem_map(n->ctx, &mp, &n->mbox_memh)) != UCS_OK) {
+            rc = ucx_fail(fn, "ucp_mem_map of the mailbox", st);
+            goto err_worker;
+        }
+    }
     n->nonce = kv_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)n;
     kv->net = n;
     if ((e = pthread_create(&n->thread, NULL, net_thread, kv)) != 0) {
         kv->net = NULL;
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "cannot start the UCX progress thread: %s",
                      strerror(e));
-        goto err_worker;
+        goto err_mbox;
     }
     n->thread_on = 1;
     return 0;
 
+err_mbox:
+    ucp_mem_unmap(n->ctx, n->mbox_memh);
 err_worker:
     ucp_worker_destroy(n->worker);
 err_ctx:
@@ -266,7 +300,10 @@ typedef struct info_head {
     uint64_t nonce;
     int32_t pe, n_layouts;
     uint32_t addr_len, zero;
-    kv_host_t host; /* where the process lives: a peer on this host copies directly */
+    kv_host_t host;  /* where the process lives: a peer on this host copies directly */
+    uint64_t mbox;   /* the mailbox's address */
+    int32_t mbox_fd; /* its memfd, which a direct peer maps */
+    uint32_t mbox_key_len;
 } info_head_t;
 
 typedef struct info_layout {
@@ -291,18 +328,28 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
                      .nonce = kv->net->nonce,
                      .pe = kv->me};
     ucs_status_t st = ucp_worker_get_address(kv->net->worker, &addr, &addr_len);
-    size_t head_at = c->at;
+    size_t head_at = c->at, mkey_len;
+    void *mkey;
     int rc = 0;
 
     if (st != UCS_OK)
         return ucx_fail(fn, "ucp_worker_get_address", st);
+    if ((st = ucp_rkey_pack(kv->net->ctx, kv->net->mbox_memh, &mkey, &mkey_len)) != UCS_OK) {
+        ucp_worker_release_address(kv->net->worker, addr);
+        return ucx_fail(fn, "ucp_rkey_pack of the mailbox", st);
+    }
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         h.n_layouts += kv->layouts[id].live;
     h.addr_len = (uint32_t)addr_len;
     kv_host_self(&h.host);
+    h.mbox = (uint64_t)(uintptr_t)kv->xmbox;
+    h.mbox_fd = kv->xmbox_fd;
+    h.mbox_key_len = (uint32_t)mkey_len;
     put_bytes(c, &h, sizeof h);
     put_bytes(c, addr, addr_len);
+    put_bytes(c, mkey, mkey_len);
     ucp_worker_release_address(kv->net->worker, addr);
+    ucp_rkey_buffer_release(mkey);
     for (int id = 0; id < kv->cfg.max_layouts && rc == 0; id++) {
         kv_layout_t *L = &kv->layouts[id];
         info_layout_t il = {id,      L->n_layers, L->rpl,         0,
@@ -420,6 +467,12 @@ static void rpeer_close(gshmem_kv_t *kv, kv_rpeer_t *q)
     uint64_t t0 = kv_now_ns();
 
     rpeer_free_keys(q);
+    if (q->mbox_map)
+        munmap(q->mbox_map, sizeof(kv_mbox_t));
+    q->mbox_map = NULL;
+    if (q->mbox_key)
+        ucp_rkey_destroy(q->mbox_key);
+    q->mbox_key = NULL;
     if (!q->ep)
         return;
     req = ucp_ep_close_nbx(q->ep, &prm);
@@ -500,12 +553,30 @@ static int parse_layouts(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int n, con
     return 0;
 }
 
+/* A direct peer's mailbox: its memfd, mapped here; NULL when that is
+ * refused (then the peer goes through UCX). */
+static kv_mbox_t *map_peer_mbox(const info_head_t *h)
+{
+    char path[64];
+    void *m;
+    int fd;
+
+    if (h->mbox_fd < 0)
+        return NULL;
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)h->host.pid, (int)h->mbox_fd);
+    if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+        return NULL;
+    m = mmap(NULL, sizeof(kv_mbox_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    return m == MAP_FAILED ? NULL : (kv_mbox_t *)m;
+}
+
 int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn)
 {
     cursor_t c = {.in = (const unsigned char *)info, .cap = len};
     size_t after_addr = 0;
     const info_head_t *h;
-    const void *addr;
+    const void *addr, *mkey;
     kv_rpeer_t *q;
     int rc = 0;
 
@@ -515,7 +586,8 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
                        "%zu bytes are not a blob of gshmem_kv_local_info (version %d)", len,
                        KV_INFO_VERSION);
     if (h->length != len || h->n_layouts < 0 || h->n_layouts > KV_MAX_INFO_LAYOUTS ||
-        !(addr = take(&c, h->addr_len))) {
+        !(addr = take(&c, h->addr_len)) || h->mbox_key_len > KV_MAX_KEY ||
+        !(mkey = take(&c, h->mbox_key_len))) {
         return kv_fail(
             GSHMEM_KV_ERR_INVALID, fn,
             "the blob says it has %u bytes (and %d layouts), and it has %zu: cut short or "
@@ -531,6 +603,8 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
     q = &kv->net->peer[kv->net->n_peers];
     memset(q, 0, sizeof *q);
     q->pe = h->pe;
+    q->nonce = h->nonce;
+    q->mbox = (kv_mbox_t *)(uintptr_t)h->mbox;
     /* The layouts first without an endpoint (checks, addresses): a peer
      * on this host that this process may read is copied to directly, and
      * gets no UCX endpoint at all (an endpoint closed before its wire-up
@@ -538,7 +612,9 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
      * "got REP message"). */
     if ((rc = parse_layouts(kv, q, &c, h->n_layouts, fn)) != 0)
         goto err_close;
-    if (q->n_lay > 0 && kv_direct_usable(&h->host, q->lay[0].P.base[0])) {
+    if (kv_direct_usable(&h->host, q->n_lay > 0 ? (const void *)q->lay[0].P.base[0]
+                                                : (const void *)q->mbox) &&
+        (q->mbox_map = map_peer_mbox(h)) != NULL) {
         q->direct = (pid_t)h->host.pid;
         goto done;
     }
@@ -557,6 +633,17 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
             q->ep = NULL;
             return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "UCX ucp_ep_create to the blob's worker: %s",
                            ucs_status_string(st));
+        }
+    }
+    {
+        ucs_status_t st = ucp_ep_rkey_unpack(q->ep, mkey, &q->mbox_key);
+
+        if (st != UCS_OK) {
+            q->mbox_key = NULL;
+            rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                         "the blob's mailbox key: UCX ucp_ep_rkey_unpack: %s",
+                         ucs_status_string(st));
+            goto err_close;
         }
     }
     if ((rc = parse_layouts(kv, q, &c, h->n_layouts, fn)) != 0)
@@ -641,9 +728,6 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
     if (q->failed != UCS_OK)
         return kv_fail(GSHMEM_KV_ERR_PEER, fn, "peer %d (PE %d of its job) is gone: %s", x->pe,
                        q->pe, ucs_status_string(q->failed));
-    if (x->signal.addr)
-        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
-                       "a signal goes to a PE of this job; peer %d is outside it", x->pe);
     for (int i = 0; i < q->n_lay; i++)
         if (q->lay[i].id == x->layout) {
             *P = &q->lay[i].P;
@@ -696,6 +780,40 @@ void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const cha
                                 ucs_status_string(UCS_PTR_STATUS(s)));
 }
 
+/* r's signal to q: word kv_signal_index(r->sig.addr) of q's engine.  A
+ * direct peer's is done on return; a UCX one is covered by the next
+ * flush (its operand is the request's own, which outlives the flush). */
+static void send_signal(gshmem_kv_t *kv, kv_rpeer_t *q, kv_req_t *r)
+{
+    int i = kv_signal_index(kv, r->sig.addr);
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE,
+                               .datatype = ucp_dt_make_contig(sizeof(uint64_t))};
+    uint64_t remote = (uint64_t)(uintptr_t)&q->mbox->signal[i];
+    ucs_status_ptr_t s;
+
+    if (q->direct) {
+        uint64_t *w = &q->mbox_map->signal[i];
+
+        if (r->sig.op == GSHMEM_KV_SIGNAL_SET)
+            __atomic_store_n(w, r->sig.value, __ATOMIC_RELEASE);
+        else
+            __atomic_fetch_add(w, r->sig.value, __ATOMIC_ACQ_REL);
+        return;
+    }
+    if (r->sig.op == GSHMEM_KV_SIGNAL_SET)
+        s = ucp_put_nbx(q->ep, &r->sig.value, sizeof(uint64_t), remote, q->mbox_key, &prm);
+    else
+        s = ucp_atomic_op_nbx(q->ep, UCP_ATOMIC_OP_ADD, &r->sig.value, 1, remote, q->mbox_key,
+                              &prm);
+    if (UCS_PTR_IS_PTR(s))
+        ucp_request_free(s);
+    else if (UCS_PTR_IS_ERR(s))
+        r->net_status = kv_fail(GSHMEM_KV_ERR_PEER,
+                                r->is_read ? "gshmem_kv_read" : "gshmem_kv_write",
+                                "UCX signal to peer %d: %s", r->pe,
+                                ucs_status_string(UCS_PTR_STATUS(s)));
+}
+
 void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r)
 {
     kv_rpeer_t *q = &kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE];
@@ -710,10 +828,18 @@ void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r)
         if (e != 0 && r->net_status == 0)
             r->net_status = direct_fail(q, r, e);
         kv->net->batch.n = 0;
+        if (r->net_status == 0 && !r->is_read && r->sig.addr)
+            send_signal(kv, q, r); /* the copies are done */
         return;
     }
     if (r->net_status != 0)
         return;
+    if (!r->is_read && r->sig.addr) {
+        ucp_worker_fence(kv->net->worker); /* the signal after every run */
+        send_signal(kv, q, r);
+        if (r->net_status != 0)
+            return;
+    }
     s = ucp_ep_flush_nbx(ep, &prm);
     if (UCS_PTR_IS_PTR(s))
         r->flush = s;
@@ -739,6 +865,25 @@ int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r)
                                     r->is_read ? "read" : "write",
                                     (unsigned long long)r->stats.bytes, r->pe, q->pe,
                                     ucs_status_string(st));
+    }
+    /* A read's signal: "I have read your blocks", once they are here. */
+    if (r->net_status == 0 && r->is_read && r->sig.addr && !r->canceled && !r->sig_sent) {
+        ucp_request_param_t prm = {.op_attr_mask = 0};
+        ucs_status_ptr_t s;
+
+        r->sig_sent = 1;
+        send_signal(kv, q, r);
+        if (q->direct || r->net_status != 0)
+            return r->net_status;
+        s = ucp_ep_flush_nbx(q->ep, &prm);
+        if (UCS_PTR_IS_PTR(s)) {
+            r->flush = s;
+            return GSHMEM_KV_INPROGRESS;
+        }
+        if (UCS_PTR_IS_ERR(s))
+            r->net_status = kv_fail(GSHMEM_KV_ERR_PEER, "gshmem_kv_read",
+                                    "UCX flush of the signal to peer %d: %s", r->pe,
+                                    ucs_status_string(UCS_PTR_STATUS(s)));
     }
     return r->net_status;
 }
@@ -774,9 +919,146 @@ void kv_net_destroy(gshmem_kv_t *kv)
     }
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         kv_net_layout_drop(kv, id);
+    ucp_mem_unmap(n->ctx, n->mbox_memh);
     ucp_worker_destroy(n->worker);
     ucp_cleanup(n->ctx);
     free(n->memh), free(n->peer);
     free(n);
     kv->net = NULL;
+}
+
+/* ---- messages ------------------------------------------------------------------- */
+
+/* How kv_mbox_send reaches a UCX peer's mailbox: each operation waits for
+ * its end (the lock held, progressing the worker), until the deadline.
+ * Operands and results live in the peer's slot (scratch), never on a
+ * stack that a late completion could write. */
+typedef struct ucx_mctx {
+    gshmem_kv_t *kv;
+    kv_rpeer_t *q;
+    uint64_t deadline;
+    const char *fn;
+    uint64_t *scratch; /* [4] */
+} ucx_mctx_t;
+
+static int ucx_mwait(ucx_mctx_t *m, ucs_status_ptr_t s, const char *what)
+{
+    ucs_status_t st = UCS_OK;
+
+    if (UCS_PTR_IS_ERR(s))
+        st = UCS_PTR_STATUS(s);
+    else if (s != NULL) {
+        while ((st = ucp_request_check_status(s)) == UCS_INPROGRESS && m->q->failed == UCS_OK &&
+               kv_now_ns() < m->deadline)
+            ucp_worker_progress(m->kv->net->worker);
+        ucp_request_free(s); /* still in progress: released when it ends */
+        if (st == UCS_INPROGRESS) {
+            st = m->q->failed != UCS_OK ? m->q->failed : UCS_ERR_TIMED_OUT;
+            /* Nothing of this message may land later, half written. */
+            rpeer_close(m->kv, m->q);
+        }
+    }
+    if (st == UCS_OK)
+        return 0;
+    if (m->q->failed == UCS_OK)
+        m->q->failed = st;
+    return kv_fail(st == UCS_ERR_TIMED_OUT ? GSHMEM_KV_ERR_TIMEOUT : GSHMEM_KV_ERR_PEER, m->fn,
+                   "UCX %s of a message to peer PE %d of its job: %s", what, m->q->pe,
+                   ucs_status_string(st));
+}
+
+static int ucx_mfetch(void *ctx, uint64_t *word, uint64_t *out)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    int rc = ucx_mwait(m,
+                       ucp_get_nbx(m->q->ep, &m->scratch[0], sizeof(uint64_t),
+                                   (uint64_t)(uintptr_t)word, m->q->mbox_key, &prm),
+                       "get");
+
+    *out = m->scratch[0];
+    return rc;
+}
+
+static int ucx_mcas(void *ctx, uint64_t *word, uint64_t expect, uint64_t desired, uint64_t *old)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    ucp_request_param_t prm = {.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE |
+                                               UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+                               .datatype = ucp_dt_make_contig(sizeof(uint64_t)),
+                               .reply_buffer = &m->scratch[1]};
+    int rc;
+
+    /* UCX: the value compared in buffer, the new one in (and the old one
+     * out of) the reply buffer. */
+    m->scratch[2] = expect;
+    m->scratch[1] = desired;
+    rc = ucx_mwait(m,
+                   ucp_atomic_op_nbx(m->q->ep, UCP_ATOMIC_OP_CSWAP, &m->scratch[2], 1,
+                                     (uint64_t)(uintptr_t)word, m->q->mbox_key, &prm),
+                   "compare-and-swap");
+    *old = m->scratch[1];
+    return rc;
+}
+
+static int ucx_mput(void *ctx, void *dst, const void *src, size_t n)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+
+    return ucx_mwait(m,
+                     ucp_put_nbx(m->q->ep, src, n, (uint64_t)(uintptr_t)dst, m->q->mbox_key, &prm),
+                     "put");
+}
+
+static int ucx_mpublish(void *ctx, uint64_t *word, uint64_t v)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    ucp_request_param_t prm = {.op_attr_mask = 0};
+    int rc;
+
+    ucp_worker_fence(m->kv->net->worker); /* the body first */
+    m->scratch[3] = v;
+    rc = ucx_mwait(m,
+                   ucp_put_nbx(m->q->ep, &m->scratch[3], sizeof(uint64_t),
+                               (uint64_t)(uintptr_t)word, m->q->mbox_key, &prm),
+                   "put");
+    return rc ? rc : ucx_mwait(m, ucp_ep_flush_nbx(m->q->ep, &prm), "flush");
+}
+
+static const kv_mbox_ops_t ucx_mbox_ops = {.fetch = ucx_mfetch,
+                                           .cas = ucx_mcas,
+                                           .put = ucx_mput,
+                                           .publish = ucx_mpublish};
+
+int kv_net_msg_send(gshmem_kv_t *kv, int peer, const void *data, size_t len, uint64_t deadline_ns,
+                    const char *fn)
+{
+    kv_rpeer_t *q = rpeer(kv, peer, fn);
+    static __thread uint64_t scratch[4];
+    ucx_mctx_t m = {kv, q, deadline_ns, fn, scratch};
+    char who[64];
+
+    if (!q)
+        return kv->net && peer - GSHMEM_KV_PEER_REMOTE < kv->net->n_peers ? GSHMEM_KV_ERR_PEER
+                                                                          : GSHMEM_KV_ERR_RANGE;
+    if (q->failed == UCS_OK && q->direct && kill(q->direct, 0) != 0 && errno == ESRCH)
+        q->failed = UCS_ERR_CONNECTION_RESET;
+    if (q->failed != UCS_OK)
+        return kv_fail(GSHMEM_KV_ERR_PEER, fn, "peer %d (PE %d of its job) is gone: %s", peer,
+                       q->pe, ucs_status_string(q->failed));
+    snprintf(who, sizeof who, "peer %d (PE %d of its job)", peer, q->pe);
+    if (q->direct)
+        return kv_mbox_send(&kv_mbox_mapped_ops, NULL, q->mbox_map, kv->me, kv->net->nonce, data,
+                            len, deadline_ns, who, fn);
+    return kv_mbox_send(&ucx_mbox_ops, &m, q->mbox, kv->me, kv->net->nonce, data, len, deadline_ns,
+                        who, fn);
+}
+
+int kv_net_peer_of(gshmem_kv_t *kv, uint64_t engine)
+{
+    for (int i = 0; kv->net && i < kv->net->n_peers; i++)
+        if (kv->net->peer[i].live && kv->net->peer[i].nonce == engine)
+            return GSHMEM_KV_PEER_REMOTE + i;
+    return -1;
 }

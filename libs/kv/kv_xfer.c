@@ -38,7 +38,8 @@ static int check_blocks(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const kv_pla
     return 0;
 }
 
-static int check_signal(const gshmem_kv_xfer_t *x, const char *fn)
+static int check_signal(const gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, int outside,
+                        const char *fn)
 {
     const gshmem_kv_signal_t *s = &x->signal;
 
@@ -50,7 +51,12 @@ static int check_signal(const gshmem_kv_xfer_t *x, const char *fn)
     if (s->op != GSHMEM_KV_SIGNAL_SET && s->op != GSHMEM_KV_SIGNAL_ADD)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                        "signal op %d is neither GSHMEM_KV_SIGNAL_SET (0) nor _ADD (1)", s->op);
-    if (!shmem_addr_accessible(s->addr, x->pe))
+    if (outside && kv_signal_index(kv, s->addr) < 0)
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                       "peer %d is outside the job: its signal is one of this engine's signal "
+                       "words (gshmem_kv_signal_word), and %p is not",
+                       x->pe, (void *)s->addr);
+    if (!outside && !shmem_addr_accessible(s->addr, x->pe))
         return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "signal address %p is not symmetric memory",
                        (void *)s->addr);
     return 0;
@@ -98,7 +104,7 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
     p->L = L, p->P = P;
     if (check_blocks(kv, x, p, fn) != 0)
         return GSHMEM_KV_ERR_RANGE;
-    return p->keys ? 0 : check_signal(x, fn); /* kv_net_plan refused a remote signal */
+    return check_signal(kv, x, p->keys != NULL, fn);
 }
 
 /* One run: a non-blocking get or put to a PE, a UCX one to a peer outside
@@ -173,10 +179,10 @@ static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req
         return rc;
     }
     t0 = kv_now_ns();
-    r->pe = x->pe, r->is_read = is_read;
+    r->pe = x->pe, r->is_read = is_read, r->sig = x->signal, r->sig_sent = 0;
     ops = post(kv, x, &p, r, is_read, &bytes);
     if (p.keys)
-        kv_net_flush(kv, r);
+        kv_net_flush(kv, r); /* with a write's signal, ordered after the data */
     else if (!is_read && x->signal.addr) {
         shmem_fence(); /* the signal after every put of the request */
         if (x->signal.op == GSHMEM_KV_SIGNAL_SET)
@@ -186,7 +192,7 @@ static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req
     }
     for (int b = 0; b < p.L->rpl; b++)
         nreg += (int)(p.mask >> b & 1);
-    r->is_read = is_read, r->layout = x->layout, r->pe = x->pe, r->sig = x->signal;
+    r->layout = x->layout;
     r->stats.bytes = bytes, r->stats.ops = ops;
     r->stats.blocks = (uint64_t)x->n * (uint64_t)x->n_layers * (uint64_t)nreg;
     r->t_posted = kv_now_ns();

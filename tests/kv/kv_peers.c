@@ -22,6 +22,12 @@
  *                        peer, a signal, a layout the blob lacks, a block out
  *                        of range, a removed peer.
  *
+ * Signals and messages: pull's read of runs sets the server's signal word
+ * 1 to 77 once the data is here, its write back adds 5 to word 0 after the
+ * data, and it sends the server two messages; the server (which never
+ * added the puller) checks both words and both messages, in order, from
+ * an engine it does not know (peer -1) and the puller's PE.
+ *
  * Both jobs have the same number of PEs.  Every byte of both pools is
  * checked.  Exit 0, 1 (a check failed) by pt_finish.
  */
@@ -40,6 +46,20 @@
 #define SERVE_TAG 1
 #define PULL_TAG 2
 #define WAIT_S 120
+#define SIG_ADD 5
+#define SIG_SET 77
+#define LONG_MSG GSHMEM_KV_MSG_MAX
+
+static void text_of(char *buf, size_t cap, int pe)
+{
+    snprintf(buf, cap, "pulled by PE %d", pe);
+}
+
+/* The long message's byte i from PE pe. */
+static unsigned char long_pat(int pe, size_t i)
+{
+    return (unsigned char)(i * 7 + (size_t)pe * 31 + 1);
+}
 
 /* The round of a kill-and-restart run ("1", "2"); "" otherwise. */
 static const char *round_ = "";
@@ -133,6 +153,38 @@ static const char *secret(void)
     return s ? s : "kv_peers: no KV_PEERS_SECRET in the environment";
 }
 
+/* What pull sent this PE: signal words 0 and 1, two messages. */
+static void check_signals_and_messages(gshmem_kv_t *kv)
+{
+    uint64_t *add = gshmem_kv_signal_word(kv, 0), *set = gshmem_kv_signal_word(kv, 1);
+    static gshmem_kv_msg_t m[4];
+    char text[64];
+    size_t n = 99;
+    int bad = 0;
+
+    PT_CHECK_EQ("signal word 0 (a write's signal, add)", (uint64_t)SIG_ADD,
+                __atomic_load_n(add, __ATOMIC_ACQUIRE));
+    PT_CHECK_EQ("signal word 1 (a read's signal, set)", (uint64_t)SIG_SET,
+                __atomic_load_n(set, __ATOMIC_ACQUIRE));
+    PT_CHECK_EQ("gshmem_kv_msg_recv", 0, gshmem_kv_msg_recv(kv, m, 4, &n));
+    PT_CHECK_EQ("gshmem_kv_msg_recv: messages", (size_t)2, n);
+    if (n != 2)
+        return;
+    text_of(text, sizeof text, pt_me);
+    PT_CHECK_EQ("message 0: length", strlen(text), m[0].len);
+    PT_CHECK("message 0", memcmp(m[0].data, text, strlen(text)) == 0, text);
+    PT_CHECK_EQ("message 0: peer (an engine this one never added)", -1, m[0].peer);
+    PT_CHECK_EQ("message 0: the sender's PE", pt_me, m[0].pe);
+    PT_CHECK("message 0: the sender's engine", m[0].engine != 0, "not 0");
+    PT_CHECK_EQ("message 1: length", (size_t)LONG_MSG, m[1].len);
+    for (size_t i = 0; i < m[1].len; i++)
+        bad += m[1].data[i] != long_pat(pt_me, i);
+    PT_CHECK_EQ("message 1: bytes that differ", 0, bad);
+    PT_CHECK_EQ("message 1: the same engine", m[0].engine, m[1].engine);
+    PT_CHECK_EQ("gshmem_kv_msg_recv (nothing more)", 0, gshmem_kv_msg_recv(kv, m, 4, &n));
+    PT_CHECK_EQ("gshmem_kv_msg_recv: messages", (size_t)0, n);
+}
+
 static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die, int listen)
 {
     unsigned char *exp = (unsigned char *)malloc(pool->size), *blob;
@@ -173,6 +225,7 @@ static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die, int
     }
     if (await(path_of(dir, "done", pt_me)) != 0)
         PT_CHECK("kv_peers serve", 0, "the puller's done file");
+    check_signals_and_messages(kv);
     /* The puller's pool has this shape and its own pattern. */
     for (size_t o = 0; o < pool->size; o++)
         exp[o] = kt_pat(pt_me, SERVE_TAG, o);
@@ -209,8 +262,10 @@ static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *b
                 gshmem_kv_read(kv, &x, &req));
     x.pe = peer;
     x.signal.addr = &word, x.signal.value = 1;
-    PT_CHECK_EQ("gshmem_kv_write (signal to a peer outside)", GSHMEM_KV_ERR_INVALID,
-                gshmem_kv_write(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_write (signal to a peer outside, not a signal word)",
+                GSHMEM_KV_ERR_INVALID, gshmem_kv_write(kv, &x, &req));
+    PT_CHECK("gshmem_kv_error", strstr(gshmem_kv_error(), "gshmem_kv_signal_word") != NULL,
+             "the line names gshmem_kv_signal_word");
     x.signal.addr = NULL;
     x.remote_blocks = &b16;
     PT_CHECK_EQ("gshmem_kv_read (remote block 16 of 16)", GSHMEM_KV_ERR_RANGE,
@@ -230,6 +285,10 @@ static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *b
     PT_CHECK_EQ("gshmem_kv_peer_remove", 0, gshmem_kv_peer_remove(kv, peer));
     PT_CHECK_EQ("gshmem_kv_read (removed peer)", GSHMEM_KV_ERR_PEER,
                 gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("gshmem_kv_msg_send (removed peer)", GSHMEM_KV_ERR_PEER,
+                gshmem_kv_msg_send(kv, peer, "x", 1));
+    PT_CHECK_EQ("gshmem_kv_msg_send (made-up peer)", GSHMEM_KV_ERR_RANGE,
+                gshmem_kv_msg_send(kv, GSHMEM_KV_PEER_REMOTE + 999, "x", 1));
     PT_CHECK_EQ("gshmem_kv_peer_remove (twice)", GSHMEM_KV_ERR_PEER,
                 gshmem_kv_peer_remove(kv, peer));
     PT_CHECK_EQ("gshmem_kv_peer_remove (made-up)", GSHMEM_KV_ERR_RANGE,
@@ -312,7 +371,9 @@ static void pull(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir, int 
     memset(&x, 0, sizeof x);
     x.layout = id, x.pe = peer, x.layer_first = 0, x.n_layers = LAYERS;
     x.n = 4, x.local_blocks = c_local, x.remote_blocks = c_remote;
-    PT_CHECK_EQ("gshmem_kv_read (runs)", 0, gshmem_kv_read(kv, &x, &req));
+    x.signal.addr = gshmem_kv_signal_word(kv, 1);
+    x.signal.value = SIG_SET, x.signal.op = GSHMEM_KV_SIGNAL_SET;
+    PT_CHECK_EQ("gshmem_kv_read (runs, a signal)", 0, gshmem_kv_read(kv, &x, &req));
     PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
     PT_CHECK_EQ("gshmem_kv_req_stats", 0, gshmem_kv_req_stats(kv, req, &st));
     PT_CHECK_EQ("gshmem_kv_req_stats: ops (a run per layer and region)",
@@ -323,9 +384,24 @@ static void pull(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *dir, int 
 
     /* Push back: the server checks these. */
     x = write_xfer(id, peer);
-    PT_CHECK_EQ("gshmem_kv_write", 0, gshmem_kv_write(kv, &x, &req));
+    x.signal.addr = gshmem_kv_signal_word(kv, 0);
+    x.signal.value = SIG_ADD, x.signal.op = GSHMEM_KV_SIGNAL_ADD;
+    PT_CHECK_EQ("gshmem_kv_write (a signal)", 0, gshmem_kv_write(kv, &x, &req));
     PT_CHECK_EQ("gshmem_kv_wait", 0, gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
     PT_CHECK_EQ("gshmem_kv_req_free", 0, gshmem_kv_req_free(kv, req));
+    {
+        unsigned char big[LONG_MSG + 1];
+        char text[64];
+
+        text_of(text, sizeof text, pt_me);
+        for (size_t i = 0; i < sizeof big; i++)
+            big[i] = long_pat(pt_me, i);
+        PT_CHECK_EQ("gshmem_kv_msg_send", 0, gshmem_kv_msg_send(kv, peer, text, strlen(text)));
+        PT_CHECK_EQ("gshmem_kv_msg_send (too long)", GSHMEM_KV_ERR_RANGE,
+                    gshmem_kv_msg_send(kv, peer, big, LONG_MSG + 1));
+        PT_CHECK_EQ("gshmem_kv_msg_send (the longest)", 0,
+                    gshmem_kv_msg_send(kv, peer, big, LONG_MSG));
+    }
 
     if (with_bad)
         bad_inputs(kv, id, peer, blob, len);

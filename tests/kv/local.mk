@@ -6,6 +6,8 @@
 # never a crash or a hang.  Each at 1, 2 and 4 PEs by tests/pe/run-pe
 # (load/store), and as a -net.net twin with GSHMEM_DISABLE_P2P=1 (every
 # other PE through UCX), listed here by hand as tests/moe does.
+# kv_msg: small messages between PEs (all to all, a full mailbox, many
+# senders racing for one ring, bad input).
 # kv_file: the storage tier moves every byte it should (io_uring, the
 # pread/pwrite fallback, O_DIRECT); kv_file_bad: its bad inputs, a file cut
 # short; kv_file_full: a full disk (a 1 MiB tmpfs: root, else a skip);
@@ -14,10 +16,12 @@
 # The tier is local to a PE: at 1 PE.
 # exports.sh: libgshmem_kv.so exports only gshmem_kv_ names.
 KV_TEST_COMMON = tests/kv/kv_test.h tests/pe/pe_test.h
-check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad \
+check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad tests/kv/kv_msg \
 	tests/kv/kv_file tests/kv/kv_file_bad tests/kv/kv_file_full tests/kv/kv_file_async
 tests_kv_kv_xfer_SOURCES = tests/kv/kv_xfer.c $(KV_TEST_COMMON)
 tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -lpthread
+tests_kv_kv_msg_SOURCES = tests/kv/kv_msg.c $(KV_TEST_COMMON)
+tests_kv_kv_msg_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 tests_kv_kv_bad_SOURCES = tests/kv/kv_bad.c $(KV_TEST_COMMON)
 tests_kv_kv_bad_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 # no_uring: a command under a seccomp filter that refuses io_uring, for
@@ -39,6 +43,7 @@ tests_kv_kv_file_async_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 TESTS += \
 	tests/kv/kv_xfer-np1.pe tests/kv/kv_xfer-np2.pe tests/kv/kv_xfer-np4.pe \
 	tests/kv/kv_bad-np1.pe tests/kv/kv_bad-np2.pe tests/kv/kv_bad-np4.pe \
+	tests/kv/kv_msg-np1.pe tests/kv/kv_msg-np2.pe tests/kv/kv_msg-np4.pe \
 	tests/kv/kv_file-np1.pe tests/kv/kv_file_bad-np1.pe tests/kv/kv_file_full-np1.pe \
 	tests/kv/kv_file_async-np1.pe \
 	tests/kv/exports.sh
@@ -60,7 +65,7 @@ TESTS += tests/kv/kv-other-user.sh
 EXTRA_DIST += tests/kv/kv-other-user.sh
 TESTS += \
 	tests/kv/kv_xfer-np1-net.net tests/kv/kv_xfer-np2-net.net tests/kv/kv_xfer-np4-net.net \
-	tests/kv/kv_bad-np2-net.net
+	tests/kv/kv_bad-np2-net.net tests/kv/kv_msg-np2-net.net tests/kv/kv_msg-np4-net.net
 endif
 
 # The block store: kv_store keeps what it should (LRU, reopen, engines,
