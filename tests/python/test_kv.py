@@ -220,9 +220,37 @@ def test_peer_outside_the_job_by_blob():
         exp = pattern(me, layer, 7)
         exp[:, 6:10] = pattern(nxt, layer, 7)[:, 0:4]
         assert torch.equal(caches[layer], exp), layer
-    with pytest.raises(KVError, match="outside it") as e:
+    gshmem.barrier_all()  # every PE has checked its caches before the writes below
+    # A write with a signal (block 5 into the next PE's 2, which no other
+    # transfer touches; word 3 of its engine, add 2), a
+    # message to it as a peer outside the job and one as a PE.
+    with pytest.raises(ValueError, match="index of one of its signal words"):
         eng.write(lay, peer, [0], signal=mine[:8].view(torch.int64))
-    assert e.value.name == "ERR_INVALID"
+    with pytest.raises(KVError, match="0 to 63") as e:
+        eng.signal(64)
+    req = eng.write(lay, peer, [5], [2], signal=3, signal_value=2, signal_op="add")
+    assert req.wait(timeout=10.0) == "done"
+    req.free()
+    eng.send(peer, b"outside from %d" % me)
+    eng.send(nxt, b"inside from %d" % me)
+    with pytest.raises(KVError, match="at most 1000") as e:
+        eng.send(nxt, b"x" * 1001)
+    assert e.value.name == "ERR_RANGE"
+    gshmem.barrier_all()
+    prev = (me - 1 + n) % n
+    assert eng.signal(3) == 2
+    for layer in range(L):
+        assert torch.equal(caches[layer][:, 2], pattern(prev, layer, 7)[:, 5]), layer
+    got = eng.recv()
+    assert len(got) == 2, got
+    inside = [m for m in got if m.engine == 0]
+    outside = [m for m in got if m.engine != 0]
+    assert [m.data for m in inside] == [b"inside from %d" % prev]
+    assert inside[0].peer == prev and inside[0].pe == prev
+    assert [m.data for m in outside] == [b"outside from %d" % prev]
+    # This PE added the next PE's blob only: the previous is known when it is the next.
+    assert outside[0].peer == (peer if n <= 2 else -1) and outside[0].pe == prev
+    assert eng.recv() == []
     with pytest.raises(KVError, match="not a blob of gshmem_kv_local_info") as e:
         eng.add_peer(b"x" * 64)
     assert e.value.name == "ERR_INVALID"

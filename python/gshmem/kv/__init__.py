@@ -30,7 +30,14 @@ other (the blob crosses the application's own channel), or
 where = eng.listen(secret) and peer = eng.connect(where, secret) (the
 library's own channel, authenticated), then eng.read(lay, peer, ...) as
 with a PE, over UCX.
+
+Small messages: eng.send(peer, b"request 17 read") puts up to MSG_MAX bytes
+in a PE's or an outside peer's mailbox; eng.recv() returns the Messages
+waiting (oldest first: peer, pe, engine, data).  A transfer to a peer
+outside the job signals one of that engine's signal words: signal=i (an
+int, 0 <= i < SIGNAL_WORDS) there, read with eng.signal(i).
 """
+import collections
 import ctypes
 import os
 
@@ -54,6 +61,11 @@ STORE_WRITE, STORE_CREATE, STORE_DIRECT, STORE_SYNC = 1, 2, 4, 8
 SIGNAL_SET, SIGNAL_ADD = 0, 1
 _SIG_OPS = {"set": SIGNAL_SET, "add": SIGNAL_ADD}
 WAIT_DEFAULT = -1
+SIGNAL_WORDS, MSG_MAX = 64, 1000  # GSHMEM_KV_SIGNAL_WORDS, GSHMEM_KV_MSG_MAX
+# A message: who sent it (peer: a PE, a peer id of add_peer, or -1: an
+# engine outside the job this one has not added), its PE in its own job,
+# its engine's id (0: a PE of this job), and the bytes.
+Message = collections.namedtuple("Message", "peer pe engine data")
 
 
 class KVError(GshmemError):
@@ -114,6 +126,11 @@ class _StoreStats(ctypes.Structure):
                 ("dropped", ctypes.c_uint64)]
 
 
+class _Msg(ctypes.Structure):
+    _fields_ = [("peer", ctypes.c_int), ("pe", ctypes.c_int), ("engine", ctypes.c_uint64),
+                ("len", ctypes.c_size_t), ("data", ctypes.c_ubyte * MSG_MAX)]
+
+
 class _Completion(ctypes.Structure):
     _fields_ = [("req", ctypes.c_uint64), ("status", ctypes.c_int)]
 
@@ -162,6 +179,9 @@ def kv_lib():
                                      ctypes.c_size_t]),
             ("gshmem_kv_connect", I, [V, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64,
                                       P(I)]),
+            ("gshmem_kv_signal_word", P(U64), [V, I]),
+            ("gshmem_kv_msg_send", I, [V, I, ctypes.c_char_p, ctypes.c_size_t]),
+            ("gshmem_kv_msg_recv", I, [V, P(_Msg), ctypes.c_size_t, P(ctypes.c_size_t)]),
             ("gshmem_kv_error", ctypes.c_char_p, []),
             ("gshmem_kv_status_str", ctypes.c_char_p, [I])]:
         f = getattr(m, name)
@@ -367,7 +387,19 @@ class Engine:
         for r in ([] if regions is None else regions):
             mask |= 1 << int(r)
         sig = _Signal(None, 0, 0)
-        if signal is not None:
+        if signal is not None and isinstance(pe, int) and pe >= PEER_REMOTE:
+            # A peer outside the job: one of its signal words, by index.
+            if isinstance(signal, bool) or not isinstance(signal, int) or \
+                    not 0 <= signal < SIGNAL_WORDS:
+                raise ValueError("gshmem.kv.%s: a signal to a peer outside the job is the index "
+                                 "of one of its signal words (an int, 0 to %d), not %r" %
+                                 (fn, SIGNAL_WORDS - 1, signal))
+            if signal_op not in _SIG_OPS:
+                raise ValueError("gshmem.kv.%s: signal_op %r is not 'set' or 'add'" %
+                                 (fn, signal_op))
+            ptr = ctypes.cast(self._word(fn, signal), ctypes.c_void_p).value
+            sig = _Signal(ptr, int(signal_value) & (2 ** 64 - 1), _SIG_OPS[signal_op])
+        elif signal is not None:
             ptr, n = check_symmetric(fn, "signal", signal)
             if n != 8:
                 raise ValueError("gshmem.kv.%s: the signal must be one 8-byte word (int64 or "
@@ -394,7 +426,8 @@ class Engine:
 
     def add_peer(self, info):
         """A peer outside the job from its local_info() blob: an id (>=
-        PEER_REMOTE) to pass as pe to read and write (without signal=)."""
+        PEER_REMOTE) to pass as pe to read, write and send (signal=: the
+        index of one of its signal words)."""
         kv = self._live("Engine.add_peer")
         if not isinstance(info, (bytes, bytearray)):
             raise ValueError("gshmem.kv.add_peer: info must be the bytes of local_info(), not %s"
@@ -424,6 +457,43 @@ class Engine:
                                           _text("connect", "secret", secret), ms,
                                           ctypes.byref(peer)))
         return peer.value
+
+    def _word(self, fn, i):
+        w = kv_lib().gshmem_kv_signal_word(self._live(fn), int(i))
+        if not w:
+            raise KVError(-4, kv_lib().gshmem_kv_error().decode())
+        return w
+
+    def signal(self, i):
+        """The value of this engine's signal word i (what peers outside the
+        job set or add with signal=i)."""
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise ValueError("gshmem.kv.signal: i must be an int, not %r" % (i,))
+        return self._word("Engine.signal", i)[0]
+
+    def send(self, peer, data):
+        """Puts data (bytes, at most MSG_MAX) in the mailbox of peer (a PE
+        of the job or an add_peer id); returns once it is there.  A full
+        mailbox raises KVError ERR_BUSY after the engine's timeout."""
+        kv = self._live("Engine.send")
+        if not isinstance(data, (bytes, bytearray)):
+            raise ValueError("gshmem.kv.send: data must be bytes, not %s" % type(data).__name__)
+        if not (isinstance(peer, int) and peer >= PEER_REMOTE):
+            check_pe("send", peer)
+        _check(kv_lib().gshmem_kv_msg_send(kv, peer, bytes(data), len(data)))
+
+    def recv(self, limit=64):
+        """The messages waiting, at most limit, oldest first: [Message]
+        (never waits)."""
+        kv = self._live("Engine.recv")
+        limit = int(limit)
+        if limit < 1:
+            raise ValueError("gshmem.kv.Engine.recv: limit %d is not at least 1" % limit)
+        arr = (_Msg * limit)()
+        n = ctypes.c_size_t(0)
+        _check(kv_lib().gshmem_kv_msg_recv(kv, arr, limit, ctypes.byref(n)))
+        return [Message(arr[i].peer, arr[i].pe, arr[i].engine,
+                        bytes(arr[i].data[:arr[i].len])) for i in range(n.value)]
 
     def remove_peer(self, peer):
         """Ends its requests in progress (failed), closes it."""
