@@ -14,13 +14,14 @@ What it does, in vLLM's own flow (the NixlConnector's, pull mode):
   secret; a request sent with kv_transfer_params {"do_remote_decode":
   True} keeps its blocks when it finishes (request_finished returns
   True) and hands back {"do_remote_prefill": True, "remote_block_ids",
-  "remote_address", "remote_request_id", "remote_mailbox"}.  The decode
+  "remote_address", "remote_request_id"}.  The decode
   instance, given those params, reports the prompt as loadable
   asynchronously (get_num_new_matched_tokens), pulls the blocks in one
   gshmem_kv_read when they are allocated (start_load_kv), and when the
-  pull has ended writes a 64-byte tag into the prefill worker's mailbox
-  slot: that tag is how the prefill side learns its blocks may be freed
-  (get_finished reports the request as sent).  A prefill side that never
+  pull has ended sends the prefill worker a small message naming the
+  request (gshmem_kv_msg_send): that is how the prefill side learns its
+  blocks may be freed (get_finished reports the request as sent).  A
+  prefill side that never
   hears frees them after a lease (extra_config "lease_s", 480 s as
   NIXL's).  Connections are made once per address and kept.
 - Prefix reuse through the block store (extra_config "store_path").  A
@@ -45,8 +46,6 @@ import enum
 import hashlib
 import os
 import time
-
-import numpy as np
 
 from . import BlockStore, Engine, KVError, chunk_keys
 
@@ -94,14 +93,13 @@ except Exception as e:  # vllm missing, or one that does not import with this to
         def has_connector_metadata(self):
             return self._connector_metadata is not None
 
-MAILBOX_SLOTS = 4096  # requests a prefill worker may have waiting for their reader
-TAG_BYTES = 64
+READ_PREFIX = b"gshmemkv read "
 
 
-def _tag(remote_request_id):
-    """The 64 bytes a reader writes into the mailbox slot: never all zeros."""
-    h = hashlib.blake2b(remote_request_id.encode(), digest_size=32).digest()
-    return b"gshmemkv" + h + b"\x01" * (TAG_BYTES - 8 - len(h))
+def _read_msg(remote_request_id):
+    """The message a reader sends once it has pulled a request's blocks:
+    the prefix and a digest of the id (any length of id fits)."""
+    return READ_PREFIX + hashlib.blake2b(remote_request_id.encode(), digest_size=16).digest()
 
 
 def _block_ids(blocks):
@@ -120,8 +118,8 @@ class GshmemConnectorMetadata(KVConnectorMetadata):
     """One step's work for the workers (build_connector_meta)."""
 
     def __init__(self):
-        self.pulls = []   # (req_id, local_blocks, remote_blocks, address, remote_req_id, slot)
-        self.sends = []   # (req_id, mailbox slot, tag) the prefill worker watches
+        self.pulls = []   # (req_id, local_blocks, remote_blocks, address, remote_req_id)
+        self.sends = []   # req_ids whose reader's message the prefill worker waits for
         self.loads = []   # (req_id, local_blocks, keys) from the block store
         self.saves = []   # (req_id, blocks, keys) to the block store
 
@@ -146,21 +144,19 @@ class GshmemConnector(KVConnectorBase_V1):
         self._want_pull = {}     # req_id -> params, until its blocks are allocated
         self._want_load = {}     # req_id -> keys of the store hit
         self._meta = GshmemConnectorMetadata()
-        self._free_slots = list(range(MAILBOX_SLOTS - 1, -1, -1))
-        self._slot_of = {}       # req_id -> mailbox slot, while the reader has not read
         self._stored = set()     # keys the workers reported put
         self._saving = {}        # req_id -> keys, until the worker reports the put
         # Worker side.
         self._engine = None
-        self._layout = self._mailbox = None
-        self._mail = None        # the mailbox: MAILBOX_SLOTS x 64 bytes
+        self._layout = None
         self._store = None
         self._peers = {}         # address -> peer id
         self._address = None
-        self._pulling = {}       # req_id -> (Request, peer, slot, remote_req_id, blocks)
+        self._pulling = {}       # req_id -> (Request, peer, remote_req_id, blocks)
         self._loading = {}       # req_id -> [Request, blocks]
         self._putting = {}       # req_id -> (Request, keys)
-        self._watching = {}      # req_id -> (slot, tag, deadline)
+        self._watching = {}      # read message -> (req_id, deadline)
+        self._heard = {}         # read message -> when, for a request not watched yet
         self._load_errors = set()
         self._layer_names = []
 
@@ -199,7 +195,7 @@ class GshmemConnector(KVConnectorBase_V1):
             p = self._want_pull.pop(rid)
             remote = [int(b) for b in p["remote_block_ids"]]
             self._meta.pulls.append((rid, ids[:len(remote)], remote, p["remote_address"],
-                                     p["remote_request_id"], int(p["remote_mailbox"])))
+                                     p["remote_request_id"]))
         elif rid in self._want_load:
             keys = self._want_load.pop(rid)
             self._meta.loads.append((rid, ids[:len(keys)], keys))
@@ -213,14 +209,10 @@ class GshmemConnector(KVConnectorBase_V1):
         params = getattr(request, "kv_transfer_params", None) or {}
         ids = _block_ids(block_ids)
         if params.get("do_remote_decode"):
-            if not self._free_slots:
-                return False, None  # every mailbox slot waits for a reader: no handoff
-            slot = self._free_slots.pop()
-            self._slot_of[rid] = slot
-            self._meta.sends.append((rid, slot, _tag(rid)))
+            self._meta.sends.append(rid)
             return True, {"do_remote_prefill": True, "do_remote_decode": False,
                           "remote_block_ids": ids, "remote_address": self._listen_address(),
-                          "remote_request_id": rid, "remote_mailbox": slot}
+                          "remote_request_id": rid}
         if self._store_path is not None:
             keys = chunk_keys(request.prompt_token_ids, self._block_size)
             if any(k not in self._stored for k in keys):
@@ -231,9 +223,6 @@ class GshmemConnector(KVConnectorBase_V1):
 
     def update_connector_output(self, connector_output):
         for rid in getattr(connector_output, "finished_sending", None) or ():
-            slot = self._slot_of.pop(rid, None)
-            if slot is not None:
-                self._free_slots.append(slot)
             keys = self._saving.pop(rid, None)
             if keys:
                 self._stored.update(keys)
@@ -249,17 +238,11 @@ class GshmemConnector(KVConnectorBase_V1):
 
     def register_kv_caches(self, kv_caches):
         import gshmem
-        import torch
         if not gshmem.is_initialized():
             gshmem.init()  # alone: one PE of its own; peers are reached by connect
         self._layer_names = list(kv_caches)
         self._engine = Engine()
         self._layout = self._engine.register_kv_caches([kv_caches[n] for n in self._layer_names])
-        # The mailbox: layout id 1 on both sides (readers write their tag
-        # into the prefill worker's slot from their own).
-        self._mail = torch.zeros((MAILBOX_SLOTS, TAG_BYTES), dtype=torch.uint8)
-        self._mailbox = self._engine.register(1, 1, MAILBOX_SLOTS, TAG_BYTES,
-                                              [self._mail.data_ptr()], keep=[self._mail])
         if self._listen is not None:
             if self._secret is None:
                 raise ValueError("gshmem.kv.vllm: listen needs a secret in "
@@ -284,16 +267,16 @@ class GshmemConnector(KVConnectorBase_V1):
     def start_load_kv(self, forward_context, **kwargs):
         meta = self._get_connector_metadata()
         now = time.monotonic()
-        for rid, slot, tag in meta.sends:
-            self._watching[rid] = (slot, tag, now + self._lease_s)
-        for rid, local, remote, address, remote_rid, slot in meta.pulls:
+        for rid in meta.sends:
+            self._watching[_read_msg(rid)] = (rid, now + self._lease_s)
+        for rid, local, remote, address, remote_rid in meta.pulls:
             try:
                 peer = self._peer(address)
                 req = self._engine.read(self._layout, peer, local, remote)
-                self._pulling[rid] = (req, peer, slot, remote_rid, local)
+                self._pulling[rid] = (req, peer, remote_rid, local)
             except KVError:
                 self._load_errors.update(local)
-                self._pulling[rid] = (None, None, slot, remote_rid, local)
+                self._pulling[rid] = (None, None, remote_rid, local)
         for rid, local, keys in meta.loads:
             try:
                 self._loading[rid] = [self._store.get(keys, self._layout, local), local]
@@ -323,7 +306,7 @@ class GshmemConnector(KVConnectorBase_V1):
     def get_finished(self, finished_req_ids):
         sending, recving = set(), set()
         for rid in list(self._pulling):
-            req, peer, slot, remote_rid, local = self._pulling[rid]
+            req, peer, remote_rid, local = self._pulling[rid]
             state = "failed"
             if req is not None:
                 try:
@@ -334,20 +317,30 @@ class GshmemConnector(KVConnectorBase_V1):
                     state = "failed"
                 req.free()
             if state == "done":
-                self._tell_reader_done(peer, slot, remote_rid)
+                self._tell_reader_done(peer, remote_rid)
             else:
                 self._load_errors.update(local)
             del self._pulling[rid]
             recving.add(rid)
         now = time.monotonic()
-        for rid, (slot, tag, deadline) in list(self._watching.items()):
-            if bytes(self._mail[slot].numpy()) == tag or now > deadline:
-                # Cleared here, before the scheduler hears and hands the
-                # slot out again (never when it is handed out: the reader
-                # may have written its tag before this worker's next step).
-                self._mail[slot].zero_()
-                del self._watching[rid]
+        # The readers' messages; one may come before this worker watches
+        # its request (the reader had the params from the scheduler's
+        # output of the same step), so it is kept for a lease.
+        while self._engine is not None:
+            got = self._engine.recv()
+            for m in got:
+                if m.data.startswith(READ_PREFIX):
+                    self._heard[m.data] = now
+            if len(got) < 64:
+                break
+        for msg, (rid, deadline) in list(self._watching.items()):
+            if msg in self._heard or now > deadline:
+                self._heard.pop(msg, None)
+                del self._watching[msg]
                 sending.add(rid)
+        for msg, when in list(self._heard.items()):
+            if now - when > self._lease_s:
+                del self._heard[msg]  # a request this worker never watched
         for rid, (req, keys) in list(self._putting.items()):
             try:
                 if not req.test():
@@ -359,14 +352,10 @@ class GshmemConnector(KVConnectorBase_V1):
             sending.add(rid)
         return sending or None, recving or None
 
-    def _tell_reader_done(self, peer, slot, remote_rid):
-        """The 64-byte tag into the prefill worker's mailbox slot (written
-        from this side's own slot of the same number)."""
-        self._mail[slot].numpy()[:] = np.frombuffer(_tag(remote_rid), dtype=np.uint8)
+    def _tell_reader_done(self, peer, remote_rid):
+        """A message to the prefill worker: its request's blocks are read."""
         try:
-            req = self._engine.write(self._mailbox, peer, [slot])
-            req.wait(self._timeout_s)
-            req.free()
+            self._engine.send(peer, _read_msg(remote_rid))
         except KVError:
             pass  # the prefill side frees the blocks at its lease's end
 
