@@ -482,16 +482,21 @@ class Engine:
             check_pe("send", peer)
         _check(kv_lib().gshmem_kv_msg_send(kv, peer, bytes(data), len(data)))
 
+    def _harvest(self, fn, call, entry, limit):
+        """call(kv, array, limit, &n) into an array of limit entries."""
+        kv = self._live("Engine." + fn)
+        limit = int(limit)
+        if limit < 1:
+            raise ValueError("gshmem.kv.Engine.%s: limit %d is not at least 1" % (fn, limit))
+        arr = (entry * limit)()
+        n = ctypes.c_size_t(0)
+        _check(call(kv, arr, limit, ctypes.byref(n)))
+        return arr, n
+
     def recv(self, limit=64):
         """The messages waiting, at most limit, oldest first: [Message]
         (never waits)."""
-        kv = self._live("Engine.recv")
-        limit = int(limit)
-        if limit < 1:
-            raise ValueError("gshmem.kv.Engine.recv: limit %d is not at least 1" % limit)
-        arr = (_Msg * limit)()
-        n = ctypes.c_size_t(0)
-        _check(kv_lib().gshmem_kv_msg_recv(kv, arr, limit, ctypes.byref(n)))
+        arr, n = self._harvest("recv", kv_lib().gshmem_kv_msg_recv, _Msg, limit)
         return [Message(arr[i].peer, arr[i].pe, arr[i].engine,
                         bytes(arr[i].data[:arr[i].len])) for i in range(n.value)]
 
@@ -531,13 +536,7 @@ class Engine:
         """Completes what is in flight, then [(Request, "done" | "canceled" |
         "failed" (a storage tier's I/O, a peer outside the job that failed))]
         of at most limit requests that ended, oldest first."""
-        kv = self._live("Engine.poll")
-        limit = int(limit)
-        if limit < 1:
-            raise ValueError("gshmem.kv.Engine.poll: limit %d is not at least 1" % limit)
-        arr = (_Completion * limit)()
-        n = ctypes.c_size_t(0)
-        _check(kv_lib().gshmem_kv_poll(kv, arr, limit, ctypes.byref(n)))
+        arr, n = self._harvest("poll", kv_lib().gshmem_kv_poll, _Completion, limit)
         return [(Request(self, arr[i].req), "canceled" if arr[i].status == ERR_CANCELED
                  else "failed" if arr[i].status < 0 else "done") for i in range(n.value)]
 
