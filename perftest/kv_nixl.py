@@ -15,6 +15,14 @@ by side on the same shape.
                            poll check_xfer_state until DONE, release; checks
                            every byte of the last one; writes DIR/done
 
+    -m notify              kv_xjob.c's notify: the pull side writes the k
+                           blocks with a notification (initialize_xfer's
+                           notif_msg) that carries the post's time
+                           (CLOCK_MONOTONIC), waits for DONE, pauses 2 ms;
+                           the serve side polls get_new_notifs and prints
+                           kv_notify_lat, the median of (time it got the
+                           notification - the post's time)
+
 Options as kv_xjob.c's: -b -k -l -N -n -w -m.  Prints the same JSON lines
 with impl "nixl".  Needs NIXL's Python package (pip install nixl-cu12 --no-deps,
 numpy); imports nixl or nixl_cu12.
@@ -40,6 +48,13 @@ except ImportError:
 
 
 
+def _config():
+    """The UCX backend, NIXL's defaults (its progress thread on, as vLLM's
+    NixlConnector leaves it); NIXL_PROG_THREAD=0 turns the thread off."""
+    return nixl_agent_config(enable_prog_thread=os.environ.get("NIXL_PROG_THREAD", "1") != "0",
+                             backends=["UCX"])
+
+
 def make_cache(agent, a, side):
     bufs = [pattern(side, r, a.N, a.b) for r in range(a.l * REGIONS)]
     agent.register_memory([(buf.ctypes.data, buf.nbytes, 0, "") for buf in bufs], "DRAM")
@@ -48,8 +63,23 @@ def make_cache(agent, a, side):
 
 
 
+def watch_notifs(agent, a):
+    """notify, the serving side: how long after its post each notification
+    arrived (both sides on one host, one clock)."""
+    us, deadline = [], time.monotonic() + 120
+    while len(us) < a.w + a.n:
+        for msgs in agent.get_new_notifs().values():
+            now = time.perf_counter_ns()  # CLOCK_MONOTONIC, as bench_now_ns
+            for m in msgs:
+                us.append((now - struct.unpack("<q", m[:8])[0]) / 1e3)
+        if time.monotonic() > deadline:
+            sys.exit("kv_nixl: %d notifications of %d in 120 s" % (len(us), a.w + a.n))
+    us = sorted(us[a.w:])
+    report("nixl", "kv_notify_lat", a.k * a.l * REGIONS * a.b, a.n, "lat_us", us[len(us) // 2])
+
+
 def serve(a):
-    agent = nixl_agent("kv-serve", nixl_agent_config(backends=["UCX"]))
+    agent = nixl_agent("kv-serve", _config())
     bufs = make_cache(agent, a, 0)
     meta = agent.get_agent_metadata()
     with open(os.path.join(a.dir, "nixl.tmp"), "wb") as f:
@@ -58,6 +88,8 @@ def serve(a):
             f.write(struct.pack("<Q", buf.ctypes.data))
         f.write(meta)
     os.rename(os.path.join(a.dir, "nixl.tmp"), os.path.join(a.dir, "nixl"))
+    if a.m == "notify":
+        watch_notifs(agent, a)
     await_file(os.path.join(a.dir, "done"), "kv_nixl")
     # NIXL 1.5.1's agent dies of SIGSEGV in its teardown at exit once its
     # peer has gone (every run here): leave without it.
@@ -66,7 +98,7 @@ def serve(a):
 
 
 def pull(a):
-    agent = nixl_agent("kv-pull", nixl_agent_config(backends=["UCX"]))
+    agent = nixl_agent("kv-pull", _config())
     bufs = make_cache(agent, a, 1)
     await_file(os.path.join(a.dir, "nixl"), "kv_nixl")
     with open(os.path.join(a.dir, "nixl"), "rb") as f:
@@ -79,14 +111,15 @@ def pull(a):
     agent.make_connection(name)
     report("nixl", "kv_connect", 0, 1, "lat_us", (time.perf_counter_ns() - t0) / 1e3)
     ids = ids_of(a.k)
-    op = "WRITE" if a.m == "write" else "READ"
+    op = "WRITE" if a.m in ("write", "notify") else "READ"
     us = []
     for it in range(-a.w, a.n):
         t0 = time.perf_counter_ns()
         local = [(bufs[r].ctypes.data + b * a.b, a.b, 0) for r in range(a.l * REGIONS) for b in ids]
         far = [(remote[r] + b * a.b, a.b, 0) for r in range(a.l * REGIONS) for b in ids]
+        notif = struct.pack("<q", t0) if a.m == "notify" else b""
         h = agent.initialize_xfer(op, agent.get_xfer_descs(local, "DRAM"),
-                                  agent.get_xfer_descs(far, "DRAM"), name)
+                                  agent.get_xfer_descs(far, "DRAM"), name, notif)
         state = agent.transfer(h)
         while state == "PROC":
             state = agent.check_xfer_state(h)
@@ -95,9 +128,19 @@ def pull(a):
         agent.release_xfer_handle(h)
         if it >= 0:
             us.append((time.perf_counter_ns() - t0) / 1e3)
-    if a.m != "write":
+        if a.m == "notify":
+            # The pause progresses the agent (NIXL's UCX backend sends a
+            # notification from the initiator's progress, after a flush):
+            # as a serving stack that polls for its next step would.
+            t_end = time.perf_counter_ns() + 2000000
+            while time.perf_counter_ns() < t_end:
+                agent.get_new_notifs()
+    if a.m == "notify":
+        pass  # the serve side reports
+    elif a.m != "write":
         check(a, bufs, ids, "kv_nixl")
-    results("nixl", a, us)
+    if a.m != "notify":
+        results("nixl", a, us)
     open(os.path.join(a.dir, "done"), "w").close()
     sys.stdout.flush()
     os._exit(0)  # as serve: NIXL's teardown at exit crashes

@@ -13,12 +13,24 @@
  *                      layer and region) of every layer, read or write;
  *                      checks every byte of the last one; writes DIR/done.
  *
+ *   -m notify          how soon the server learns that a write has
+ *                      landed: the puller writes the k blocks with a
+ *                      signal that sets the server's signal word 0 to the
+ *                      post's time (CLOCK_MONOTONIC: both sides are on
+ *                      one host), waits for its end, pauses 2 ms; the
+ *                      server spins on the word (polling the engine, as
+ *                      NIXL's receiver polls get_new_notifs) and prints
+ *                      kv_notify_lat,
+ *                      the median of (time it saw the word - the post's
+ *                      time).  perftest/kv_notify.sh sets it beside NIXL's
+ *                      notification (kv_nixl.py -m notify).
+ *
  * Options (both roles the same): -b block bytes (32768), -k blocks per
  * request (128), -l layers (1), -N blocks per region (2k+1), -n timed
- * requests (50), -w warm-up (5), -m read|write (read).  JSON lines (pull
- * side): kv_xjob_<mode> "gbps" and "lat_us" of the median request, "ops",
- * and kv_connect "lat_us".  BENCH_IMPL names the side (gshmem-direct,
- * gshmem-ucx).
+ * requests (50), -w warm-up (5), -m read|write|notify (read).  JSON lines
+ * (pull side; the server's for notify): kv_xjob_<mode> "gbps" and
+ * "lat_us" of the median request, "ops", and kv_connect "lat_us".
+ * BENCH_IMPL names the side (gshmem-direct, gshmem-ucx).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +48,7 @@
 
 static size_t block = 32768;
 static long k = 128, layers = 1, n_blocks = 0, iters = 50, warmup = 5;
-static int write_mode;
+static int write_mode, notify_mode;
 
 static int by_value(const void *a, const void *b)
 {
@@ -89,6 +101,39 @@ static unsigned char **cache_make(gshmem_kv_t *kv, int side, int *id)
     return base;
 }
 
+/* notify, the server's side: each value the puller's signals leave in
+ * word 0 is a post's time; the median of how long after it this side saw
+ * it. */
+static void watch_signals(gshmem_kv_t *kv)
+{
+    const uint64_t *word = gshmem_kv_signal_word(kv, 0);
+    double *us = malloc((size_t)iters * sizeof(*us));
+    uint64_t last = 0, v;
+
+    BENCH_CHECK(word && us, "gshmem_kv_signal_word: %s", gshmem_kv_error());
+    for (long it = -warmup; it < iters; it++) {
+        int64_t t_end = bench_now_ns() + 120 * (int64_t)1000000000;
+
+        size_t n;
+
+        /* The word, and the engine's progress between looks (as NIXL's
+         * receiver calls get_new_notifs): over tcp, this side's UCX worker
+         * must run for the peer's put to land. */
+        while ((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) == last) {
+            BENCH_CHECK(bench_now_ns() < t_end, "no signal in 120 s (request %ld)", it);
+            gshmem_kv_poll(kv, NULL, 0, &n);
+        }
+        if (it >= 0)
+            us[it] = (double)(bench_now_ns() - (int64_t)v) / 1e3;
+        last = v;
+    }
+    qsort(us, (size_t)iters, sizeof(*us), by_value);
+    bench_report("kv_notify_lat", bench_impl(), 2,
+                 (long)((double)k * (double)(layers * REGIONS) * (double)block), iters, "lat_us",
+                 us[iters / 2]);
+    free(us);
+}
+
 static void serve(gshmem_kv_t *kv, const char *dir, const char *secret)
 {
     char where[300], tmp[4096];
@@ -102,7 +147,27 @@ static void serve(gshmem_kv_t *kv, const char *dir, const char *secret)
     BENCH_CHECK(f && fputs(where, f) >= 0 && fclose(f) == 0, "writing the address");
     snprintf(tmp, sizeof tmp, "%s", file_of(dir, "addr.tmp")); /* file_of's buffer is one */
     BENCH_CHECK(rename(tmp, file_of(dir, "addr")) == 0, "rename");
+    if (notify_mode)
+        watch_signals(kv);
     await(file_of(dir, "done"));
+}
+
+/* notify, the puller's side: a write of the blocks whose signal carries
+ * the post's time, then a pause while the server notes it. */
+static void post_signalled(gshmem_kv_t *kv, gshmem_kv_xfer_t *x)
+{
+    gshmem_kv_req_t req;
+
+    x->signal.addr = gshmem_kv_signal_word(kv, 0);
+    x->signal.op = GSHMEM_KV_SIGNAL_SET;
+    for (long it = -warmup; it < iters; it++) {
+        x->signal.value = (uint64_t)bench_now_ns();
+        BENCH_CHECK(gshmem_kv_write(kv, x, &req) == 0, "write: %s", gshmem_kv_error());
+        BENCH_CHECK(gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT) == 0, "wait: %s",
+                    gshmem_kv_error());
+        gshmem_kv_req_free(kv, req);
+        usleep(2000);
+    }
 }
 
 static void pull(gshmem_kv_t *kv, const char *dir, const char *secret)
@@ -130,6 +195,12 @@ static void pull(gshmem_kv_t *kv, const char *dir, const char *secret)
                  (double)(bench_now_ns() - t0) / 1e3);
     kv_shuffled_ids(ids, k);
     x.layout = id, x.pe = peer, x.n_layers = (int)layers, x.n = (size_t)k, x.local_blocks = ids;
+    if (notify_mode) {
+        post_signalled(kv, &x);
+        f = fopen(file_of(dir, "done"), "w");
+        BENCH_CHECK(f && fclose(f) == 0, "writing done");
+        return;
+    }
     kv_time_requests(kv, &x, write_mode, warmup, iters, us, &st);
     if (!write_mode) /* a read: the blocks here hold the server's bytes */
         for (long r = 0; r < layers * REGIONS; r++)
@@ -165,7 +236,10 @@ int main(int argc, char **argv)
         case 'N': n_blocks = atol(optarg); break;
         case 'n': iters = atol(optarg); break;
         case 'w': warmup = atol(optarg); break;
-        case 'm': write_mode = strcmp(optarg, "write") == 0; break;
+        case 'm':
+            write_mode = strcmp(optarg, "write") == 0;
+            notify_mode = strcmp(optarg, "notify") == 0;
+            break;
         default: BENCH_CHECK(0, "unknown option");
         }
     }
@@ -174,7 +248,7 @@ int main(int argc, char **argv)
     BENCH_CHECK(argc - optind == 2 && secret && block > 0 && k > 0 && layers > 0 &&
                     n_blocks >= 2 * k && iters > 0,
                 "usage: GSHMEM_KV_SECRET=... kv_xjob [-b B] [-k K] [-l L] [-N N] [-n iters] "
-                "[-w warmup] [-m read|write] serve|pull DIR");
+                "[-w warmup] [-m read|write|notify] serve|pull DIR");
     BENCH_CHECK(gshmem_kv_create(NULL, &kv) == 0, "create: %s", gshmem_kv_error());
     if (strcmp(argv[optind], "serve") == 0)
         serve(kv, argv[optind + 1], secret);

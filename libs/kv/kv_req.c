@@ -222,10 +222,11 @@ void kv_progress(gshmem_kv_t *kv)
     uint64_t hi = kv->seq, now;
     int chain = -1, last = -1, next;
 
-    if (kv->n_rposted) {
-        kv_net_progress(kv);
+    /* Also with nothing posted: a peer's puts over tcp (its data, its
+     * signal, its message) land as this side's worker runs. */
+    kv_net_progress(kv);
+    if (kv->n_rposted)
         kv_remote_pass(kv);
-    }
     if (kv->n_posted == 0)
         return;
     kv_leave(kv);
