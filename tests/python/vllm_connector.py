@@ -235,6 +235,10 @@ def main():
     print("vllm_connector: %s: %s" % (role, "vLLM's KVConnectorBase_V1" if HAVE_VLLM else
                                       "the stand-in base (vllm: %s)" % VLLM_IMPORT_ERROR),
           flush=True)
+    if os.environ.get("VLLM_CONNECTOR_WANT_VLLM"):
+        import vllm.distributed.kv_transfer.kv_connector.v1.base as base
+        check(HAVE_VLLM and issubclass(GshmemConnector, base.KVConnectorBase_V1),
+              "GshmemConnector subclasses vLLM's own KVConnectorBase_V1 (%s)" % VLLM_IMPORT_ERROR)
     for m in ("get_num_new_matched_tokens", "update_state_after_alloc", "build_connector_meta",
               "request_finished", "register_kv_caches", "start_load_kv", "wait_for_layer_load",
               "save_kv_layer", "wait_for_save", "get_finished"):
