@@ -38,12 +38,10 @@ have_mc=1
 "$mc_py" -c 'import numpy, mooncake.engine' 2>/dev/null || have_mc=0
 have_perftest=1
 command -v ucx_perftest >/dev/null 2>&1 || have_perftest=0
+# shellcheck source=perftest/kv_pairs.sh
+. "$src/perftest/kv_pairs.sh"
 have_nixl=1
-"$py" -c 'import numpy
-try:
-    import nixl._api
-except ImportError:
-    import nixl_cu12._api' 2>/dev/null || have_nixl=0
+kv_have_nixl "$py" || have_nixl=0
 # name: block bytes, blocks per request, layers, timed requests
 configs=${CONFIGS:-"4k:4096:128:1:30 16k:16384:128:1:30 64k:65536:128:1:20 1m:1048576:16:1:20 4m:4194304:8:1:10 llama8b:32768:126:32:5"}
 one() { # IMPL ARGS... : one serve/pull pair, the pull's lines to $out
@@ -88,23 +86,14 @@ one() { # IMPL ARGS... : one serve/pull pair, the pull's lines to $out
     wait $s
     rm -rf "$d"
 }
-for rep in $(seq 1 "$reps"); do
-    for c in $configs; do
-        cfg=${c%%:*}
-        set -- $(echo "${c#*:}" | tr ':' ' ')
-        args="-b $1 -k $2 -l $3 -n $4 -w 2"
-        impls="gshmem-direct gshmem-ucx"
-        [ $have_nixl = 1 ] && impls="$impls nixl nixl-tcp"
-        [ $have_mc = 1 ] && impls="$impls mooncake"
-        [ $have_perftest = 1 ] && impls="$impls ucx_perftest"
-        # Which side goes first turns with the rep.
-        [ $((rep % 2)) = 0 ] && impls=$(echo "$impls" | tr ' ' '\n' | tac | tr '\n' ' ')
-        for impl in $impls; do
-            # shellcheck disable=SC2086
-            one "$impl" $args
-        done
-    done
-done
+pair() { # IMPL BLOCK BLOCKS LAYERS REQUESTS
+    one "$1" -b "$2" -k "$3" -l "$4" -n "$5" -w 2
+}
+impls="gshmem-direct gshmem-ucx"
+[ $have_nixl = 1 ] && impls="$impls nixl nixl-tcp"
+[ $have_mc = 1 ] && impls="$impls mooncake"
+[ $have_perftest = 1 ] && impls="$impls ucx_perftest"
+kv_rounds "$reps" "$configs" "$impls" pair
 python3 - "$out" "$have_nixl" "$have_mc" <<'PY'
 import json, statistics, sys
 rows = {}

@@ -27,12 +27,10 @@ reps=${REPS:-3}
 out=$(mktemp)
 GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export GSHMEM_KV_SECRET
+# shellcheck source=perftest/kv_pairs.sh
+. "$src/perftest/kv_pairs.sh"
 have_nixl=1
-"$py" -c 'import numpy
-try:
-    import nixl._api
-except ImportError:
-    import nixl_cu12._api' 2>/dev/null || have_nixl=0
+kv_have_nixl "$py" || have_nixl=0
 # name: block bytes, blocks per write, layers
 configs=${CONFIGS:-"1x4k:4096:1:1 16x64k:65536:16:1 llama8b:32768:126:32"}
 one() { # IMPL ARGS... : one pair; the receiving side's line to $out
@@ -65,18 +63,12 @@ one() { # IMPL ARGS... : one pair; the receiving side's line to $out
     wait $s
     rm -rf "$d"
 }
-for rep in $(seq 1 "$reps"); do
-    for c in $configs; do
-        cfg=${c%%:*}
-        set -- $(echo "${c#*:}" | tr ':' ' ')
-        impls="gshmem-direct gshmem-ucx"
-        [ $have_nixl = 1 ] && impls="$impls nixl nixl-tcp nixl-thread"
-        [ $((rep % 2)) = 0 ] && impls=$(echo "$impls" | tr ' ' '\n' | tac | tr '\n' ' ')
-        for impl in $impls; do
-            one "$impl" -m notify -b "$1" -k "$2" -l "$3" -n 30 -w 3
-        done
-    done
-done
+pair() { # IMPL BLOCK BLOCKS LAYERS
+    one "$1" -m notify -b "$2" -k "$3" -l "$4" -n 30 -w 3
+}
+impls="gshmem-direct gshmem-ucx"
+[ $have_nixl = 1 ] && impls="$impls nixl nixl-tcp nixl-thread"
+kv_rounds "$reps" "$configs" "$impls" pair
 python3 - "$out" "$have_nixl" <<'PY'
 import json, statistics, sys
 rows, cfgs = {}, []
@@ -102,4 +94,4 @@ for c in cfgs:
         ratio(v["gshmem-direct"], v["nixl"]),
         ratio(v["gshmem-ucx"], v["nixl-tcp"])))
 PY
-[ -n "${KEEP:-}" ] || rm -f "$out"
+[ -n "${KEEP:-}" ] && echo "kv_notify.sh: kept $out" >&2 || rm -f "$out"
