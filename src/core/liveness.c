@@ -12,10 +12,16 @@
  * work for it since the last check, whose host lanes run a kernel, whose
  * proxy threads executed descriptors, or that has a GPU context, does not
  * beat (its peers then never count it as blocked) and does not judge.  At
- * SHMEM_THREAD_MULTIPLE nothing is published or judged at all: another
- * thread of the PE may be about to release the wait, and one record per
- * PE cannot describe several threads.  Only the thread that called
- * shmem_init publishes: host lanes, proxy and user threads wait too. */
+ * SHMEM_THREAD_MULTIPLE nothing is published or judged: another thread of
+ * the PE may be about to release the wait, and one record per PE cannot
+ * describe several threads.  Only the thread that called shmem_init
+ * publishes: host lanes, proxy and user threads wait too.
+ *
+ * What holds at any thread level: a node peer whose process ended without
+ * finalizing has made the job erroneous, whoever might release this wait.
+ * So at THREAD_MULTIPLE any thread whose wait has lasted GSHMEM_FAIL_CHECK
+ * seconds checks the node peers' processes, one thread at a time and at
+ * most once a second (dead_watch), and ends the job with the same line. */
 #define _GNU_SOURCE
 #include "core/liveness.h"
 
@@ -50,6 +56,8 @@ typedef struct seen {
 
 static struct {
     int on;
+    int dead_only;         /* THREAD_MULTIPLE: only the node peers' processes */
+    uint64_t dead_look_ns; /* dead_only: the last look, any thread's (atomic) */
     gsi_live_t *rec;
     uint32_t wait_id, beat;
     int finalizing;
@@ -73,9 +81,9 @@ void gsi_live_init(gsi_live_t *rec)
     L.rec = rec;
     rec->pid = (uint64_t)getpid();
     __atomic_store_n(&rec->state, GSI_LIVE_RUNNING, __ATOMIC_RELEASE);
-    /* See the top of the file: at THREAD_MULTIPLE, off. */
-    if (gsi_pe.env.fail_check <= 0 || gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE ||
-        gsi_pe.n_pes < 2)
+    /* See the top of the file: at THREAD_MULTIPLE, the dead-peer watch
+     * only. */
+    if (gsi_pe.env.fail_check <= 0 || gsi_pe.n_pes < 2)
         return;
     L.seen = calloc((size_t)gsi_pe.n_pes, sizeof(*L.seen));
     if (!L.seen)
@@ -89,12 +97,16 @@ void gsi_live_init(gsi_live_t *rec)
             L.seen[j].pid = (pid_t)gsi_pe.pid[j];
     }
     is_init_thread = 1;
-    L.on = 1;
+    if (gsi_pe.thread_level == SHMEM_THREAD_LEVEL_MULTIPLE)
+        L.dead_only = 1;
+    else
+        L.on = 1;
 }
 
 void gsi_live_fini(void)
 {
     L.on = 0;
+    L.dead_only = 0;
     free(L.seen);
     L.seen = NULL;
     L.rec = NULL;
@@ -175,16 +187,51 @@ static int process_ended(pid_t pid)
     return zombie;
 }
 
+/* Did node peer j, whose process has ended, finalize?  Its record through
+ * the mapped heap (read after the end: the state can no longer change).
+ * A peer not mapped here (no load/store path) is not asked over the
+ * network, where a dead process may not answer: it cannot have finalized,
+ * since finalize begins with a barrier that this PE, outside finalize
+ * (the callers' condition), has not entered. */
+static int peer_finalized(int j)
+{
+    const gsi_region_t *heap = &gsi_pe.region[GSI_REGION_HEAP];
+    gsi_live_t rec;
+
+    if (!heap->peer || !heap->peer[j])
+        return 0;
+    read_record(j, &rec);
+    return rec.state == GSI_LIVE_FINALIZED;
+}
+
 /* A node peer that ended without finalizing: nobody will ever answer. */
 static void check_dead_peers(const char *fn)
 {
     for (int j = 0; j < gsi_pe.n_pes; j++) {
         if (!L.seen[j].pid || L.seen[j].state == GSI_LIVE_FINALIZED)
             continue;
-        if (process_ended(L.seen[j].pid))
+        if (process_ended(L.seen[j].pid) && !peer_finalized(j))
             gsi_fatal(fn, "PE %d (pid %d) ended without shmem_finalize while this PE waits in %s",
                       j, (int)L.seen[j].pid, fn);
     }
+}
+
+/* THREAD_MULTIPLE: the dead-peer check of any thread's long wait; the
+ * thread that wins the clock word looks, the others go on polling. */
+static void dead_watch(uint64_t now, int first, const char *fn)
+{
+    static __thread uint64_t wait_start;
+    uint64_t last = __atomic_load_n(&L.dead_look_ns, __ATOMIC_RELAXED);
+
+    if (first) {
+        wait_start = now;
+        return;
+    }
+    if (now - wait_start < (uint64_t)gsi_pe.env.fail_check * SEC || now - last < LOOK_EVERY ||
+        !__atomic_compare_exchange_n(&L.dead_look_ns, &last, now, 0, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED))
+        return;
+    check_dead_peers(fn);
 }
 
 /* Append "PE j <verb> name" to buf. */
@@ -273,6 +320,11 @@ void gsi_live_check(uint64_t now, int first, int net_quiet, const char *fn, cons
 {
     unsigned long activity;
 
+    if (L.dead_only) {
+        if (L.seen && !L.finalizing)
+            dead_watch(now, first, fn);
+        return;
+    }
     if (!enabled() || L.finalizing)
         return;
     if (first) {

@@ -33,7 +33,8 @@ check_PROGRAMS += \
 	tests/pe/bad_wait_symreg_alone tests/pe/bad_wait_symreg_skip \
 	tests/pe/bad_fin_team_sync tests/pe/bad_fin_team_bcast tests/pe/bad_fin_lock \
 	tests/pe/bad_fin_wait_until tests/pe/bad_fin_signal tests/pe/bad_fin_wait_any tests/pe/bad_fin_warn \
-	tests/pe/bad_dead_peer tests/pe/bad_dead_child tests/pe/bad_mismatch_coll tests/pe/slow_peer
+	tests/pe/bad_dead_peer tests/pe/bad_dead_child tests/pe/bad_mismatch_coll tests/pe/slow_peer \
+	tests/pe/bad_dead_peer_mt
 
 tests_pe_setup_SOURCES = tests/pe/setup.c tests/pe/pe_test.h
 tests_pe_setup_LDADD = libgshmem.la
@@ -204,6 +205,8 @@ tests_pe_bad_fin_warn_SOURCES = tests/pe/bad_fin_warn.c tests/pe/bad_fin.h
 tests_pe_bad_fin_warn_LDADD = libgshmem.la
 tests_pe_bad_dead_peer_SOURCES = tests/pe/bad_dead_peer.c
 tests_pe_bad_dead_peer_LDADD = libgshmem.la
+tests_pe_bad_dead_peer_mt_SOURCES = tests/pe/bad_dead_peer_mt.c
+tests_pe_bad_dead_peer_mt_LDADD = libgshmem.la
 tests_pe_bad_dead_child_SOURCES = tests/pe/bad_dead_child.c
 tests_pe_bad_dead_child_LDADD = libgshmem.la
 tests_pe_bad_mismatch_coll_SOURCES = tests/pe/bad_mismatch_coll.c
@@ -281,7 +284,8 @@ TESTS += \
 	tests/pe/bad_fin_team_bcast-np2.pe tests/pe/bad_fin_lock-np2.pe \
 	tests/pe/bad_fin_wait_until-np2.pe tests/pe/bad_fin_wait_until-np4.pe \
 	tests/pe/bad_fin_signal-np2.pe tests/pe/bad_fin_wait_any-np2.pe tests/pe/bad_fin_warn-np2.pe \
-	tests/pe/bad_dead_peer-np2.pe tests/pe/bad_dead_child-np2.pe tests/pe/bad_mismatch_coll-np2.pe tests/pe/slow_peer-np2.pe
+	tests/pe/bad_dead_peer-np2.pe tests/pe/bad_dead_child-np2.pe tests/pe/bad_mismatch_coll-np2.pe tests/pe/slow_peer-np2.pe \
+	tests/pe/bad_dead_peer_mt-np2.pe tests/pe/bad_dead_peer_mt-np4.pe
 
 # The network transport's active messages beside its RMA (see the script).
 TESTS += tests/pe/am.sh

@@ -149,6 +149,8 @@ TESTS += \
 	tests/pe/bad_ctx_double_destroy-np2-net.net \
 	tests/pe/bad_dead_child-np2-net.net \
 	tests/pe/bad_dead_peer-np2-net.net \
+	tests/pe/bad_dead_peer_mt-np2-net.net \
+	tests/pe/bad_dead_peer_mt-np4-net.net \
 	tests/pe/bad_env-np1-net.net \
 	tests/pe/bad_env-np2-net.net \
 	tests/pe/bad_fd_exhausted-np1-net.net \
