@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/copy.h"
 #include "base/log.h"
 #include "bootstrap/bootstrap.h"
@@ -103,11 +104,23 @@ static void start_bootstrap(const char *fn, const gsb_ops_t *boot, const void *a
     __atomic_store_n(&gsi_pe.stage, 1, __ATOMIC_RELEASE);
 }
 
+/* SHMEM_DEBUG: how long each step of init took (where a slow init goes). */
+static void step_done(const char *what, uint64_t *t)
+{
+    uint64_t now = gsi_now_ns();
+
+    GSI_DEBUG("init: %s: %.3f ms", what, (double)(now - *t) / 1e6);
+    *t = now;
+}
+
 void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
               const void *boot_args)
 {
+    uint64_t t;
+
     if (gsi_pe.init_count++ > 0)
         return; /* OpenSHMEM 1.6: later calls are matched by shmem_finalize */
+    t = gsi_now_ns();
 
     gsi_log_set_exit(gsi_global_exit);
     load_env(fn);
@@ -119,12 +132,16 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
                           "turns this off)");
         gsi_pe.n_regions = 2;
     }
+    step_done("environment, static data", &t);
     start_bootstrap(fn, boot, boot_args);
+    step_done("bootstrap", &t);
     if (gsi_heap_create(fn, gsi_pe.env.symmetric_size, GSI_SYNC_AREA_SIZE) != GSI_OK)
         gsi_fatal(fn, "cannot reserve the symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE)",
                   gsi_pe.env.symmetric_size);
     gsi_pe.thread_level = requested_thread_level;
+    step_done("heap", &t);
     gsi_peers_connect(fn);
+    step_done("peers (mapping, transport)", &t);
     /* Nothing has touched the heap's pages yet: they go where it was placed. */
     gsi_topo_bind_heap((void *)gsi_pe.region[GSI_REGION_HEAP].base,
                        gsi_pe.region[GSI_REGION_HEAP].size);
@@ -135,13 +152,16 @@ void gsi_init(const char *fn, int requested_thread_level, const gsb_ops_t *boot,
                                             : default_spin(gsi_pe.n_local);
     gsi_team_init_predefined();
     gsi_live_init(&gsi_pe.sync->live);
+    step_done("placement, teams", &t);
     /* Every PE has mapped its peers once it has passed this barrier. */
     gsi_barrier_world(fn, 0);
+    step_done("barrier", &t);
     print_banner();
     print_placement();
     GSI_DEBUG("up: %d PEs, %d on this node, heap %zu bytes at %p", gsi_pe.n_pes, gsi_pe.n_local,
               gsi_pe.env.symmetric_size, (void *)gsi_pe.region[0].base);
     gsi_device_init(fn);
+    step_done("device API", &t);
     __atomic_store_n(&gsi_pe.stage, 2, __ATOMIC_RELEASE);
 }
 
