@@ -340,13 +340,13 @@ int kv_file_check(gshmem_kv_t *kv, struct gshmem_kv_file *f, const gshmem_kv_xfe
 
 /* O_DIRECT: one piece's address, file offset and length. */
 static int check_direct(const struct gshmem_kv_file *f, const char *m, uint64_t off, size_t len,
-                        int64_t block, int64_t slot, const char *fn)
+                        int64_t block, int64_t slot, int staged, const char *fn)
 {
     if (len % f->off_align)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                        "O_DIRECT on %s: the length %zu of each piece is not a multiple of %zu",
                        f->path, len, f->off_align);
-    if ((uintptr_t)m % f->mem_align)
+    if (!staged && (uintptr_t)m % f->mem_align) /* staged: the staging buffer is aligned */
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                        "O_DIRECT on %s: the address %p (block %lld) is not a multiple of %zu",
                        f->path, (const void *)m, (long long)block, f->mem_align);
@@ -381,8 +381,8 @@ int kv_file_plan(const struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x, cons
                 m = L->base[l * L->rpl + r] + (size_t)x->local_blocks[i] * L->block_stride +
                     p->offset;
                 off = (uint64_t)slots[i] * f->slot_bytes + (uint64_t)j++ * p->length;
-                if (f->direct &&
-                    (rc = check_direct(f, m, off, p->length, x->local_blocks[i], slots[i], fn)))
+                if (f->direct && (rc = check_direct(f, m, off, p->length, x->local_blocks[i],
+                                                    slots[i], L->gpu, fn)))
                     return rc;
                 if (k && io[k - 1].buf + io[k - 1].len == m &&
                     io[k - 1].off + io[k - 1].len == off) {

@@ -34,6 +34,11 @@ static void run_batch(struct gshmem_kv_file *f, kv_job_t **b, int n, int *rc)
 
     for (int i = 0; i < n; i++)
         total += b[i]->n_io, rc[i] = 0;
+    if (n == 1 && b[0]->L->gpu) { /* alone: the worker never batches it */
+        if ((rc[0] = kv_stage_run(f, b[0]->is_read, b[0]->io, b[0]->n_io, b[0]->fn)) != 0)
+            b[0]->r->line = strdup(gshmem_kv_error());
+        return;
+    }
     if (n > 1 && (all = (kv_io_t *)malloc(total * sizeof *all)) != NULL) {
         for (int i = 0; i < n; i++, k += b[i - 1]->n_io)
             memcpy(all + k, b[i]->io, b[i]->n_io * sizeof *all);
@@ -91,9 +96,9 @@ static void *worker(void *arg)
         /* The first job, and those queued behind it in the same direction
          * (none canceled), up to the bounds. */
         total = b[0]->n_io, n = 1;
-        while (!b[0]->r->canceled && n < 64 &&
+        while (!b[0]->r->canceled && !b[0]->L->gpu && n < 64 &&
                (next = (kv_job_t *)kv_queue_peek(&f->queue)) != NULL &&
-               next->is_read == b[0]->is_read && !next->r->canceled &&
+               next->is_read == b[0]->is_read && !next->r->canceled && !next->L->gpu &&
                total + next->n_io <= KV_BATCH_MAX_IO) {
             b[n++] = (kv_job_t *)kv_queue_take(&f->queue);
             total += next->n_io;

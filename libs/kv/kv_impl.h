@@ -21,6 +21,8 @@
  *               kv_net_none.c otherwise)
  *   kv_listen.c listen and connect: the blob over TCP, authenticated
  *   kv_mbox.c   mailboxes: signal words and small messages (kv_mbox.h)
+ *   kv_cuda.c   GPU memory: is an address device memory, the copies
+ *   kv_stage.c  the storage tier for a GPU layout, through host memory
  */
 #ifndef KV_IMPL_H
 #define KV_IMPL_H
@@ -81,6 +83,7 @@ typedef struct kv_layout {
     int busy;             /* requests in progress on it */
     unsigned char *saved; /* [n_regions][probe_len]: the bytes the probes cover */
     size_t probe_len;
+    int gpu; /* every region is CUDA device memory (kv_cuda.h) */
 } kv_layout_t;
 
 enum { KV_REQ_FREE = 0, KV_REQ_POSTED, KV_REQ_SIGNALING, KV_REQ_ENDED };

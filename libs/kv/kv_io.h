@@ -50,6 +50,10 @@ typedef struct kv_io_engine {
 } kv_io_engine_t;
 
 extern const kv_io_engine_t kv_io_posix;
+
+/* kv_stage.c: io[0 .. n) of a layout in GPU memory, through host memory
+ * around f's engine (the engine's run's contract). */
+int kv_stage_run(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, const char *fn);
 #ifdef GSHMEM_HAVE_URING
 extern const kv_io_engine_t kv_io_uring;
 #endif

@@ -19,6 +19,7 @@
  * are refused), never a write to the wrong place.
  */
 #include "kv_impl.h"
+#include "kv_cuda.h"
 
 #include <gshmem.h>
 
@@ -235,7 +236,7 @@ static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const c
     kv_dir_rec_t *rec = kv_dir_rec(kv, id);
     int64_t *off = dir_offsets(kv, id);
     size_t span;
-    int sym = 1, rc;
+    int sym = 1, n_gpu = 0, rc;
 
     memset(L, 0, sizeof *L);
     L->hash = gshmem_kv_layout_hash(l);
@@ -253,11 +254,23 @@ static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const c
     span = region_span(L->n_blocks, L->block_stride, L->block_bytes);
     for (int i = 0; i < L->n_regions; i++) {
         L->base[i] = (char *)l->region_base[i];
+        n_gpu += kv_cuda_is_device(L->base[i]);
         if (!shmem_addr_accessible(L->base[i], kv->me) ||
             !shmem_addr_accessible(L->base[i] + span - 1, kv->me))
             sym = 0;
     }
-    if ((rc = register_private(L, kv->me, fn)) != 0)
+    if (n_gpu && n_gpu != L->n_regions) {
+        rc = kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                     "%d of the layout's %d regions are GPU memory and the others host memory: "
+                     "a layout is all one or all the other",
+                     n_gpu, L->n_regions);
+        goto err_free;
+    }
+    /* GPU memory: the storage tier's (staged), not the runtime's. */
+    L->gpu = n_gpu > 0;
+    if (L->gpu)
+        sym = 0;
+    else if ((rc = register_private(L, kv->me, fn)) != 0)
         goto err_free;
     for (int i = 0; i < L->n_regions; i++)
         off[i] = sym ? (int64_t)(L->base[i] - kv->dir) : 0;

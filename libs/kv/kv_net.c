@@ -338,8 +338,9 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
         ucp_worker_release_address(kv->net->worker, addr);
         return ucx_fail(fn, "ucp_rkey_pack of the mailbox", st);
     }
+    /* A layout in GPU memory is the storage tier's only: not in the blob. */
     for (int id = 0; id < kv->cfg.max_layouts; id++)
-        h.n_layouts += kv->layouts[id].live;
+        h.n_layouts += kv->layouts[id].live && !kv->layouts[id].gpu;
     h.addr_len = (uint32_t)addr_len;
     kv_host_self(&h.host);
     h.mbox = (uint64_t)(uintptr_t)kv->xmbox;
@@ -355,7 +356,7 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
         info_layout_t il = {id,      L->n_layers, L->rpl,         0,
                             L->hash, L->n_blocks, L->block_bytes, L->block_stride};
 
-        if (!L->live)
+        if (!L->live || L->gpu)
             continue;
         if ((rc = map_layout(kv, id, fn)) != 0)
             break;

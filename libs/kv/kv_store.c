@@ -234,6 +234,14 @@ static int call_begin(kv_call_t *c, gshmem_kv_t *kv, gshmem_kv_store_t *store,
     c->p.room = c->st->entry_bytes;
     if ((rc = kv_file_check(kv, c->st->data, &c->x, req, 1, fn, &c->p)) != 0)
         goto fail;
+    if (c->p.L->gpu) {
+        /* Each block's checksum is computed from its bytes by the CPU. */
+        rc = kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                     "layout %d is in GPU memory: the block store keeps host-memory layouts "
+                     "(the storage tier, gshmem_kv_file_store/load, takes GPU layouts)",
+                     x->layout);
+        goto fail;
+    }
     c->p.L->busy++, c->st->busy++;
     kv_leave(kv);
     pthread_mutex_lock(&c->st->mu);

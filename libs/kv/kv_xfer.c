@@ -74,6 +74,12 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
     if (x->layout < 0 || x->layout >= kv->cfg.max_layouts || !kv->layouts[x->layout].live)
         return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "layout id %d is not registered", x->layout);
     L = &kv->layouts[x->layout];
+    if (L->gpu)
+        return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                       "layout %d is in GPU memory: this build moves GPU blocks to and from the "
+                       "storage tier only (gshmem_kv_file_store/load, staged through host "
+                       "memory); reads and writes between PEs and peers are host memory only",
+                       x->layout);
     if (kv_is_remote(x->pe)) {
         if ((rc = kv_net_plan(kv, x, fn, &P, &p->keys)) != 0)
             return rc;

@@ -7,13 +7,13 @@ include_HEADERS += include/gshmem_kv.h
 libs_kv_libgshmem_kv_la_SOURCES = libs/kv/kv_impl.h libs/kv/kv_base.c libs/kv/kv.c libs/kv/kv_layout.c \
 	libs/kv/kv_xfer.c libs/kv/kv_req.c libs/kv/kv_io.h libs/kv/kv_file.c libs/kv/kv_queue.h libs/kv/kv_queue.c libs/kv/kv_file_queue.c libs/kv/kv_posix.c \
 	libs/kv/kv_listen.c libs/kv/kv_crc.h libs/kv/kv_crc.c libs/kv/kv_store.h libs/kv/kv_store.c \
-	libs/kv/kv_store_index.c libs/kv/kv_store_io.c libs/kv/kv_mbox.h libs/kv/kv_mbox.c \
+	libs/kv/kv_store_index.c libs/kv/kv_store_io.c libs/kv/kv_mbox.h libs/kv/kv_mbox.c libs/kv/kv_cuda.h libs/kv/kv_cuda.c libs/kv/kv_stage.c \
 	crypto/sha256.h crypto/sha256.c
 # crypto/: the listener's MACs, compiled in (hidden), so that the library
 # needs nothing of the runtime beyond its public API.
 libs_kv_libgshmem_kv_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)
 libs_kv_libgshmem_kv_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
-libs_kv_libgshmem_kv_la_LIBADD = libgshmem.la -lpthread
+libs_kv_libgshmem_kv_la_LIBADD = libgshmem.la -lpthread -ldl
 # The storage tier's io_uring engine, where liburing is there (configure.ac).
 if HAVE_URING
 libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_uring.c

@@ -30,6 +30,13 @@ check_PROGRAMS += tests/kv/no_uring
 tests_kv_no_uring_SOURCES = tests/kv/no_uring.c
 TESTS += tests/kv/kv-file-no-uring.sh
 EXTRA_DIST += tests/kv/kv-file-no-uring.sh
+# kv-file-gpu.sh: the tier's GPU path (staged through host memory) on a
+# stand-in CUDA driver it builds from fake_cuda.c (kv_file_gpu says what).
+check_PROGRAMS += tests/kv/kv_file_gpu
+tests_kv_kv_file_gpu_SOURCES = tests/kv/kv_file_gpu.c tests/kv/kv_file_test.h $(KV_TEST_COMMON)
+tests_kv_kv_file_gpu_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -ldl
+TESTS += tests/kv/kv-file-gpu.sh
+EXTRA_DIST += tests/kv/kv-file-gpu.sh tests/kv/fake_cuda.c
 KV_FILE_TEST_COMMON = tests/kv/kv_file_test.h $(KV_TEST_COMMON)
 tests_kv_kv_file_SOURCES = tests/kv/kv_file.c $(KV_FILE_TEST_COMMON)
 tests_kv_kv_file_LDADD = libs/kv/libgshmem_kv.la libgshmem.la

@@ -327,7 +327,10 @@ class Engine:
     def register_kv_caches(self, caches):
         """Collective: one tensor per layer, [2, num_blocks, ...] (K, V) or,
         with every tensor one dimension less than that, [num_blocks, ...]
-        (MLA), contiguous CPU tensors of one shape and dtype."""
+        (MLA), contiguous tensors of one shape and dtype, on the CPU or on
+        one CUDA device.  Caches in GPU memory serve the storage tier
+        (FileTier, staged through host memory); read and write between PEs
+        and peers raise KVError ERR_UNSUPPORTED for them (host memory only)."""
         fn = "register_kv_caches"
         torch = _torch()
         caches = list(caches.values()) if isinstance(caches, dict) else list(caches)
@@ -337,9 +340,9 @@ class Engine:
         for i, t in enumerate(caches):
             if not isinstance(t, torch.Tensor):
                 raise ValueError("gshmem.kv.%s: caches[%d] is not a torch.Tensor" % (fn, i))
-            if t.device.type != "cpu":
-                raise ValueError("gshmem.kv.%s: caches[%d] is on %s; host memory only" %
-                                 (fn, i, t.device))
+            if t.device.type not in ("cpu", "cuda") or t.device != first.device:
+                raise ValueError("gshmem.kv.%s: caches[%d] is on %s; host memory or one CUDA "
+                                 "device, the same for every cache" % (fn, i, t.device))
             if not t.is_contiguous():
                 raise ValueError("gshmem.kv.%s: caches[%d] is not contiguous" % (fn, i))
             if t.shape != first.shape or t.dtype != first.dtype:

@@ -1,0 +1,146 @@
+/*
+ * tests/kv/kv_file_gpu.c - the storage tier with a layout in GPU memory,
+ * on a stand-in CUDA driver (tests/kv/fake_cuda.c, which
+ * tests/kv/kv-file-gpu.sh builds and puts first on LD_LIBRARY_PATH): the
+ * layout's memory is "device memory" the CPU cannot touch (PROT_NONE), so
+ * a store or load that read or wrote it directly would fault.
+ *
+ *   staged     stores of scattered blocks and loads into others,
+ *              buffered and O_DIRECT (the engine GSHMEM_KV_FILE_ENGINE
+ *              picks: kv-file-gpu.sh runs io_uring and pread/pwrite), from
+ *              a layout whose regions are not page aligned (the staging
+ *              buffer is): every byte checked, and the bytes the driver
+ *              copied each way are the request's;
+ *   refused    a read or write between PEs and a block store put with
+ *              the GPU layout (GSHMEM_KV_ERR_UNSUPPORTED and a line), a
+ *              layout of GPU and host regions (GSHMEM_KV_ERR_INVALID).
+ * One PE.  Exit status: 0 pass, 1 fail, 77 without the stand-in driver.
+ */
+#include "kv_file_test.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+
+#define L_ 2
+#define R_ 2
+#define NB 16
+#define BB 4096 /* O_DIRECT's multiple; the regions are not page aligned (the memory side) */
+
+static void (*dev_set)(void *, size_t);
+static void (*dev_touch)(int);
+static size_t (*dev_bytes)(int);
+
+static unsigned char pat(int l, int r, int64_t b, size_t k)
+{
+    return (unsigned char)(l * 31 + r * 17 + b * 7 + (int64_t)k + (int64_t)(k >> 8));
+}
+
+static void one(gshmem_kv_t *kv, int id, kf_pool_t *p, const char *dir, const char *what,
+                unsigned flags)
+{
+    static const int64_t from[] = {1, 2, 3, 9, 12}, into[] = {4, 5, 6, 13, 15};
+    gshmem_kv_file_opts_t o = {GSHMEM_KV_FILE_WRITE | GSHMEM_KV_FILE_CREATE | flags,
+                               (size_t)(L_ * R_) * 4096, 64 * (uint64_t)(L_ * R_) * 4096, 0};
+    gshmem_kv_xfer_t x = {0};
+    gshmem_kv_file_t *f = NULL;
+    gshmem_kv_req_t req;
+    char path[400];
+    size_t h0 = dev_bytes(0), d0 = dev_bytes(1), want = 5 * L_ * R_ * (size_t)BB;
+    int bad = 0;
+
+    snprintf(path, sizeof path, "%s/%s", dir, what);
+    KT_OK(gshmem_kv_file_open(kv, path, &o, &f));
+    if (f == NULL)
+        return;
+    /* Blocks from[] into slots into[]: O_DIRECT takes them though the
+     * regions are 8 bytes past a page (the staging buffer is aligned). */
+    x.layout = id, x.n_layers = L_, x.n = 5, x.local_blocks = from, x.remote_blocks = into;
+    KT_OK(gshmem_kv_file_store(kv, f, &x, &req));
+    KT_OK(kf_wait_free(kv, req));
+    PT_CHECK_EQ("bytes copied from the device for the store", want, dev_bytes(0) - h0);
+    /* Slots into[] back into blocks into[]. */
+    x.local_blocks = into, x.remote_blocks = into;
+    KT_OK(gshmem_kv_file_load(kv, f, &x, &req));
+    KT_OK(kf_wait_free(kv, req));
+    PT_CHECK_EQ("bytes copied to the device for the load", want, dev_bytes(1) - d0);
+    KT_OK(gshmem_kv_file_close(kv, f));
+    dev_touch(1);
+    for (int l = 0; l < L_; l++)
+        for (int r = 0; r < R_; r++)
+            for (int i = 0; i < 5; i++)
+                for (size_t k = 0; k < BB; k++)
+                    bad += *kf_at(p, l, r, into[i], k) != pat(l, r, from[i], k);
+    /* And put the blocks loaded into back to their own pattern. */
+    for (int l = 0; l < L_; l++)
+        for (int r = 0; r < R_; r++)
+            for (int i = 0; i < 5; i++)
+                for (size_t k = 0; k < BB; k++)
+                    *kf_at(p, l, r, into[i], k) = pat(l, r, into[i], k);
+    dev_touch(0);
+    PT_CHECK_EQ_F(what, 0, bad,
+                  "bytes that differ after the store and load through the GPU path");
+}
+
+int main(void)
+{
+    void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+    gshmem_kv_t *kv = NULL;
+    kf_pool_t p, host;
+    char dir[300];
+    int id = -1, id2 = -1;
+
+    PT_START();
+    if (!cu || !(dev_set = (void (*)(void *, size_t))dlsym(cu, "fake_cuda_device")) ||
+        !(dev_touch = (void (*)(int))dlsym(cu, "fake_cuda_touch")) ||
+        !(dev_bytes = (size_t(*)(int))dlsym(cu, "fake_cuda_bytes")))
+        return pt_skip("no stand-in CUDA driver (tests/kv/kv-file-gpu.sh builds it)");
+    KT_OK(gshmem_kv_create(NULL, &kv));
+    kf_pool_init(&p, L_, R_, NB, BB, 8); /* regions 8 bytes past a page */
+    for (int l = 0; l < L_; l++)
+        for (int r = 0; r < R_; r++)
+            for (int64_t b = 0; b < NB; b++)
+                for (size_t k = 0; k < BB; k++)
+                    *kf_at(&p, l, r, b, k) = pat(l, r, b, k);
+    dev_set(p.mem, p.size); /* device memory from here: PROT_NONE */
+    KT_OK(gshmem_kv_layout_register(kv, &p.layout, &id));
+    if (kf_tmpdir("/var/tmp", dir, sizeof dir) == NULL)
+        return pt_skip("no scratch directory under /var/tmp");
+    one(kv, id, &p, dir, "buffered", 0);
+    one(kv, id, &p, dir, "direct", GSHMEM_KV_FILE_DIRECT);
+    {
+        gshmem_kv_xfer_t x = {0};
+        int64_t b0 = 0;
+        gshmem_kv_req_t req;
+
+        x.layout = id, x.pe = 0, x.n_layers = 1, x.n = 1, x.local_blocks = &b0;
+        EXPECT_ERR(gshmem_kv_write(kv, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED, "GPU memory");
+        EXPECT_ERR(gshmem_kv_read(kv, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED, "GPU memory");
+    }
+    {
+        gshmem_kv_store_opts_t so = {GSHMEM_KV_STORE_WRITE | GSHMEM_KV_STORE_CREATE,
+                                     (size_t)(L_ * R_) * BB, 16};
+        gshmem_kv_store_t *st = NULL;
+        gshmem_kv_key_t key = {{1}};
+        gshmem_kv_xfer_t x = {0};
+        int64_t b0 = 0;
+        gshmem_kv_req_t req;
+        char sdir[400];
+
+        snprintf(sdir, sizeof sdir, "%s/store", dir);
+        KT_OK(gshmem_kv_store_open(kv, sdir, &so, &st));
+        x.layout = id, x.n_layers = L_, x.n = 1, x.local_blocks = &b0;
+        if (st) {
+            EXPECT_ERR(gshmem_kv_store_put(kv, st, &key, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED,
+                       "GPU memory");
+            KT_OK(gshmem_kv_store_close(kv, st));
+        }
+    }
+    /* Regions of both kinds in one layout. */
+    kf_pool_init(&host, L_, R_, NB, BB, 0);
+    host.base[1] = p.base[1];
+    EXPECT_ERR(gshmem_kv_layout_register(kv, &host.layout, &id2), GSHMEM_KV_ERR_INVALID,
+               "GPU memory and the others host memory");
+    KT_OK(gshmem_kv_destroy(kv));
+    kf_tmpdir_done(dir);
+    return pt_finish();
+}
