@@ -28,20 +28,13 @@
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 src=${GSHMEM_TOP_SRCDIR:-$build}
-py=${PYTHON:-/tmp/nixlenv/bin/python}
-reps=${REPS:-3}
-out=$(mktemp)
-GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-export GSHMEM_KV_SECRET
+# shellcheck source=perftest/kv_pairs.sh
+. "$src/perftest/kv_pairs.sh"
 mc_py=${MOONCAKE_PYTHON:-/tmp/mcenv/bin/python}
 have_mc=1
 "$mc_py" -c 'import numpy, mooncake.engine' 2>/dev/null || have_mc=0
 have_perftest=1
 command -v ucx_perftest >/dev/null 2>&1 || have_perftest=0
-# shellcheck source=perftest/kv_pairs.sh
-. "$src/perftest/kv_pairs.sh"
-have_nixl=1
-kv_have_nixl "$py" || have_nixl=0
 # name: block bytes, blocks per request, layers, timed requests
 configs=${CONFIGS:-"4k:4096:128:1:30 16k:16384:128:1:30 64k:65536:128:1:20 1m:1048576:16:1:20 4m:4194304:8:1:10 llama8b:32768:126:32:5"}
 one() { # IMPL ARGS... : one serve/pull pair, the pull's lines to $out

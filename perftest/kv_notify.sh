@@ -22,15 +22,8 @@
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 src=${GSHMEM_TOP_SRCDIR:-$build}
-py=${PYTHON:-/tmp/nixlenv/bin/python}
-reps=${REPS:-3}
-out=$(mktemp)
-GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-export GSHMEM_KV_SECRET
 # shellcheck source=perftest/kv_pairs.sh
 . "$src/perftest/kv_pairs.sh"
-have_nixl=1
-kv_have_nixl "$py" || have_nixl=0
 # name: block bytes, blocks per write, layers
 configs=${CONFIGS:-"1x4k:4096:1:1 16x64k:65536:16:1 llama8b:32768:126:32"}
 one() { # IMPL ARGS... : one pair; the receiving side's line to $out

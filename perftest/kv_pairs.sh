@@ -1,5 +1,8 @@
 # perftest/kv_pairs.sh - sourced by kv_compare.sh and kv_notify.sh: what
-# runs of two-process KV pairs share.
+# runs of two-process KV pairs share.  Sets py (NIXL's interpreter,
+# PYTHON, default /tmp/nixlenv/bin/python), have_nixl (1 when it imports
+# NIXL), reps (REPS, default 3), out (a scratch file for the JSON lines)
+# and a fresh GSHMEM_KV_SECRET for the pairs' listen/connect.
 
 # kv_have_nixl PYTHON: 0 when PYTHON imports NIXL's package (nixl or
 # nixl_cu12) and numpy.
@@ -28,3 +31,11 @@ kv_rounds() {
         done
     done
 }
+
+py=${PYTHON:-/tmp/nixlenv/bin/python}
+reps=${REPS:-3}
+out=$(mktemp)
+GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+export GSHMEM_KV_SECRET
+have_nixl=1
+kv_have_nixl "$py" || have_nixl=0
