@@ -117,6 +117,7 @@ static int check_opts(const char *path, const gshmem_kv_file_opts_t *o, gshmem_k
 
 void kv_file_free(struct gshmem_kv_file *f)
 {
+    kv_gds_close(f); /* before the fd it names */
     if (f->eng)
         f->eng->close(f);
     if (f->fd >= 0)

@@ -54,6 +54,10 @@ extern const kv_io_engine_t kv_io_posix;
 /* kv_stage.c: io[0 .. n) of a layout in GPU memory, through host memory
  * around f's engine (the engine's run's contract). */
 int kv_stage_run(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, const char *fn);
+/* kv_gds.c: the same through cuFile, device memory to the file directly:
+ * 1 when cuFile is not there (stage instead), else the run's status. */
+int kv_gds_run(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, const char *fn);
+void kv_gds_close(struct gshmem_kv_file *f);
 #ifdef GSHMEM_HAVE_URING
 extern const kv_io_engine_t kv_io_uring;
 #endif
@@ -68,7 +72,9 @@ struct gshmem_kv_file {
         off_align; /* O_DIRECT: what every address, offset, length must be a multiple of */
     int queue_depth;
     const kv_io_engine_t *eng;
-    void *eng_state;         /* the engine's own (the ring) */
+    void *eng_state; /* the engine's own (the ring) */
+    void *gds;       /* the cuFile handle of a GPU layout's I/O (kv_gds.c) */
+    int gds_tried;
     int busy;                /* stores and loads in progress (under the engine's lock) */
     pthread_mutex_t io_lock; /* one transfer at a time uses the engine's state */
     char path[256];          /* for the lines (truncated) */

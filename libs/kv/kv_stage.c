@@ -4,8 +4,9 @@
  * a job's pieces go through an aligned host buffer, copied from the device
  * before a store's writes and to it after a load's reads (kv_cuda.c).  At
  * most KV_STAGE_MAX bytes are staged at a time: a large request goes in
- * rounds of pieces.  GPUDirect Storage (cuFile) would skip the copy: not
- * built (no cuFile library to build against here).
+ * rounds of pieces.  Where GPUDirect Storage (cuFile) is there, kv_gds.c
+ * moves the pieces between the device and the file with no copy, and
+ * nothing is staged.
  */
 #include "kv_cuda.h"
 #include "kv_io.h"
@@ -55,8 +56,11 @@ int kv_stage_run(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, c
 {
     size_t cap = 0, i = 0;
     char *buf, **dev;
-    int rc = 0;
+    int rc = kv_gds_run(f, is_read, io, n, fn);
 
+    if (rc != 1)
+        return rc; /* cuFile did it, or failed */
+    rc = 0;
     for (size_t k = 0; k < n; k++)
         cap = cap + up(io[k].len) > KV_STAGE_MAX ? (up(io[k].len) > cap ? up(io[k].len) : cap)
                                                  : cap + up(io[k].len);

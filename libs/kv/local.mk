@@ -7,7 +7,7 @@ include_HEADERS += include/gshmem_kv.h
 libs_kv_libgshmem_kv_la_SOURCES = libs/kv/kv_impl.h libs/kv/kv_base.c libs/kv/kv.c libs/kv/kv_layout.c \
 	libs/kv/kv_xfer.c libs/kv/kv_req.c libs/kv/kv_io.h libs/kv/kv_file.c libs/kv/kv_queue.h libs/kv/kv_queue.c libs/kv/kv_file_queue.c libs/kv/kv_posix.c \
 	libs/kv/kv_listen.c libs/kv/kv_crc.h libs/kv/kv_crc.c libs/kv/kv_store.h libs/kv/kv_store.c \
-	libs/kv/kv_store_index.c libs/kv/kv_store_io.c libs/kv/kv_mbox.h libs/kv/kv_mbox.c libs/kv/kv_cuda.h libs/kv/kv_cuda.c libs/kv/kv_stage.c \
+	libs/kv/kv_store_index.c libs/kv/kv_store_io.c libs/kv/kv_mbox.h libs/kv/kv_mbox.c libs/kv/kv_cuda.h libs/kv/kv_cuda.c libs/kv/kv_stage.c libs/kv/kv_gds.c \
 	crypto/sha256.h crypto/sha256.c
 # crypto/: the listener's MACs, compiled in (hidden), so that the library
 # needs nothing of the runtime beyond its public API.

@@ -1,18 +1,24 @@
 #!/bin/sh
-# The storage tier's GPU path (libs/kv/kv_cuda.c, kv_stage.c) on a
-# stand-in CUDA driver: builds tests/kv/fake_cuda.c as libcuda.so.1 in a
+# The storage tier's GPU path (libs/kv/kv_cuda.c, kv_stage.c, kv_gds.c)
+# on a stand-in CUDA driver: builds tests/kv/fake_cuda.c as libcuda.so.1
+# (and fake_cufile.c as libcufile.so.0, in a folder of its own) in a
 # scratch folder, puts it first on LD_LIBRARY_PATH, and runs
-# tests/kv/kv_file_gpu (one PE, no launcher) with each I/O engine.
+# tests/kv/kv_file_gpu (one PE, no launcher): staged with each I/O engine,
+# then through the stand-in cuFile.
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 src=${GSHMEM_TOP_SRCDIR:-$build}
 d=$(mktemp -d) || exit 99
 trap 'rm -rf "$d"' EXIT
+mkdir "$d/gds" || exit 99
 ${CC:-cc} -shared -fPIC -O2 -o "$d/libcuda.so.1" "$src/tests/kv/fake_cuda.c" || exit 99
+${CC:-cc} -shared -fPIC -O2 -o "$d/gds/libcufile.so.0" "$src/tests/kv/fake_cufile.c" -ldl || exit 99
 fail=0
-for engine in auto posix; do # auto: io_uring where it works
-    echo "kv-file-gpu.sh: GSHMEM_KV_FILE_ENGINE=$engine"
-    LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} GSHMEM_KV_FILE_ENGINE=$engine \
+# Staged (no cuFile) with each engine, then through the stand-in cuFile.
+for run in "auto $d" "posix $d" "auto $d/gds:$d"; do
+    set -- $run
+    echo "kv-file-gpu.sh: GSHMEM_KV_FILE_ENGINE=$1, LD_LIBRARY_PATH=$2"
+    LD_LIBRARY_PATH=$2${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} GSHMEM_KV_FILE_ENGINE=$1 \
         timeout -k 10 "${GSHMEM_TEST_TIMEOUT:-60}" "$build/tests/kv/kv_file_gpu"
     rc=$?
     [ $rc -eq 77 ] && exit 77

@@ -5,7 +5,9 @@
  * layout's memory is "device memory" the CPU cannot touch (PROT_NONE), so
  * a store or load that read or wrote it directly would fault.
  *
- *   staged     stores of scattered blocks and loads into others,
+ *   staged     stores of scattered blocks and loads into others (through
+ *              host memory; with the stand-in cuFile, fake_cufile.c, by
+ *              cuFile: then nothing is staged),
  *              buffered and O_DIRECT (the engine GSHMEM_KV_FILE_ENGINE
  *              picks: kv-file-gpu.sh runs io_uring and pread/pwrite), from
  *              a layout whose regions are not page aligned (the staging
@@ -29,6 +31,12 @@
 static void (*dev_set)(void *, size_t);
 static void (*dev_touch)(int);
 static size_t (*dev_bytes)(int);
+static size_t (*gds_bytes)(void); /* the stand-in cuFile's, when it is there */
+
+static size_t gds_moved(void)
+{
+    return gds_bytes ? gds_bytes() : 0;
+}
 
 static unsigned char pat(int l, int r, int64_t b, size_t k)
 {
@@ -45,7 +53,8 @@ static void one(gshmem_kv_t *kv, int id, kf_pool_t *p, const char *dir, const ch
     gshmem_kv_file_t *f = NULL;
     gshmem_kv_req_t req;
     char path[400];
-    size_t h0 = dev_bytes(0), d0 = dev_bytes(1), want = 5 * L_ * R_ * (size_t)BB;
+    size_t h0 = dev_bytes(0), d0 = dev_bytes(1), g0 = gds_moved(),
+           want = 5 * L_ * R_ * (size_t)BB, staged = gds_bytes ? 0 : want;
     int bad = 0;
 
     snprintf(path, sizeof path, "%s/%s", dir, what);
@@ -57,12 +66,15 @@ static void one(gshmem_kv_t *kv, int id, kf_pool_t *p, const char *dir, const ch
     x.layout = id, x.n_layers = L_, x.n = 5, x.local_blocks = from, x.remote_blocks = into;
     KT_OK(gshmem_kv_file_store(kv, f, &x, &req));
     KT_OK(kf_wait_free(kv, req));
-    PT_CHECK_EQ("bytes copied from the device for the store", want, dev_bytes(0) - h0);
+    /* Staged, or by cuFile (no copy through host memory). */
+    PT_CHECK_EQ("bytes copied from the device for the store", staged, dev_bytes(0) - h0);
+    PT_CHECK_EQ("bytes cuFile wrote", want - staged, gds_moved() - g0);
     /* Slots into[] back into blocks into[]. */
     x.local_blocks = into, x.remote_blocks = into;
     KT_OK(gshmem_kv_file_load(kv, f, &x, &req));
     KT_OK(kf_wait_free(kv, req));
-    PT_CHECK_EQ("bytes copied to the device for the load", want, dev_bytes(1) - d0);
+    PT_CHECK_EQ("bytes copied to the device for the load", staged, dev_bytes(1) - d0);
+    PT_CHECK_EQ("bytes cuFile moved, both ways", 2 * (want - staged), gds_moved() - g0);
     KT_OK(gshmem_kv_file_close(kv, f));
     dev_touch(1);
     for (int l = 0; l < L_; l++)
@@ -94,6 +106,12 @@ int main(void)
         !(dev_touch = (void (*)(int))dlsym(cu, "fake_cuda_touch")) ||
         !(dev_bytes = (size_t(*)(int))dlsym(cu, "fake_cuda_bytes")))
         return pt_skip("no stand-in CUDA driver (tests/kv/kv-file-gpu.sh builds it)");
+    {
+        void *gds = dlopen("libcufile.so.0", RTLD_NOW | RTLD_GLOBAL);
+
+        gds_bytes = gds ? (size_t(*)(void))dlsym(gds, "fake_cufile_bytes") : NULL;
+        printf("kv_file_gpu: %s\n", gds_bytes ? "cuFile (the stand-in)" : "staged, no cuFile");
+    }
     KT_OK(gshmem_kv_create(NULL, &kv));
     kf_pool_init(&p, L_, R_, NB, BB, 8); /* regions 8 bytes past a page */
     for (int l = 0; l < L_; l++)
