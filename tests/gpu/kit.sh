@@ -22,7 +22,8 @@
 #                    and 2 PEs (bad_*: the expected line, no hang), MoE LL
 #                    and normal, compute-sanitizer memcheck and racecheck on
 #                    a subset, the device benchmarks against NVSHMEM (built
-#                    there from perftest/nvshmem) and a plain copy kernel;
+#                    there from perftest/nvshmem by kit/nvshmem_build.sh,
+#                    run by kit/nvshmem_run.sh) and a plain copy kernel;
 #                    then one table.  --only PATTERN runs the matching steps.
 #   kit.sh table R F prints the table of a results and a figures file.
 #
@@ -191,21 +192,6 @@ expect_of() { # the EXPECT regex of a tests/device program
     sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$top/tests/device/$1.c" | head -n 1
 }
 
-# Where the pip package nvidia-nvshmem-cu13 put NVSHMEM (empty: not found).
-nvshmem_home() {
-    python3 -c 'import nvidia.nvshmem as m; print(list(m.__path__)[0])' 2>/dev/null
-}
-
-nvshmem_build() { # OUTDIR: perftest/nvshmem's benchmark against the package
-    h=$(nvshmem_home)
-    [ -n "$h" ] && [ -d "$h/include" ] || { echo "no nvidia-nvshmem-cu13 package (python3 -c 'import nvidia.nvshmem')"; return 77; }
-    host=$(ls "$h"/lib/libnvshmem_host.so* 2>/dev/null | head -n 1)
-    [ -n "$host" ] || { echo "no libnvshmem_host.so in $h/lib"; return 1; }
-    nvcc -O3 -rdc=true -gencode arch=compute_90,code=sm_90 -I"$h/include" \
-        -o "$1/nvshmem_bench" "$top/perftest/nvshmem/nvshmem_bench.cu" \
-        -L"$h/lib" -lnvshmem_device "$host" -Xlinker -rpath,"$h/lib" -lcuda -lcudart
-}
-
 run() {
     if [ ! -d "$bundle/bin" ] && [ -f "$kit/bundle.tar.xz" ]; then
         echo "kit: unpacking $kit/bundle.tar.xz"
@@ -308,15 +294,9 @@ run() {
     for b in device_bw device_lat device_rate; do
         kit_step "bench-$b" 120 ok "$uidrun" -np 2 $ldso "$bin/$b"
     done
-    kit_step nvshmem-build 180 ok nvshmem_build "$out"
-    if [ -x "$out/nvshmem_bench" ]; then
-        kit_step bench-nvshmem-np1 120 ok env NVB_RANK=0 NVB_SIZE=1 NVB_DIR="$out" \
-            "$out/nvshmem_bench"
-        kit_step bench-nvshmem-np2 120 ok sh "$top/perftest/nvshmem/run2.sh" "$out/nvshmem_bench" "$out"
-    else
-        kit_skip bench-nvshmem-np1 "NVSHMEM benchmark not built"
-        kit_skip bench-nvshmem-np2 "NVSHMEM benchmark not built"
-    fi
+    kit_step nvshmem-build 180 ok sh "$here/kit/nvshmem_build.sh" "$top" "$out"
+    kit_step bench-nvshmem-np1 120 ok sh "$here/kit/nvshmem_run.sh" 1 "$out"
+    kit_step bench-nvshmem-np2 120 ok sh "$here/kit/nvshmem_run.sh" 2 "$out"
     figures "$out"
     kit_table "$kit_results" "$kit_figures"
 }

@@ -64,6 +64,18 @@ check "a bad_ step that fails with its line" PASS "$(verdict bad_ok)"
 check "a bad_ step that hangs" TIMEOUT "$(verdict bad_hang)"
 check "a bad_ step that exits 0" FAIL "$(verdict bad_zero)"
 check "a step that exits 77" SKIP "$(verdict skip)"
+# A step that is a shell function: timeout(1) cannot run it (issue 30's
+# empty NVSHMEM column), so kit_step refuses it with a note saying why.
+kit_fn_step() { echo ran; }
+kit_step fn 10 ok kit_fn_step
+check "a step that is a shell function" FAIL "$(verdict fn)"
+check "a function step's note" "kit: 'kit_fn_step' is a shell function, timeout cannot run it: make it a script" \
+    "$(awk -F '\t' '$1 == "fn" { print $4 }' "$kit_results")"
+# The NVSHMEM steps are scripts, never functions.
+for f in nvshmem_build.sh nvshmem_run.sh; do
+    check "kit/$f is a script" yes "$([ -f "$here/kit/$f" ] && echo yes)"
+done
+check "kit.sh defines no nvshmem_build function" 0 "$(grep -c '^nvshmem_build()' "$here/kit.sh")"
 kit_only='x*'
 kit_step other 10 ok true
 check "a step left out by --only" "" "$(verdict other)"
@@ -86,7 +98,7 @@ check "a figure row" "$(printf 'put_bw thread 8B\t3.250\t-\t9.0')" "$(cat "$kit_
 # The table: every step once, the counts, the figures, and the verdict.
 kit_table "$kit_results" "$kit_figures" > "$work/table"
 check "the table fails when a step failed" 1 $?
-check "the table's count line" "kit: 9 steps: 2 PASS, 2 FAIL, 2 TIMEOUT, 3 SKIP" \
+check "the table's count line" "kit: 10 steps: 2 PASS, 3 FAIL, 2 TIMEOUT, 3 SKIP" \
     "$(grep '^kit:' "$work/table")"
 check "the table lists the timeout" 1 "$(grep -c '^TIMEOUT  hang ' "$work/table")"
 check "the table has the figure" 1 "$(grep -c '^put_bw thread 8B .* 3.250 .* - .* 9.0$' "$work/table")"

@@ -80,6 +80,14 @@ kit_step() {
     fi
     [ "$_limit" -gt "$_left" ] && _limit=$_left
     _log=$kit_dir/logs/$_name.log
+    # timeout(1) execs its command: a shell function would exit 127 ("No
+    # such file") and leave an empty column behind a plain FAIL.
+    case $(command -V "$1" 2>/dev/null) in
+    *function*)
+        kit_record "$_name" FAIL 0 "kit: '$1' is a shell function, timeout cannot run it: make it a script"
+        return 1
+        ;;
+    esac
     _s0=$(date +%s)
     timeout -k 5 "$_limit" "$@" > "$_log" 2>&1
     _rc=$?
