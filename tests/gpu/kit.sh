@@ -99,9 +99,9 @@ prepare() {
     done
     moe="$src/libs/moe/moe.c $src/libs/moe/moe_ll.c $src/libs/moe/moe_normal.c"
     moe="$moe $src/libs/moe/moe_data.c"
-    echo "moe_ll|-Xptxas -O0|-I$src/libs/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
+    echo "moe_ll|-Xptxas -O0 -Xptxas -v|-I$src/libs/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
         >> "$kit/programs.list"
-    echo "moe_normal|-Xptxas -O0|-I$src/libs/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
+    echo "moe_normal|-Xptxas -O0 -Xptxas -v|-I$src/libs/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
         >> "$kit/programs.list"
     echo "kit: building $(wc -l < "$kit/programs.list") CUDA programs for sm_90 (2 at a time, niced)"
     mkdir -p "$kit/logs"
@@ -132,6 +132,23 @@ EOT
         echo "kit: make libgshmem_moe_cuda.so failed, see $kit/make-moe.log"
         return 1
     }
+    # Registers against the launch shape: a MoE kernel launched with
+    # MOE_MAX_THREADS threads (moe_default_launch) that needs more registers
+    # than a block that large may have is refused at every launch.  ptxas -v
+    # of the kit's programs (their build logs) and of libgshmem_moe_cuda.so's
+    # objects (NAME.o.res, libs/moe/local.mk).
+    moe_threads=$(sed -n 's/^#define MOE_MAX_THREADS \([0-9]*\).*/\1/p' "$src/libs/moe/moe.h")
+    [ -n "$moe_threads" ] || { echo "kit: no MOE_MAX_THREADS in libs/moe/moe.h"; return 1; }
+    over=$(kit_regs_over "$moe_threads" 'moe_(ll|nm)_' "$kit/logs/moe_ll.build" \
+        "$kit/logs/moe_normal.build" "$build"/libs/moe/cuda/*.o.res)
+    if [ -n "$over" ]; then
+        echo "kit: FAIL MoE kernels need more registers than a $moe_threads-thread block has:"
+        echo "$over"
+        return 1
+    fi
+    echo "kit: MoE kernels fit $moe_threads threads a block ($(grep -hc 'Used [0-9]* registers' \
+        "$kit/logs/moe_ll.build" "$kit/logs/moe_normal.build" "$build"/libs/moe/cuda/*.o.res |
+        awk '{ n += $1 } END { print n + 0 }') kernel builds checked)"
     rm -rf "$bundle/python" && mkdir -p "$bundle/python/gshmem" "$bundle/python/tests" || return 1
     cp "$src"/python/gshmem/*.py "$bundle/python/gshmem/" || return 1
     printf 'import os\nLIBDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib")\n' \

@@ -106,6 +106,23 @@ printf 'a\tPASS\t1\t\nb\tSKIP\t0\twhy\n' > "$work/good.tsv"
 kit_table "$work/good.tsv" /dev/null > /dev/null
 check "the table passes with PASS and SKIP only" 0 $?
 
+# Registers against the launch shape (ptxas -v output): the LL combine
+# kernel at 182 registers fits 352 threads, not MoE's 512 (issue 30).
+cat > "$work/ptxas.res" << 'EOT'
+ptxas info    : Compiling entry function '_Z22moe_ll_combine_kernel10moe_args_t' for 'sm_90'
+ptxas info    : Function properties for _Z22moe_ll_combine_kernel10moe_args_t
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 182 registers, used 1 barriers, 544 bytes cmem[0]
+ptxas info    : Compiling entry function '_Z21moe_nm_expert_kernel10moe_args_t' for 'sm_90'
+ptxas info    : Used 128 registers, used 1 barriers, 544 bytes cmem[0]
+ptxas info    : Compiling entry function '_Z16moe_quiet_kernel' for 'sm_90'
+ptxas info    : Used 200 registers, 544 bytes cmem[0]
+EOT
+check "a kernel with too many registers for 512 threads" \
+    "_Z22moe_ll_combine_kernel10moe_args_t (sm_90): 182 registers, at most 352 threads a block, launched with 512" \
+    "$(kit_regs_over 512 'moe_(ll|nm)_' "$work/ptxas.res")"
+check "every kernel fits 352 threads" "" "$(kit_regs_over 352 'moe_(ll|nm)_' "$work/ptxas.res")"
+
 # Missing libraries: a program that needs one nobody has.
 if command -v cc > /dev/null 2>&1; then
     echo 'int lost(void); int main(void) { return lost(); }' > "$work/m.c"

@@ -185,3 +185,28 @@ kit_missing_libs() {
 kit_glibc_older() {
     [ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$1" ]
 }
+
+# kit_regs_over THREADS PATTERN FILE...: from ptxas -v output (nvcc
+# -Xptxas -v) in FILEs, one line per entry function whose name matches the
+# awk regex PATTERN and that needs more registers than a block of THREADS
+# threads may have (65536 a block; a warp's registers come in units of
+# 256), such a launch being refused; nothing when every one fits.
+kit_regs_over() {
+    _threads=$1 _pat=$2
+    shift 2
+    awk -v want="$_threads" -v pat="$_pat" '
+        /Compiling entry function/ {
+            fn = $0; sub(/.*entry function .\047*/, "", fn); sub(/\047.*/, "", fn)
+            arch = $0; sub(/.*for .\047*/, "", arch); sub(/\047.*/, "", arch)
+            next
+        }
+        /Used [0-9]+ registers/ && fn != "" {
+            r = $0; sub(/.*Used /, "", r); sub(/ registers.*/, "", r); r += 0
+            per_warp = int((r * 32 + 255) / 256) * 256
+            most = int(65536 / per_warp) * 32
+            if (most > 1024) most = 1024
+            if (fn ~ pat && most < want)
+                printf "%s (%s): %d registers, at most %d threads a block, launched with %d\n", fn, arch, r, most, want
+            fn = ""
+        }' "$@" | sort -u
+}
