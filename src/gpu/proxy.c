@@ -430,8 +430,10 @@ static void *worker_main(void *arg)
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     /* On the cores placement chose: near the GPU, off the PEs' own. */
     gsi_topo_bind_proxy_thread();
-    /* With a GPU, the transport copies device memory: the context must be current. */
-    gsi_cuda_bind_thread();
+    /* With a GPU, the transport copies device memory: the context must be
+     * current, and the relaxed capture mode keeps its driver calls from
+     * invalidating a program's stream capture. */
+    gsi_cuda_bind_library_thread();
     while (!__atomic_load_n(&g->stop, __ATOMIC_ACQUIRE)) {
         size_t n = 0;
 

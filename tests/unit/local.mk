@@ -58,6 +58,13 @@ tests_unit_cuda_ipc_SOURCES = tests/unit/cuda_ipc.c
 tests_unit_cuda_ipc_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_ipc_CFLAGS = $(unit_cflags)
 tests_unit_cuda_ipc_LDADD = $(unit_ldadd)
+# gpu_watch: the GPU watcher's logic (src/gpu/watch_loop.c) with a fake query.
+check_PROGRAMS += tests/unit/gpu_watch
+TESTS += tests/unit/gpu_watch
+tests_unit_gpu_watch_SOURCES = tests/unit/gpu_watch.c
+tests_unit_gpu_watch_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_gpu_watch_CFLAGS = $(unit_cflags)
+tests_unit_gpu_watch_LDADD = $(unit_ldadd) -lpthread
 endif
 tests_unit_sha256_SOURCES = tests/unit/sha256.c
 tests_unit_sha256_CPPFLAGS = $(unit_cppflags)

@@ -343,6 +343,29 @@ void gsi_cuda_bind_thread(void)
     GSI_CU(cuCtxSetCurrent)(gsi_cuda.ctx);
 }
 
+void gsi_cuda_bind_library_thread(void)
+{
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+
+    if (!gsi_cuda.ctx)
+        return;
+    gsi_cuda_bind_thread();
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&mode);
+}
+
+CUstreamCaptureMode gsi_cuda_relaxed_begin(void)
+{
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&mode);
+    return mode;
+}
+
+void gsi_cuda_relaxed_end(CUstreamCaptureMode saved)
+{
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&saved);
+}
+
 /* ---- GPUDirect RDMA writes ----------------------------------------------------- */
 
 /* Compiled, not run.  A NIC's writes into this GPU's memory (a proxied
@@ -456,13 +479,16 @@ static void cuda_free_mapped(void *host)
 void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size)
 {
     CUresult r;
+    CUstreamCaptureMode mode;
 
     if (size == 0)
         return;
     gsi_cuda_bind_thread();
+    mode = gsi_cuda_relaxed_begin();
     r = GSI_CU(cuMemcpyHtoDAsync)((CUdeviceptr)(uintptr_t)dev, host, size, copy_stream);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuStreamSynchronize)(copy_stream);
+    gsi_cuda_relaxed_end(mode);
     if (r != CUDA_SUCCESS)
         gsi_fatal("gshmem", "copying %zu bytes to GPU memory at %p: %s", size, dev,
                   gsi_cu_error(r));
@@ -471,9 +497,13 @@ void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size)
 /* Zero size bytes of device memory at dev, and wait. */
 static CUresult zero_device(CUdeviceptr dev, size_t size)
 {
+    CUstreamCaptureMode mode = gsi_cuda_relaxed_begin();
     CUresult r = GSI_CU(cuMemsetD8Async)(dev, 0, size, copy_stream);
 
-    return r == CUDA_SUCCESS ? GSI_CU(cuStreamSynchronize)(copy_stream) : r;
+    if (r == CUDA_SUCCESS)
+        r = GSI_CU(cuStreamSynchronize)(copy_stream);
+    gsi_cuda_relaxed_end(mode);
+    return r;
 }
 
 void *gsi_cuda_alloc_device(size_t size)
@@ -520,9 +550,13 @@ gsi_status_t gsi_cuda_zero(void *dev, size_t size)
 /* Copy s into one module's gsd_state_d and wait (the private stream). */
 static CUresult write_module_state(CUdeviceptr d, const gsd_state_t *s)
 {
+    CUstreamCaptureMode mode = gsi_cuda_relaxed_begin();
     CUresult r = GSI_CU(cuMemcpyHtoDAsync)(d, s, sizeof *s, copy_stream);
 
-    return r == CUDA_SUCCESS ? GSI_CU(cuStreamSynchronize)(copy_stream) : r;
+    if (r == CUDA_SUCCESS)
+        r = GSI_CU(cuStreamSynchronize)(copy_stream);
+    gsi_cuda_relaxed_end(mode);
+    return r;
 }
 
 static gsi_status_t cuda_module(const char *fn, int library, void *handle, int attach)
