@@ -112,6 +112,20 @@ extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block
                                          size_t shared_mem, cudaStream_t stream);
 /* libgshmem: make this PE's GPU context current on the calling thread. */
 extern "C" void gshmemi_cuda_bind(void);
+/* libgshmem: the status device code's gshmem_global_exit asked for, or -1. */
+extern "C" int gshmemi_exit_requested(void);
+
+/* A kernel's error seen by the host: when it was the trap of device code's
+ * gshmem_global_exit, the job ends with that status, not the caller's. */
+static inline void gsd_exit_if_requested_(void)
+{
+    int status = gshmemi_exit_requested();
+
+    if (status >= 0) {
+        fflush(stdout);
+        shmem_global_exit(status);
+    }
+}
 
 #define GSHMEM_KERNEL(name, type, arg) __global__ void name(type arg)
 #define GSHMEM_KERNEL_BOUNDED(name, type, arg, max_threads) \
@@ -125,6 +139,8 @@ static inline int gsd_launch_(void (*k)(T), unsigned blocks, unsigned threads, T
 
     if (rc == 0 && cudaStreamSynchronize(0) != cudaSuccess)
         rc = -1;
+    if (rc != 0)
+        gsd_exit_if_requested_();
     return rc;
 }
 #define GSHMEM_LAUNCH(name, blocks, threads, arg) gsd_launch_(name, blocks, threads, arg)
@@ -137,6 +153,7 @@ static inline void gsd_memcpy_check_(const char *fn, cudaError_t err)
 {
     if (err == cudaSuccess)
         return;
+    gsd_exit_if_requested_();
     fprintf(stderr, "gshmem: PE %d: %s: cudaMemcpy: %s\n", shmem_my_pe(), fn,
             cudaGetErrorString(err));
     shmem_global_exit(1);

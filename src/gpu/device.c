@@ -336,6 +336,13 @@ void gsi_device_init(const char *fn)
               (unsigned long long)s->heap_size, (unsigned long long)s->heap_base, s->n_chan);
 }
 
+int gsi_device_exit_request(void)
+{
+    uint64_t req = dev.exit_req ? __atomic_load_n(dev.exit_req, __ATOMIC_ACQUIRE) : 0;
+
+    return (req & GSD_EXIT_REQUESTED) ? (int)(uint32_t)req : -1;
+}
+
 void gsi_device_fini(const char *fn)
 {
     gsd_team_t *team_table;

@@ -90,7 +90,8 @@ prepare() {
         n=$(basename "$t" .c)
         # Host-lane tests of gshmemx_culibrary_init (a library handle from
         # dlopen; culib_kernel.c is that library, no main): not GPU programs.
-        case $n in culib_kernel | culibrary | bad_culib_twice | bad_cumodule_fini) continue ;; esac
+        # exit_request: host lanes only (the watcher acts on its word).
+        case $n in culib_kernel | culibrary | bad_culib_twice | bad_cumodule_fini | exit_request) continue ;; esac
         # ptxas -O0: -O3 spends over 10 minutes on the largest test (tests/gpu/run.sh).
         echo "dev_$n|-Xptxas -O0|-I$src/tests/device -I$src/tests/pe|$t"
     done >> "$kit/programs.list"
@@ -209,6 +210,11 @@ expect_of() { # the EXPECT regex of a tests/device program
     sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$top/tests/device/$1.c" | head -n 1
 }
 
+bad_kind() { # kit_step's kind for a tests/device bad_* program: bad[:STATUS]=RE
+    _st=$(sed -n 's|^/\* EXPECT_STATUS: \([0-9]*\) \*/$|\1|p' "$top/tests/device/$1.c" | head -n 1)
+    echo "bad${_st:+:$_st}=$(expect_of "$1")"
+}
+
 run() {
     if [ ! -d "$bundle/bin" ] && [ -f "$kit/bundle.tar.xz" ]; then
         echo "kit: unpacking $kit/bundle.tar.xz"
@@ -261,7 +267,7 @@ run() {
         n=${p##*/dev_}
         for np in 1 2; do
             case $n in
-            bad_*) kit_step "$n-np$np" 60 "bad=$(expect_of "$n")" "$uidrun" -np "$np" $ldso "$p" ;;
+            bad_*) kit_step "$n-np$np" 60 "$(bad_kind "$n")" "$uidrun" -np "$np" $ldso "$p" ;;
             *) kit_step "$n-np$np" 90 ok "$uidrun" -np "$np" $ldso "$p" ;;
             esac
         done

@@ -55,6 +55,9 @@ kit_step bad_ok 10 'bad=gshmem: PE [0-9]+: x' sh -c 'echo "gshmem: PE 1: x faile
 kit_step bad_hang 1 'bad=gshmem' sh -c 'echo gshmem; sleep 30'
 kit_step bad_zero 10 'bad=gshmem' sh -c 'echo gshmem; exit 0'
 kit_step skip 10 ok sh -c 'echo "no GPU here"; exit 77'
+# EXPECT_STATUS: a global exit's status must be the one device code asked for.
+kit_step bad_status 10 'bad:5=gshmem: PE [0-9]+: x' sh -c 'echo "gshmem: PE 1: x" >&2; exit 5'
+kit_step bad_status1 10 'bad:5=gshmem: PE [0-9]+: x' sh -c 'echo "gshmem: PE 1: x" >&2; exit 1'
 check "a passing step" PASS "$(verdict pass)"
 check "a failing step" FAIL "$(verdict fail)"
 check "a failing step's note" "exit 1: FAIL PE 1: something" \
@@ -64,6 +67,10 @@ check "a bad_ step that fails with its line" PASS "$(verdict bad_ok)"
 check "a bad_ step that hangs" TIMEOUT "$(verdict bad_hang)"
 check "a bad_ step that exits 0" FAIL "$(verdict bad_zero)"
 check "a step that exits 77" SKIP "$(verdict skip)"
+check "a bad_ step with its EXPECT_STATUS" PASS "$(verdict bad_status)"
+check "a bad_ step with another status" FAIL "$(verdict bad_status1)"
+check "a wrong status's note" "exit 1, expected exit status 5 (EXPECT_STATUS)" \
+    "$(awk -F '\t' '$1 == "bad_status1" { print $4 }' "$kit_results")"
 # A step that is a shell function: timeout(1) cannot run it (issue 30's
 # empty NVSHMEM column), so kit_step refuses it with a note saying why.
 kit_fn_step() { echo ran; }
@@ -98,7 +105,7 @@ check "a figure row" "$(printf 'put_bw thread 8B\t3.250\t-\t9.0')" "$(cat "$kit_
 # The table: every step once, the counts, the figures, and the verdict.
 kit_table "$kit_results" "$kit_figures" > "$work/table"
 check "the table fails when a step failed" 1 $?
-check "the table's count line" "kit: 10 steps: 2 PASS, 3 FAIL, 2 TIMEOUT, 3 SKIP" \
+check "the table's count line" "kit: 12 steps: 3 PASS, 4 FAIL, 2 TIMEOUT, 3 SKIP" \
     "$(grep '^kit:' "$work/table")"
 check "the table lists the timeout" 1 "$(grep -c '^TIMEOUT  hang ' "$work/table")"
 check "the table has the figure" 1 "$(grep -c '^put_bw thread 8B .* 3.250 .* - .* 9.0$' "$work/table")"

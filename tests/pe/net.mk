@@ -46,6 +46,8 @@ TESTS += \
 	tests/device/copy_align-np2-net.net \
 	tests/device/culibrary-np1-net.net \
 	tests/device/culibrary-np2-net.net \
+	tests/device/exit_request-np1-net.net \
+	tests/device/exit_request-np2-net.net \
 	tests/device/float16-np1-net.net \
 	tests/device/float16-np2-net.net \
 	tests/device/float16-np4-net.net \

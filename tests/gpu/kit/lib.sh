@@ -66,6 +66,8 @@ kit_record() { # NAME VERDICT SECONDS NOTE
 #   ok       pass on exit 0 (77: SKIP, the last line says why)
 #   bad=RE   a bad_* program: pass on a nonzero exit (not the timeout) with
 #            a line of its output matching the extended regex RE
+#   bad:N=RE the same, and the exit status must be N (its EXPECT_STATUS: a
+#            global exit's status)
 # A run past LIMIT is TIMEOUT (a failure); a step not matching --only, or
 # one that would start past the run's budget, is SKIP.
 kit_step() {
@@ -107,14 +109,18 @@ kit_step() {
             return 1
         fi
         ;;
-    bad=*)
-        _re=${_kind#bad=}
-        if [ "$_rc" -ne 0 ] && grep -Eq -e "$_re" "$_log"; then
-            kit_record "$_name" PASS "$_dt" "failed as expected (exit $_rc)"
-        else
+    bad=* | bad:*=*)
+        _re=${_kind#*=}
+        _want=
+        case $_kind in bad:*) _want=${_kind#bad:} _want=${_want%%=*} ;; esac
+        if [ "$_rc" -eq 0 ] || ! grep -Eq -e "$_re" "$_log"; then
             kit_record "$_name" FAIL "$_dt" "exit $_rc, expected a failure matching: $_re"
             return 1
+        elif [ -n "$_want" ] && [ "$_rc" -ne "$_want" ]; then
+            kit_record "$_name" FAIL "$_dt" "exit $_rc, expected exit status $_want (EXPECT_STATUS)"
+            return 1
         fi
+        kit_record "$_name" PASS "$_dt" "failed as expected (exit $_rc)"
         ;;
     *)
         kit_record "$_name" FAIL 0 "kit: unknown step kind '$_kind'"
