@@ -1,10 +1,11 @@
 /* src/gpu/watch_loop.c - the GPU watcher's logic (watch_loop.h): the
- * thread, the sticky-error filter, the exit request.
+ * thread, the sticky-error filter, the exit request, the stop at exit.
  * Run by tests/unit/gpu_watch.c with a fake query; on a GPU by watch.c. */
 #include "config.h"
 #include "gpu/watch_loop.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "gsd/state.h"
@@ -14,8 +15,9 @@ static struct {
     gsi_watch_ops_t ops;
     const uint64_t *exit_req;
     long period_ms;
-    int running; /* the thread exists (starting/stopping threads only) */
-    int stop;    /* atomic: set by gsi_watch_loop_stop */
+    int running;     /* the thread exists (starting/stopping threads only) */
+    int stop;        /* atomic: set by gsi_watch_loop_stop */
+    int atexit_done; /* the exit handler is registered */
 } loop;
 
 int gsi_cu_error_is_sticky(CUresult r)
@@ -80,6 +82,11 @@ static void *loop_main(void *unused)
     return NULL;
 }
 
+static void stop_at_exit(void)
+{
+    gsi_watch_loop_stop();
+}
+
 int gsi_watch_loop_start(const gsi_watch_ops_t *ops, const uint64_t *exit_req, long period_ms)
 {
     int err;
@@ -90,6 +97,9 @@ int gsi_watch_loop_start(const gsi_watch_ops_t *ops, const uint64_t *exit_req, l
     loop.exit_req = exit_req;
     loop.period_ms = period_ms;
     __atomic_store_n(&loop.stop, 0, __ATOMIC_RELEASE);
+    /* Registered after cuInit's own exit handlers, so it runs before them. */
+    if (!loop.atexit_done && atexit(stop_at_exit) == 0)
+        loop.atexit_done = 1;
     err = pthread_create(&loop.thread, NULL, loop_main, NULL);
     if (err != 0)
         return err;

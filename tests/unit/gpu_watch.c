@@ -1,12 +1,16 @@
 /* Unit tests of the GPU watcher's logic (src/gpu/watch_loop.c) with a fake
  * context query, no GPU: which driver errors end the job (only sticky
  * ones: a query refused during a stream capture must not), the exit
- * request of device gshmem_global_exit. */
+ * request of device gshmem_global_exit, and the stop at process exit (a
+ * program that ends without shmem_finalize: the driver's exit handlers
+ * tear the context down, and the watcher must be gone by then). */
 #include "config.h"
 
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gpu/watch_loop.h"
 #include "gsd/state.h"
@@ -99,4 +103,45 @@ Test(gpu_watch, a_global_exit_wins_over_its_trap)
     answer = CUDA_ERROR_ILLEGAL_INSTRUCTION;
     watch_for(3);
     cr_expect_eq(exit_status, 5, "exit status %d", exit_status);
+}
+
+/* Process exit without a stop: the "driver" (an exit handler registered
+ * before the watcher started, as cuInit's are) marks the context torn
+ * down and waits a few ticks; the watcher must not ask it afterwards. */
+static int torn_down, asked_after;
+
+static CUresult teardown_query(void)
+{
+    if (__atomic_load_n(&torn_down, __ATOMIC_SEQ_CST))
+        __atomic_store_n(&asked_after, 1, __ATOMIC_SEQ_CST);
+    return CUDA_SUCCESS;
+}
+static void driver_teardown(void)
+{
+    __atomic_store_n(&torn_down, 1, __ATOMIC_SEQ_CST);
+    sleep_ms(50);
+    if (__atomic_load_n(&asked_after, __ATOMIC_SEQ_CST))
+        _exit(3);
+}
+
+Test(gpu_watch, stopped_before_the_driver_at_exit)
+{
+    static const gsi_watch_ops_t ops = {.query = teardown_query,
+                                        .failed = fake_failed,
+                                        .exit_requested = fake_exit};
+    int status = 0;
+    pid_t pid = fork();
+
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        atexit(driver_teardown);
+        if (gsi_watch_loop_start(&ops, &exit_word, 1) != 0)
+            _exit(2);
+        sleep_ms(20);
+        exit(0); /* no gsi_watch_loop_stop: the program forgot shmem_finalize */
+    }
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "the child ended with status %d (3: the watcher asked a torn-down context)",
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
