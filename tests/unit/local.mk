@@ -4,7 +4,7 @@
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window
+	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -45,6 +45,11 @@ tests_unit_topo_SOURCES = tests/unit/topo.c
 tests_unit_topo_CPPFLAGS = $(unit_cppflags) $(HWLOC_CFLAGS)
 tests_unit_topo_CFLAGS = $(unit_cflags)
 tests_unit_topo_LDADD = $(unit_ldadd) $(HWLOC_LIBS)
+# wait_gpu: host waits on GPU memory (a region the CPU only copies) are refused.
+tests_unit_wait_gpu_SOURCES = tests/unit/wait_gpu.c
+tests_unit_wait_gpu_CPPFLAGS = $(unit_cppflags)
+tests_unit_wait_gpu_CFLAGS = $(unit_cflags)
+tests_unit_wait_gpu_LDADD = $(unit_ldadd)
 tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
