@@ -63,6 +63,13 @@ tests_unit_cuda_ipc_SOURCES = tests/unit/cuda_ipc.c
 tests_unit_cuda_ipc_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_ipc_CFLAGS = $(unit_cflags)
 tests_unit_cuda_ipc_LDADD = $(unit_ldadd)
+# cuda_bind: the archive's per-call binding of the PE's context, fake driver.
+check_PROGRAMS += tests/unit/cuda_bind
+TESTS += tests/unit/cuda_bind
+tests_unit_cuda_bind_SOURCES = tests/unit/cuda_bind.c
+tests_unit_cuda_bind_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_cuda_bind_CFLAGS = $(unit_cflags)
+tests_unit_cuda_bind_LDADD = $(unit_ldadd)
 # gpu_watch: the GPU watcher's logic (src/gpu/watch_loop.c) with a fake query.
 check_PROGRAMS += tests/unit/gpu_watch
 TESTS += tests/unit/gpu_watch

@@ -423,21 +423,20 @@ void gsi_cuda_flush_remote_writes(void)
 /* The archive's launches and copies (device/launch.cu, device/stream.cu)
  * run on whatever thread the program calls them from, where the CUDA
  * runtime would otherwise use its own current device: they bind the PE's
- * context first.  A thread-local note of the context bound makes every
- * later call one compare.  A thread that makes another context current
- * itself afterwards (cudaSetDevice to another GPU) must make the PE's
- * current again before calling gshmem.  Compiled, not run (no GPU where it
- * was written). */
-static __thread CUcontext bound_ctx;
-
+ * context first.  The thread's current context is asked on every call (a
+ * thread-local note of what was bound would miss a later cudaSetDevice to
+ * another GPU on that thread, and the next launch would go there);
+ * cuCtxGetCurrent reads a thread-local of the driver.  Compiled, not run
+ * on a GPU; tests/unit/cuda_bind runs it against a fake driver. */
 GSI_EXPORT void gshmemi_cuda_bind(void)
 {
-    CUcontext ctx = __atomic_load_n(&gsi_cuda.ctx, __ATOMIC_ACQUIRE);
+    CUcontext ctx = __atomic_load_n(&gsi_cuda.ctx, __ATOMIC_ACQUIRE), current = NULL;
 
-    if (!ctx || bound_ctx == ctx)
+    if (!ctx)
         return;
-    gsi_cuda_bind_thread();
-    bound_ctx = ctx;
+    if (GSI_CU(cuCtxGetCurrent)(&current) == CUDA_SUCCESS && current == ctx)
+        return;
+    GSI_CU(cuCtxSetCurrent)(ctx);
 }
 
 /* ---- memory ------------------------------------------------------------------ */
