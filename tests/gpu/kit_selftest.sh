@@ -37,7 +37,7 @@ check "glibc 2.4 is older than 2.36 (version order, not text)" older "$r"
 kit_args run --only 'dev*' --budget 30 2>/dev/null
 check "run --only --budget parses" "0 run dev* 30" "$? $kit_cmd $kit_only $kit_budget"
 kit_args prepare 2>/dev/null
-check "prepare parses" "0 prepare * 480" "$? $kit_cmd $kit_only $kit_budget"
+check "prepare parses (budget 300 by default)" "0 prepare * 300" "$? $kit_cmd $kit_only $kit_budget"
 kit_args frobnicate 2>/dev/null
 check "an unknown command is refused" 2 $?
 kit_args run --budget soon 2>/dev/null
@@ -93,6 +93,61 @@ check "a step past the run's budget" SKIP "$(verdict late)"
 kit_skip nogpu "no compute-sanitizer"
 check "kit_skip" SKIP "$(verdict nogpu)"
 
+# Rows as each step ends: kit_record prints the table's row at once.
+kit_budget=60
+check "a step's row is printed as it ends" "PASS     printed                                      0s  " \
+    "$(kit_step printed 10 ok true)"
+
+# Four at a time: 8 steps of 1 s each take about 2 s, not 8, and all record.
+kit_init "$work/par"
+kit_budget=60
+t0=$(date +%s)
+for i in 1 2 3 4 5 6 7 8; do kit_pstep "par$i" 10 ok sleep 1 > /dev/null; done
+kit_pwait
+dt=$(($(date +%s) - t0))
+check "8 parallel steps all recorded" 8 "$(grep -c PASS "$kit_results")"
+check "8 parallel 1-s steps take under 4 s (four at a time)" yes "$([ "$dt" -lt 4 ] && echo yes)"
+
+# A background step: started at once, recorded when waited for.
+kit_bg_start bgok sh -c 'sleep 1; echo built'
+kit_bg_start bgfail sh -c 'echo "no nvcc"; exit 3'
+kit_bg_start bgslow sleep 30
+kit_bg_wait bgok 10 > /dev/null
+kit_bg_wait bgfail 10 > /dev/null
+kit_bg_wait bgslow 1 > /dev/null
+check "a background step that passed" PASS "$(verdict bgok)"
+check "a background step that failed" "FAIL exit 3: no nvcc" \
+    "$(awk -F '\t' '$1 == "bgfail" { print $2, $4 }' "$kit_results")"
+check "a background step still running" TIMEOUT "$(verdict bgslow)"
+
+# The log archive: one file with the results and every step's log.
+kit_archive "$work/par" "$work/kit-logs.tar.gz"
+check "the archive holds the results" 1 "$(tar -tzf "$work/kit-logs.tar.gz" | grep -c '^\./results.tsv$')"
+check "the archive holds each step's log" 1 "$(tar -tzf "$work/kit-logs.tar.gz" | grep -c '^\./logs/par8.log$')"
+
+# Tools under CUDA_HOME when PATH lacks them.
+mkdir -p "$work/cuda/bin" "$work/cuda/compute-sanitizer"
+printf '#!/bin/sh\n' > "$work/cuda/bin/kit-fake-nvcc"
+printf '#!/bin/sh\n' > "$work/cuda/compute-sanitizer/kit-fake-sanitizer"
+chmod +x "$work/cuda/bin/kit-fake-nvcc" "$work/cuda/compute-sanitizer/kit-fake-sanitizer"
+check "nvcc under CUDA_HOME/bin" "$work/cuda/bin/kit-fake-nvcc" "$(CUDA_HOME=$work/cuda kit_find_tool kit-fake-nvcc)"
+check "compute-sanitizer under CUDA_HOME" "$work/cuda/compute-sanitizer/kit-fake-sanitizer" \
+    "$(CUDA_HOME=$work/cuda kit_find_tool kit-fake-sanitizer)"
+check "a tool nowhere" "" "$(CUDA_HOME=$work/cuda kit_find_tool kit-no-such-tool)"
+
+# The run's order (the issue's plan): each stage's marker in kit.sh, in
+# this order, so the cheap and telling steps come before the budget ends.
+order=$(sed -n 's/^ *# stage \([0-9]*\): \([a-z0-9 -]*\).*/\1 \2/p' "$here/kit.sh" | sed 's/ *$//' | tr '\n' ',')
+check "kit.sh runs its stages in the plan's order" \
+    "1 gpu info,2 smoke np1,3 correctness np1,4 watcher and bad,5 moe default shape,6 python,7 core np2,8 sanitizers,9 benchmarks,10 nvshmem," \
+    "$order"
+check "the NVSHMEM build starts before the first stage" yes \
+    "$([ "$(grep -n 'kit_bg_start nvshmem-build' "$here/kit.sh" | cut -d: -f1)" -lt \
+        "$(grep -n '# stage 1:' "$here/kit.sh" | cut -d: -f1)" ] && echo yes)"
+
+# Back to the first run's results for the table below.
+kit_dir=$work/run kit_results=$work/run/results.tsv kit_figures=$work/run/figures.tsv
+
 # Figures from JSON lines.
 printf '%s\n' '{"bench":"dev_put_bw","impl":"gshmem","npes":2,"bytes":8,"iters":9,"scope":"warp","mode":"p2p","proxy_threads":1,"MBps":12.500}' \
     '{"bench":"dev_put_bw","impl":"gshmem","npes":2,"bytes":8,"iters":9,"scope":"thread","mode":"p2p","proxy_threads":1,"MBps":3.250}' > "$work/b.json"
@@ -105,7 +160,7 @@ check "a figure row" "$(printf 'put_bw thread 8B\t3.250\t-\t9.0')" "$(cat "$kit_
 # The table: every step once, the counts, the figures, and the verdict.
 kit_table "$kit_results" "$kit_figures" > "$work/table"
 check "the table fails when a step failed" 1 $?
-check "the table's count line" "kit: 12 steps: 3 PASS, 4 FAIL, 2 TIMEOUT, 3 SKIP" \
+check "the table's count line" "kit: 13 steps: 4 PASS, 4 FAIL, 2 TIMEOUT, 3 SKIP" \
     "$(grep '^kit:' "$work/table")"
 check "the table lists the timeout" 1 "$(grep -c '^TIMEOUT  hang ' "$work/table")"
 check "the table has the figure" 1 "$(grep -c '^put_bw thread 8B .* 3.250 .* - .* 9.0$' "$work/table")"
