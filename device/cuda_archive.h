@@ -21,4 +21,9 @@ __attribute__((visibility("hidden"))) void gsd_cuda_report(const char *fn, const
  * the job (the *_on_stream routines return nothing to check). */
 __attribute__((visibility("hidden"))) void gsd_cuda_check_launch(const char *fn);
 
+/* Ends the job after an error a host routine saw: with the status device
+ * code's gshmem_global_exit asked for, when it did (its trap is the error),
+ * else 1. */
+__attribute__((visibility("hidden"), noreturn)) void gsd_cuda_exit_failed(void);
+
 #endif /* GSD_CUDA_ARCHIVE_H */

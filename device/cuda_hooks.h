@@ -56,6 +56,9 @@ void gshmemi_cuda_unregister(const gsd_cuda_hooks_t *hooks);
  * first call on a thread); a no-op before gshmem_init.  The archive calls
  * it before every launch and copy. */
 void gshmemi_cuda_bind(void);
+/* The status device code's gshmem_global_exit asked for, or -1 (also in
+ * gsd/setup.h): the archive's error paths ask it before they end the job. */
+int gshmemi_exit_requested(void);
 #if defined(__cplusplus)
 }
 #endif

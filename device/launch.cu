@@ -42,7 +42,16 @@ void gsd_cuda_check_launch(const char *fn)
     if (err == cudaSuccess)
         return;
     gsd_cuda_report(fn, "cannot launch its kernel: %s", cudaGetErrorString(err));
-    shmem_global_exit(1);
+    gsd_cuda_exit_failed();
+}
+
+void gsd_cuda_exit_failed(void)
+{
+    int status = gshmemi_exit_requested();
+
+    fflush(stdout);
+    shmem_global_exit(status >= 0 ? status : 1);
+    __builtin_unreachable();
 }
 
 static unsigned threads_of(dim3 d)

@@ -159,7 +159,7 @@ static void g_wait(cudaStream_t stream, const char *fn)
         gsd_cuda_report(fn, "the stream is being captured into a graph, and g returns a value, "
                             "so it must wait for the stream: use a get_on_stream into device "
                             "memory instead");
-        shmem_global_exit(1);
+        gsd_cuda_exit_failed();
     }
 }
 
@@ -175,7 +175,7 @@ static void g_finish(void *out, void *word, size_t size, cudaStream_t stream, co
         e = cudaStreamSynchronize(stream);
     if (e != cudaSuccess) {
         gsd_cuda_report(fn, "%s", cudaGetErrorString(e));
-        shmem_global_exit(1);
+        gsd_cuda_exit_failed();
     }
 }
 
@@ -189,7 +189,7 @@ static void *g_word(size_t size, cudaStream_t stream, const char *fn)
     e = cudaMallocAsync(&word, size, stream);
     if (e != cudaSuccess) {
         gsd_cuda_report(fn, "no device memory for the value: %s", cudaGetErrorString(e));
-        shmem_global_exit(1);
+        gsd_cuda_exit_failed();
     }
     return word;
 }

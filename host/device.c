@@ -147,6 +147,11 @@ void gshmemi_global_exit(int status)
     gsi_global_exit(status);
 }
 
+int gshmemi_exit_requested(void)
+{
+    return gsi_device_exit_request();
+}
+
 void gshmemi_lane_global_exit(int status)
 {
     GSI_WARN("gshmem_global_exit: status %d, from device code", status);

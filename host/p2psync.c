@@ -5,6 +5,7 @@
 #include "api.h"
 
 #include <stdint.h>
+#include <string.h>
 
 static _Noreturn void bad_cmp(const char *fn, int cmp) __attribute__((cold));
 
@@ -13,13 +14,44 @@ static void bad_cmp(const char *fn, int cmp)
     gsi_fatal(fn, "cmp %d is not one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE", cmp);
 }
 
+/* A variable in a region the CPU reaches only by copies (the device heap
+ * on a GPU: gshmem_malloc memory) cannot be waited on by loads: a load
+ * would fault.  One line naming the routine that waits on a stream. */
+static _Noreturn void gpu_ivars(const char *fn, const void *ivars) __attribute__((cold));
+
+static void gpu_ivars(const char *fn, const void *ivars)
+{
+    size_t n = strlen(fn);
+    const char *suffix = "_wait_until";
+
+    /* shmem_T_wait_until and shmem_signal_wait_until have a gshmemx_..._on_stream twin. */
+    if (strncmp(fn, "shmem_", 6) == 0 && n > strlen(suffix) &&
+        strcmp(fn + n - strlen(suffix), suffix) == 0)
+        gsi_fatal(fn,
+                  "%p is GPU memory (the device heap), which the CPU cannot load: wait on a "
+                  "stream with gshmemx_%s_on_stream, or in a kernel",
+                  ivars, fn + 6);
+    gsi_fatal(
+        fn,
+        "%p is GPU memory (the device heap), which the CPU cannot load: wait on a stream "
+        "with gshmemx_<type>_wait_until_on_stream or gshmemx_signal_wait_until_on_stream, "
+        "or in a kernel",
+        ivars);
+}
+
 static inline void check_ivars(const char *fn, const void *ivars, size_t nbytes)
 {
     size_t offset;
+    int r;
 
     gsi_check_init(fn);
-    if (nbytes && gsi_region_of(ivars, nbytes, &offset) < 0)
+    if (!nbytes)
+        return;
+    r = gsi_region_of(ivars, nbytes, &offset);
+    if (r < 0)
         gsi_fatal_addr(fn, ivars, nbytes, gsi_pe.my_pe);
+    if (gsi_pe.region[r].copy)
+        gpu_ivars(fn, ivars);
 }
 
 static const char satisfied[] = "a symmetric variable to satisfy the comparison";

@@ -3,6 +3,7 @@
  * benchmarks):
  *
  *   GSHMEM_KERNEL(name, struct my_args, a) { ... uses a.x ... }
+ *   GSHMEM_KERNEL_BOUNDED(name, struct my_args, a, 512) { ... }
  *   rc = GSHMEM_LAUNCH(name, blocks, threads, args);   (0: success)
  *
  * GPU: a __global__ kernel taking its argument struct by value, started by
@@ -10,7 +11,11 @@
  * blocks are legal) and waited for.  Host lanes: a C function run as
  * blocks x threads host threads of this PE by gshmemx_hostlane_launch, which
  * returns when all of them have.  Either way GSHMEM_LAUNCH returns once the
- * kernel is done.
+ * kernel is done.  GSHMEM_KERNEL_BOUNDED declares the most threads a block
+ * of the kernel is launched with (__launch_bounds__ on the GPU), so the
+ * compiler keeps its registers within what that many threads may use: a
+ * kernel without it may need more than a large block has, and its launch is
+ * then refused.
  *
  * Inside a kernel: gshmemx_thread_id(), gshmemx_block_threads(),
  * gshmemx_block_id(), gshmemx_grid_blocks(), gshmemx_syncthreads(),
@@ -75,6 +80,7 @@ GSD_END_C
         name##_gsd_body(*(type *)gsd_args_[0]); \
     }                                           \
     static void name##_gsd_body(type arg)
+#define GSHMEM_KERNEL_BOUNDED(name, type, arg, max_threads) GSHMEM_KERNEL(name, type, arg)
 
 static inline int gsd_launch_(gshmemx_kernel_fn_t fn, unsigned blocks, unsigned threads, void *arg)
 {
@@ -106,8 +112,24 @@ extern "C" int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block
                                          size_t shared_mem, cudaStream_t stream);
 /* libgshmem: make this PE's GPU context current on the calling thread. */
 extern "C" void gshmemi_cuda_bind(void);
+/* libgshmem: the status device code's gshmem_global_exit asked for, or -1. */
+extern "C" int gshmemi_exit_requested(void);
+
+/* A kernel's error seen by the host: when it was the trap of device code's
+ * gshmem_global_exit, the job ends with that status, not the caller's. */
+static inline void gsd_exit_if_requested_(void)
+{
+    int status = gshmemi_exit_requested();
+
+    if (status >= 0) {
+        fflush(stdout);
+        shmem_global_exit(status);
+    }
+}
 
 #define GSHMEM_KERNEL(name, type, arg) __global__ void name(type arg)
+#define GSHMEM_KERNEL_BOUNDED(name, type, arg, max_threads) \
+    __global__ void __launch_bounds__(max_threads) name(type arg)
 
 template <typename T>
 static inline int gsd_launch_(void (*k)(T), unsigned blocks, unsigned threads, T arg)
@@ -117,6 +139,8 @@ static inline int gsd_launch_(void (*k)(T), unsigned blocks, unsigned threads, T
 
     if (rc == 0 && cudaStreamSynchronize(0) != cudaSuccess)
         rc = -1;
+    if (rc != 0)
+        gsd_exit_if_requested_();
     return rc;
 }
 #define GSHMEM_LAUNCH(name, blocks, threads, arg) gsd_launch_(name, blocks, threads, arg)
@@ -129,6 +153,7 @@ static inline void gsd_memcpy_check_(const char *fn, cudaError_t err)
 {
     if (err == cudaSuccess)
         return;
+    gsd_exit_if_requested_();
     fprintf(stderr, "gshmem: PE %d: %s: cudaMemcpy: %s\n", shmem_my_pe(), fn,
             cudaGetErrorString(err));
     shmem_global_exit(1);

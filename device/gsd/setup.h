@@ -27,6 +27,10 @@ void gshmemi_global_exit(int status) __attribute__((noreturn));
 /* The same from a host lane (device code on host lanes): first the line a
  * GPU thread prints, so both backends say who ended the job. */
 void gshmemi_lane_global_exit(int status) __attribute__((noreturn));
+/* The status device code's gshmem_global_exit asked for, or -1 (none).  A
+ * host routine that sees a kernel's error asks it first: a GPU thread's
+ * global exit traps, and the trap must end the job with that status. */
+int gshmemi_exit_requested(void);
 /* Host code's gshmemx_mc_ptr: checks the team as device code does. */
 void *gshmemi_mc_ptr(gshmem_team_t team, const void *ptr);
 GSD_END_C

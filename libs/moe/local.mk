@@ -65,7 +65,9 @@ EXTRA_DIST += examples/python/moe_layer.py perftest/moe_py_bench.py perftest/moe
 # before gshmem init gets the heap and the kernels on its GPU.  Not libtool:
 # libtool does not drive nvcc; a shared object in $(libdir), like
 # libgshmem_device.a beside it.  Compiled here, not run (no GPU).
-# MOE_CUDA_GENCODE picks other targets than the archive's.
+# MOE_CUDA_GENCODE picks other targets than the archive's.  Each object's
+# ptxas resource usage (-Xptxas -v: registers per kernel) is kept beside it
+# as NAME.o.res; tests/gpu/kit.sh prepare checks it against the launch shape.
 if HAVE_CUDA
 MOE_CUDA_GENCODE = $(CUDA_GENCODE)
 MOE_CU_NAMES = moe moe_ll moe_normal moe_data gshmem_moe
@@ -80,7 +82,8 @@ $(MOE_CU_OBJECTS): libs/moe/cuda/%.o: $(srcdir)/libs/moe/%.c \
 		$(wildcard $(srcdir)/libs/moe/*.h $(srcdir)/include/gshmem_moe.h \
 		$(srcdir)/device/*.h $(srcdir)/device/gsd/*.h)
 	@$(MKDIR_P) $(@D)
-	$(GSD_V_NVCC)$(NVCC) $(MOE_NVCCFLAGS) -c $< -o $@
+	$(GSD_V_NVCC)$(NVCC) $(MOE_NVCCFLAGS) -Xptxas -v -c $< -o $@ 2> $@.res; rc=$$?; \
+		grep -Ev '^(ptxas info|    [0-9]+ bytes stack frame)' $@.res >&2; exit $$rc
 
 # The device link (nvcc -dlink) resolves the kernels' calls into the
 # archive and makes the library's own CUDA module; the host link (the C++
@@ -99,6 +102,6 @@ libs/moe/libgshmem_moe_cuda.so: libs/moe/cuda/dlink.o libgshmem.la \
 		-Wl,-rpath,$(CUDA_HOME)/lib64 \
 		-lcudart -lpthread
 
-CLEANFILES += $(MOE_CU_OBJECTS) libs/moe/cuda/dlink.o libs/moe/libgshmem_moe_cuda.so
+CLEANFILES += $(MOE_CU_OBJECTS) $(MOE_CU_OBJECTS:%=%.res) libs/moe/cuda/dlink.o libs/moe/libgshmem_moe_cuda.so
 endif
 EXTRA_DIST += libs/moe/cuda.map

@@ -92,6 +92,12 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
         fprintf(stderr, "moe: bad launch shape %u x %u\n", m->blocks, m->threads);
         return -1;
     }
+    if (m->threads > MOE_MAX_THREADS) {
+        fprintf(stderr,
+                "moe: bad launch shape %u x %u: more threads than the kernels' launch bound %d\n",
+                m->blocks, m->threads, MOE_MAX_THREADS);
+        return -1;
+    }
 
     b->x = (moe_bf16_t *)moe_alloc(m, N * H * 2, &failed);
     b->idx = (int32_t *)moe_alloc(m, N * K * 4, &failed);

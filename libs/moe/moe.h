@@ -46,6 +46,12 @@
 
 #include "moe_types.h"
 
+/* The most threads a block of the dispatch, expert and combine kernels is
+ * launched with: their launch bound (__launch_bounds__), so the compiler
+ * keeps each thread within 65536 / 512 = 128 registers and the default
+ * 512-thread launch fits an SM.  MOE_THREADS above it is refused. */
+#define MOE_MAX_THREADS 512
+
 #if defined(__cplusplus)
 extern "C" {
 #endif

@@ -62,7 +62,7 @@ MOE_DEV moe_bf16_t *ll_comb_row(const moe_args_t *a, unsigned buf, int e, int t)
     return a->b.comb_recv + i * (size_t)a->s.hidden;
 }
 
-GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
+GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
 {
     const moe_warp_t w = moe_warp_self();
     const int N = a.s.tokens, K = a.s.topk, L = a.local_experts, P = a.s.npes, me = a.my_pe;
@@ -170,7 +170,7 @@ GSHMEM_KERNEL(moe_ll_dispatch_kernel, moe_args_t, a)
     } while (0)
 
 /* The toy expert: expert e multiplies by e + 1. */
-GSHMEM_KERNEL(moe_ll_expert_kernel, moe_args_t, a)
+GSHMEM_KERNEL_BOUNDED(moe_ll_expert_kernel, moe_args_t, a, MOE_MAX_THREADS)
 {
     const moe_warp_t w = moe_warp_self();
     const unsigned buf = a.epoch & 1u;
@@ -189,7 +189,7 @@ GSHMEM_KERNEL(moe_ll_expert_kernel, moe_args_t, a)
     });
 }
 
-GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
+GSHMEM_KERNEL_BOUNDED(moe_ll_combine_kernel, moe_args_t, a, MOE_MAX_THREADS)
 {
     const moe_warp_t w = moe_warp_self();
     const int N = a.s.tokens, K = a.s.topk, L = a.local_experts, P = a.s.npes, me = a.my_pe;
@@ -279,13 +279,14 @@ GSHMEM_KERNEL(moe_ll_combine_kernel, moe_args_t, a)
  * SM count, as DeepEP's does: communication kernels take a share of the
  * SMs, with many warps each, and leave the rest to the computation beside
  * them.  Low-latency mode: a quarter of the SMs (33 on an H200's 132), at
- * least 4, 512 threads (16 warps) each; normal mode: 24 SMs (DeepEP's
- * default) or all where fewer, 512 threads.  The launch is cooperative,
- * so every block must be resident: one block per SM always is.  These are
- * starting points to tune with the GPU kit (compiled, not run).  On host
- * lanes every lane is a host thread, so one lane per PE (a one-lane warp,
- * whose warp barrier is free) does the work of all.  MOE_BLOCKS /
- * MOE_THREADS override it (the tests run the many-lane code on host lanes too). */
+ * least 4, 512 threads (16 warps, MOE_MAX_THREADS, the kernels' launch
+ * bound) each; normal mode: 24 SMs (DeepEP's default) or all where fewer,
+ * 512 threads.  The launch is cooperative, so every block must be
+ * resident: one block per SM always is.  These are starting points to
+ * tune with the GPU kit (compiled, not run).  On host lanes every lane is
+ * a host thread, so one lane per PE (a one-lane warp, whose warp barrier
+ * is free) does the work of all.  MOE_BLOCKS / MOE_THREADS override it
+ * (the tests run the many-lane code on host lanes too). */
 void moe_default_launch(moe_mode_t mode, unsigned *blocks, unsigned *threads)
 {
 #if defined(__CUDACC__)
@@ -298,7 +299,7 @@ void moe_default_launch(moe_mode_t mode, unsigned *blocks, unsigned *threads)
         *blocks = sms / 4 < 4 ? (unsigned)(sms < 4 ? sms : 4) : (unsigned)(sms / 4);
     else
         *blocks = (unsigned)(sms < 24 ? sms : 24);
-    *threads = 512;
+    *threads = MOE_MAX_THREADS;
 #else
     (void)mode;
     *blocks = 1;

@@ -281,7 +281,7 @@ MOE_DEV void nm_drive(const nm_ctx_t *x, int combine, uint64_t *word)
     }
 }
 
-GSHMEM_KERNEL(moe_nm_dispatch_kernel, moe_args_t, a)
+GSHMEM_KERNEL_BOUNDED(moe_nm_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
 {
     const nm_ctx_t x = nm_ctx(&a);
     uint64_t *word = &a.b.warp_word[x.w.id];
@@ -300,7 +300,7 @@ GSHMEM_KERNEL(moe_nm_dispatch_kernel, moe_args_t, a)
 
 /* ---- the toy expert ------------------------------------------------------ */
 
-GSHMEM_KERNEL(moe_nm_expert_kernel, moe_args_t, a)
+GSHMEM_KERNEL_BOUNDED(moe_nm_expert_kernel, moe_args_t, a, MOE_MAX_THREADS)
 {
     const nm_ctx_t x = nm_ctx(&a);
     const int H = a.s.hidden;
@@ -439,7 +439,7 @@ MOE_DEV int nm_combine_recv(const nm_ctx_t *x, int q, int c, uint64_t *word)
     return n != 0;
 }
 
-GSHMEM_KERNEL(moe_nm_combine_kernel, moe_args_t, a)
+GSHMEM_KERNEL_BOUNDED(moe_nm_combine_kernel, moe_args_t, a, MOE_MAX_THREADS)
 {
     const nm_ctx_t x = nm_ctx(&a);
     uint64_t *word = &a.b.warp_word[x.w.id];

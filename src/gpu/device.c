@@ -29,10 +29,15 @@
 #include "gpu/watch.h"
 
 static struct {
-    pthread_mutex_t lock;             /* teams may be made by several threads at once */
-    const gsi_devmem_ops_t *mem;      /* NULL: not up */
-    gsd_state_t state;                /* what is published, once, at init */
-    int32_t *team_pes[GSD_MAX_TEAMS]; /* device copies of non-strided teams' members */
+    pthread_mutex_t lock;        /* teams may be made by several threads at once */
+    const gsi_devmem_ops_t *mem; /* NULL: not up */
+    gsd_state_t state;           /* what is published, once, at init */
+    /* Device copies of non-strided teams' members: slot s's are at
+     * team_pes + s * n_pes, in one allocation made at init.  A team made or
+     * destroyed while kernels run neither allocates nor frees device
+     * memory: cuMemFree waits for the device to go idle, and a kernel that
+     * waits for the host would then never end. */
+    int32_t *team_pes;
     /* The device heap as a core region (a GPU only): host RMA reaches it. */
     int region;          /* its index; -1: none added */
     uintptr_t *no_peer;  /* [n_pes] zeros: the CPU dereferences no peer's copy */
@@ -122,10 +127,6 @@ static void write_slot(int slot, const gsd_team_t *t)
 static void clear_team(int slot)
 {
     write_slot(slot, NULL);
-    /* Freed once the slot no longer names it. */
-    if (dev.team_pes[slot])
-        dev.mem->free_device(dev.team_pes[slot]);
-    dev.team_pes[slot] = NULL;
 }
 
 static void set_team(const char *fn, int slot, const struct gshmem_team *team)
@@ -141,16 +142,16 @@ static void set_team(const char *fn, int slot, const struct gshmem_team *team)
     t->pes = NULL;
     if (!team->strided && team->n_pes > 0) {
         size_t bytes = (size_t)team->n_pes * sizeof(int32_t);
-        int32_t *pes = malloc(bytes);
+        int32_t *pes = malloc(bytes), *to = dev.team_pes + (size_t)slot * (size_t)gsi_pe.n_pes;
 
-        dev.team_pes[slot] = dev.mem->alloc_device(bytes);
-        if (!pes || !dev.team_pes[slot])
+        if (!pes)
             gsi_fatal(fn, "out of memory for a team of %d PEs", team->n_pes);
         for (int i = 0; i < team->n_pes; i++)
             pes[i] = team->pes[i];
-        dev.mem->copy_to_device(dev.team_pes[slot], pes, bytes);
+        /* The slot was cleared first: no kernel reads these words now. */
+        dev.mem->copy_to_device(to, pes, bytes);
         free(pes);
-        t->pes = dev.team_pes[slot];
+        t->pes = to;
     }
     write_slot(slot, t);
 }
@@ -315,6 +316,10 @@ void gsi_device_init(const char *fn)
     s->team = mem->alloc_device(GSD_MAX_TEAMS * sizeof(gsd_team_t)); /* zeroed: no team */
     if (!s->team)
         gsi_fatal(fn, "out of %s memory for the device team table", mem->name);
+    dev.team_pes = mem->alloc_device((size_t)GSD_MAX_TEAMS * (size_t)gsi_pe.n_pes *
+                                     sizeof(int32_t));
+    if (!dev.team_pes)
+        gsi_fatal(fn, "out of %s memory for the device teams' member lists", mem->name);
     dev.exit_req = mem->alloc_mapped(sizeof(uint64_t), (void **)&s->exit_req); /* zeroed */
     if (!dev.exit_req)
         gsi_fatal(fn, "out of %s memory for the device global exit's word", mem->name);
@@ -334,6 +339,13 @@ void gsi_device_init(const char *fn)
     gsi_watch_start(fn, dev.exit_req); /* a GPU: a trapped kernel ends the job (watch.h) */
     GSI_DEBUG("device API: %s memory, heap %llu bytes at %#llx, %d proxy channels", mem->name,
               (unsigned long long)s->heap_size, (unsigned long long)s->heap_base, s->n_chan);
+}
+
+int gsi_device_exit_request(void)
+{
+    uint64_t req = dev.exit_req ? __atomic_load_n(dev.exit_req, __ATOMIC_ACQUIRE) : 0;
+
+    return (req & GSD_EXIT_REQUESTED) ? (int)(uint32_t)req : -1;
 }
 
 void gsi_device_fini(const char *fn)
@@ -361,6 +373,8 @@ void gsi_device_fini(const char *fn)
     gsi_device_modules_forget();
     gsi_watch_stop(); /* before the context goes */
     dev.mem->free_device(team_table);
+    dev.mem->free_device(dev.team_pes);
+    dev.team_pes = NULL;
     free(xreg_table);
     dev.mem->free_mapped(dev.exit_req);
     dev.exit_req = NULL;

@@ -19,6 +19,9 @@ struct gshmem_team;
  * drains and stops the proxy). */
 void gsi_device_init(const char *fn);
 void gsi_device_fini(const char *fn);
+/* The status device code's gshmem_global_exit asked for (GSD_EXIT_REQUESTED
+ * set in the state's exit word), or -1: none, or no device state. */
+int gsi_device_exit_request(void);
 
 /* Mirror team slot `slot` into the device state: `team` just created on
  * this PE, or NULL once it is destroyed (gsi_team_observer while the

@@ -61,12 +61,20 @@ int gsi_cuda_usable(void); /* C provides */
 /* Make this PE's GPU context current on the calling thread (the proxy
  * threads: the transport copies device memory); a no-op on host lanes. */
 void gsi_cuda_bind_thread(void);
+/* A thread of the library's own (the proxy threads, the watcher): bind as
+ * above and switch the thread to the relaxed stream-capture mode for good,
+ * so that its driver calls never invalidate a capture that a program's
+ * thread runs in the global mode (torch.cuda.graph's default). */
+void gsi_cuda_bind_library_thread(void);
 /* gsi_devmem_cuda's flush_remote_writes, for the proxy threads (which hold
  * no ops table); a no-op before init and on host lanes. */
 void gsi_cuda_flush_remote_writes(void);
 void gsi_cuda_copy(void *dst, const void *src, size_t len); /* gsi_devmem_cuda.copy */
 #else
 static inline void gsi_cuda_bind_thread(void)
+{
+}
+static inline void gsi_cuda_bind_library_thread(void)
 {
 }
 static inline void gsi_cuda_flush_remote_writes(void)

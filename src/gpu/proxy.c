@@ -183,6 +183,8 @@ static inline gsi_status_t amo_nbi(const gst_ops_t *net, int pe, int region, uin
                         : net->amo(pe, region, offset, op, size, &operand, NULL, NULL);
 }
 
+void (*gsi_proxy_flush)(void) = gsi_cuda_flush_remote_writes;
+
 /* A strided iput or iget (GSD_OP_IPUT/IGET): one transport call per element,
  * none waited for; the lane's quiet completes them. */
 static gsi_status_t strided(const gst_ops_t *net, unsigned kind, const gsd_desc_t *d, int region,
@@ -229,6 +231,7 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
         else
             status = get_nbi(net, (void *)(uintptr_t)d->local, d->pe, (int)region, d->offset,
                              d->len);
+        ch->unflushed |= !fetch; /* bytes into the lane's memory, maybe the GPU's */
         break;
     case GSD_OP_AMO:
         if (d->len != 4 && d->len != 8)
@@ -262,6 +265,7 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
         if (aux2 == 0)
             bad_desc(ch, t, d, "a strided transfer of 0-byte elements");
         status = strided(net, kind, d, (int)region, aux2);
+        ch->unflushed |= kind == GSD_OP_IGET;
         break;
     case GSD_OP_FENCE: status = net->fence(); break;
     default: bad_desc(ch, t, d, "unknown operation");
@@ -320,7 +324,13 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
                           gsi_status_str(status));
             ch->unquiet = 0;
         }
-        gsi_cuda_flush_remote_writes(); /* gets into GPU memory: visible before done */
+        /* Gets into GPU memory since the last flush: visible before done.
+         * Puts, AMOs and fetches (their values come back through the
+         * mapped return slots) write no GPU memory here: no flush. */
+        if (ch->unflushed) {
+            gsi_proxy_flush();
+            ch->unflushed = 0;
+        }
         ch->done = t;
         __atomic_store_n(c->done, t, __ATOMIC_RELEASE);
     }
@@ -397,23 +407,27 @@ static void idle_step(unsigned *idle, uint64_t *idle_since)
 static void drain(gsi_proxy_group_t *g, int k)
 {
     size_t n;
-    int pending = 0;
+    int pending = 0, unflushed = 0;
 
     do {
         n = 0;
         for (int c = k; c < g->n_chan; c += g->n_threads)
             n += gsi_proxy_poll(&g->chans[c], g->net, (size_t)-1);
     } while (n);
-    for (int c = k; c < g->n_chan; c += g->n_threads)
+    for (int c = k; c < g->n_chan; c += g->n_threads) {
         pending |= g->chans[c].done < g->chans[c].tail;
+        unflushed |= g->chans[c].unflushed;
+    }
     if (!pending)
         return;
     if (g->net->quiet() != GSI_OK)
         GSI_WARN("%s: transport %s: quiet at finalize failed", proxy_fn, g->net->name);
-    gsi_cuda_flush_remote_writes(); /* gets into GPU memory: visible before done */
+    if (unflushed)
+        gsi_proxy_flush(); /* gets into GPU memory: visible before done */
     for (int c = k; c < g->n_chan; c += g->n_threads) {
         gsi_proxy_chan_t *ch = &g->chans[c];
 
+        ch->unflushed = 0;
         ch->done = ch->tail;
         __atomic_store_n(ch->host.done, ch->tail, __ATOMIC_RELEASE);
     }
@@ -430,8 +444,10 @@ static void *worker_main(void *arg)
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     /* On the cores placement chose: near the GPU, off the PEs' own. */
     gsi_topo_bind_proxy_thread();
-    /* With a GPU, the transport copies device memory: the context must be current. */
-    gsi_cuda_bind_thread();
+    /* With a GPU, the transport copies device memory: the context must be
+     * current, and the relaxed capture mode keeps its driver calls from
+     * invalidating a program's stream capture. */
+    gsi_cuda_bind_library_thread();
     while (!__atomic_load_n(&g->stop, __ATOMIC_ACQUIRE)) {
         size_t n = 0;
 

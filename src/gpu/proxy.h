@@ -23,6 +23,7 @@ typedef struct gsi_proxy_chan {
     uint64_t tail, done; /* consumer's own copies of *tail and *done */
     uint64_t executed;   /* descriptors executed (statistics) */
     int unquiet;         /* issued something since its last transport quiet */
+    int unflushed;       /* a get wrote the lanes' memory since the last flush */
     int index;
 } gsi_proxy_chan_t;
 
@@ -38,6 +39,12 @@ void gsi_proxy_chan_destroy(const gsi_devmem_ops_t *mem, gsi_proxy_chan_t *ch);
  * answer a pending quiet.  Returns the number executed.  A transport error
  * ends the job with one line naming the target PE. */
 size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max);
+
+/* What a quiet calls after gets into the lanes' memory, before it reports
+ * them done: the flush of GPUDirect RDMA writes (gsi_cuda_flush_remote_
+ * writes).  Only then: a quiet after puts alone does not flush.  A
+ * variable so that tests/unit/ring.c counts the calls. */
+extern void (*gsi_proxy_flush)(void);
 
 /* From any thread but the channel's consumer: wait until the consumer has
  * executed and completed every descriptor published so far (the frontier

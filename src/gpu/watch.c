@@ -9,99 +9,97 @@
  * returns CUDA_SUCCESS at once while the context is healthy, never waits
  * for the program's kernels (the stream is non-blocking, so it is not
  * ordered with the legacy default stream either), and returns the sticky
- * error once there is one.  So the thread asks it every WATCH_MS. */
+ * error once there is one.  So the thread asks it every WATCH_MS; the
+ * thread, the filter of sticky errors and the stop at exit are
+ * watch_loop.c. */
 #include "config.h"
 #include "gpu/watch.h"
 
-#include <pthread.h>
-#include <time.h>
+#include <stdio.h>
 
 #include "base/log.h"
 #include "core/pe.h"
 #include "gpu/cuda/cuda.h"
 #include "gpu/cuda/cuda_driver.h"
+#include "gpu/watch_loop.h"
 
 /* How often the context is asked: a failure ends the job within this plus
  * the bootstrap's abort, and 10 queries a second cost nothing. */
 #define WATCH_MS 100
 
-static struct {
-    pthread_t thread;
-    CUstream stream;          /* ours, always empty */
-    const uint64_t *exit_req; /* device gshmem_global_exit's word (watch.h) */
-    int running;              /* the thread exists (init/fini thread only) */
-    int stop;                 /* atomic: set by gsi_watch_stop */
-} watch;
+static CUstream watch_stream; /* ours, always empty */
 
-/* Device code asked for the global exit: end the job with its status.  The
- * GPU thread printed the PE's line before it trapped. */
-static void exit_if_requested(void)
+/* The watcher's thread: this PE's context, and the relaxed capture mode:
+ * in the default (global) mode its query, while a user thread captures a
+ * stream in global mode (torch.cuda.graph's default), would be refused and
+ * would invalidate that capture. */
+static void watch_thread_init(void)
 {
-    uint64_t req = __atomic_load_n(watch.exit_req, __ATOMIC_ACQUIRE);
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
 
-    if (req & GSD_EXIT_REQUESTED)
-        gsi_global_exit((int)(uint32_t)req);
-}
-
-static void *watch_main(void *unused)
-{
-    struct timespec tick = {0, WATCH_MS * 1000000L};
-    CUresult r;
-
-    (void)unused;
     gsi_cuda_bind_thread();
-    while (!__atomic_load_n(&watch.stop, __ATOMIC_ACQUIRE)) {
-        nanosleep(&tick, NULL);
-        exit_if_requested();
-        r = GSI_CU(cuStreamQuery)(watch.stream);
-        /* NOT_READY cannot happen on an empty stream; taken as healthy. */
-        if (r == CUDA_SUCCESS || r == CUDA_ERROR_NOT_READY)
-            continue;
-        /* stop was set while the context was being torn down: not a failure. */
-        if (__atomic_load_n(&watch.stop, __ATOMIC_ACQUIRE))
-            break;
-        /* The trap of a global exit that came after this tick's first read. */
-        exit_if_requested();
-        gsi_fatal("GPU watcher",
-                  "the GPU context of this PE failed (a kernel trapped or faulted): %s; "
-                  "ending the job",
-                  gsi_cu_error(r));
-    }
-    return NULL;
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&mode);
 }
+
+static CUresult watch_query(void)
+{
+    return GSI_CU(cuStreamQuery)(watch_stream);
+}
+
+/* A sticky error: the trap's device printf is flushed by a context
+ * synchronize (which returns the same error at once), and stdout before
+ * the line and the job's end. */
+static void watch_failed(CUresult r)
+{
+    GSI_CU(cuCtxSynchronize)();
+    fflush(stdout);
+    gsi_fatal("GPU watcher",
+              "the GPU context of this PE failed (a kernel trapped or faulted): %s; "
+              "ending the job",
+              gsi_cu_error(r));
+}
+
+/* Device code asked for the global exit: the GPU thread printed the PE's
+ * line before it trapped. */
+static void watch_exit_requested(int status)
+{
+    GSI_CU(cuCtxSynchronize)();
+    fflush(stdout);
+    gsi_global_exit(status);
+}
+
+static const gsi_watch_ops_t watch_ops = {.thread_init = watch_thread_init,
+                                          .query = watch_query,
+                                          .failed = watch_failed,
+                                          .exit_requested = watch_exit_requested};
 
 void gsi_watch_start(const char *fn, const uint64_t *exit_req)
 {
     CUresult r;
     int err;
 
-    if (!gsi_cuda.ctx || watch.running)
+    if (!gsi_cuda.ctx || watch_stream)
         return; /* host lanes, or already watching */
     gsi_cuda_bind_thread();
-    r = GSI_CU(cuStreamCreate)(&watch.stream, CU_STREAM_NON_BLOCKING);
+    r = GSI_CU(cuStreamCreate)(&watch_stream, CU_STREAM_NON_BLOCKING);
     if (r != CUDA_SUCCESS)
         gsi_fatal(fn, "the GPU watcher's stream: cuStreamCreate: %s", gsi_cu_error(r));
-    watch.exit_req = exit_req;
-    __atomic_store_n(&watch.stop, 0, __ATOMIC_RELEASE);
-    err = pthread_create(&watch.thread, NULL, watch_main, NULL);
+    err = gsi_watch_loop_start(&watch_ops, exit_req, WATCH_MS);
     if (err != 0)
         goto err_stream;
-    watch.running = 1;
     return;
 
 err_stream:
-    GSI_CU(cuStreamDestroy)(watch.stream);
-    watch.stream = NULL;
+    GSI_CU(cuStreamDestroy)(watch_stream);
+    watch_stream = NULL;
     gsi_fatal(fn, "cannot start the GPU watcher thread: error %d", err);
 }
 
 void gsi_watch_stop(void)
 {
-    if (!watch.running)
+    if (!watch_stream)
         return;
-    __atomic_store_n(&watch.stop, 1, __ATOMIC_RELEASE);
-    pthread_join(watch.thread, NULL);
-    GSI_CU(cuStreamDestroy)(watch.stream);
-    watch.stream = NULL;
-    watch.running = 0;
+    gsi_watch_loop_stop();
+    GSI_CU(cuStreamDestroy)(watch_stream);
+    watch_stream = NULL;
 }

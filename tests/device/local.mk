@@ -23,7 +23,8 @@ check_PROGRAMS += \
 	tests/device/symreg \
 	tests/device/team_init tests/device/team_init_full tests/device/culibrary tests/device/bad_culib_twice \
 	tests/device/bad_cumodule_fini tests/device/bad_dmalloc_asym tests/device/bad_dfree_asym \
-	tests/device/bad_dmalloc_mixed
+	tests/device/bad_dmalloc_mixed tests/device/exit_request tests/device/bad_watch_trap \
+	tests/device/capture_watch
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -77,6 +78,15 @@ tests_device_copy_align_SOURCES = tests/device/copy_align.c $(dev_test_deps)
 tests_device_copy_align_LDADD = libgshmem.la
 
 # NVSHMEM's setup and query names, the warpgroup barrier, double2 maxloc (issue 18).
+# On-stream calls captured in the global mode while the watcher runs (issue 30).
+tests_device_capture_watch_SOURCES = tests/device/capture_watch.c
+tests_device_capture_watch_LDADD = libgshmem.la
+# Only the GPU watcher can end the job: a trap on a stream nobody waits for (issue 30).
+tests_device_bad_watch_trap_SOURCES = tests/device/bad_watch_trap.c
+tests_device_bad_watch_trap_LDADD = libgshmem.la -lpthread
+# gshmemi_exit_requested: the status device code's global exit asked for (issue 30).
+tests_device_exit_request_SOURCES = tests/device/exit_request.c $(dev_test_deps)
+tests_device_exit_request_LDADD = libgshmem.la
 tests_device_setup_SOURCES = tests/device/setup.c $(dev_test_deps)
 tests_device_setup_LDADD = libgshmem.la
 # gshmemx_buffer_register: private memory as the local side of RMA (issue 18).
@@ -152,6 +162,9 @@ TESTS += \
 	tests/device/copy_align-np1.pe tests/device/copy_align-np2.pe \
 	tests/device/float16-np1.pe tests/device/float16-np2.pe tests/device/float16-np4.pe \
 	tests/device/setup-np1.pe tests/device/setup-np2.pe tests/device/setup-np4.pe \
+	tests/device/exit_request-np1.pe tests/device/exit_request-np2.pe \
+	tests/device/bad_watch_trap-np1.pe tests/device/bad_watch_trap-np2.pe \
+	tests/device/capture_watch-np1.pe tests/device/capture_watch-np2.pe \
 	tests/device/buffer-np1.pe tests/device/buffer-np2.pe tests/device/buffer-np4.pe \
 	tests/device/symreg-np1.pe tests/device/symreg-np2.pe tests/device/symreg-np4.pe \
 	tests/device/team_init-np1.pe tests/device/team_init-np2.pe tests/device/team_init-np4.pe \

@@ -4,7 +4,10 @@
  *
  * A second host thread splits the world into teams and destroys them,
  * CYCLES times (a team of every PE and, with 2 PEs or more, one of PEs
- * 1.., so slots are taken, freed and taken again), while the lanes of one
+ * 1.., so slots are taken, freed and taken again; and a team split from
+ * SHMEM_TEAM_SHARED, whose members are a list, not a stride: its device
+ * copy of the list must be made and dropped without waiting for the
+ * device, issue 30), while the lanes of one
  * block run ROUNDS rounds of a device sum reduction and a barrier on
  * TEAM_WORLD.  Every lane checks, every round, what the world team says of
  * itself (n_pes, my_pe, member translation) and lane 0 checks the sum.
@@ -56,11 +59,11 @@ GSHMEM_KERNEL(live_kernel, live_args_t, a)
 static int started;     /* the churn thread made its first team */
 static int churn_fails; /* its failed checks (reported by the main thread) */
 
-static shmem_team_t split(int start, int size)
+static shmem_team_t split(shmem_team_t parent, int start, int size)
 {
     shmem_team_t t = SHMEM_TEAM_INVALID;
 
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, start, 1, size, NULL, 0, &t);
+    shmem_team_split_strided(parent, start, 1, size, NULL, 0, &t);
     return t;
 }
 
@@ -70,8 +73,10 @@ static void *churn(void *arg)
 
     (void)arg;
     for (c = 0; c < CYCLES; c++) {
-        shmem_team_t all = split(0, dt_npes);
-        shmem_team_t tail = dt_npes > 1 ? split(1, dt_npes - 1) : SHMEM_TEAM_INVALID;
+        shmem_team_t all = split(SHMEM_TEAM_WORLD, 0, dt_npes);
+        shmem_team_t tail = dt_npes > 1 ? split(SHMEM_TEAM_WORLD, 1, dt_npes - 1)
+                                        : SHMEM_TEAM_INVALID;
+        shmem_team_t listed = split(SHMEM_TEAM_SHARED, 0, shmem_team_n_pes(SHMEM_TEAM_SHARED));
         gshmem_team_t id = gshmemx_team_device_id(all);
 
         __atomic_store_n(&started, 1, __ATOMIC_RELEASE);
@@ -81,6 +86,13 @@ static void *churn(void *arg)
                         "FAIL PE %d: gshmemx_team_device_id: split team of cycle %d: expected "
                         "a slot of its own, got %d\n",
                         dt_me, c, (int)id);
+        }
+        if (listed == SHMEM_TEAM_INVALID) {
+            if (churn_fails++ < PT_MAX_LINES)
+                fprintf(stderr, "FAIL PE %d: split of SHMEM_TEAM_SHARED in cycle %d failed\n",
+                        dt_me, c);
+        } else {
+            shmem_team_destroy(listed);
         }
         if (tail != SHMEM_TEAM_INVALID)
             shmem_team_destroy(tail);

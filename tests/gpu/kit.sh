@@ -16,14 +16,22 @@
 #                    its libraries are carried: the uid bootstrap never
 #                    initializes it.  Carry `_kit/bundle.tar.xz` to the GPU
 #                    machine; run unpacks it there when _kit/bundle is absent.
-#   kit.sh run       (there) in one go, under --budget seconds (480): the
-#                    missing-library check, the driver and the device
-#                    attributes the code relies on, every device test on 1
-#                    and 2 PEs (bad_*: the expected line, no hang), MoE LL
-#                    and normal, compute-sanitizer memcheck and racecheck on
-#                    a subset, the device benchmarks against NVSHMEM (built
-#                    there from perftest/nvshmem) and a plain copy kernel;
-#                    then one table.  --only PATTERN runs the matching steps.
+#   kit.sh run       (there) in one go, under --budget seconds (300 by
+#                    default: run that first), in the order of the stages
+#                    below (# stage N:): GPU info (driver, compute mode,
+#                    persistence, MPS, the device query built in prepare;
+#                    one process holds the context when persistence is
+#                    off), 1-PE smoke, the other 1-PE programs (four at a
+#                    time), the watcher and bad_* programs (the expected
+#                    line and EXPECT_STATUS, no hang), MoE at the default
+#                    shape, Python, every program on 2 PEs, compute-
+#                    sanitizer (PATH or CUDA_HOME), the benchmarks, and
+#                    NVSHMEM's twin (built in the background from the start
+#                    by kit/nvshmem_build.sh, run by kit/nvshmem_run.sh).
+#                    Each row is printed as its step ends, then one table;
+#                    every log, the results and the figures are packed into
+#                    $OUT/kit-logs.tar.gz.  --only PATTERN runs the matching
+#                    steps.
 #   kit.sh table R F prints the table of a results and a figures file.
 #
 # PEs start with tests/uid/uidrun (GSHMEM_BOOTSTRAP=uid), every step under
@@ -89,7 +97,8 @@ prepare() {
         n=$(basename "$t" .c)
         # Host-lane tests of gshmemx_culibrary_init (a library handle from
         # dlopen; culib_kernel.c is that library, no main): not GPU programs.
-        case $n in culib_kernel | culibrary | bad_culib_twice | bad_cumodule_fini) continue ;; esac
+        # exit_request: host lanes only (the watcher acts on its word).
+        case $n in culib_kernel | culibrary | bad_culib_twice | bad_cumodule_fini | exit_request) continue ;; esac
         # ptxas -O0: -O3 spends over 10 minutes on the largest test (tests/gpu/run.sh).
         echo "dev_$n|-Xptxas -O0|-I$src/tests/device -I$src/tests/pe|$t"
     done >> "$kit/programs.list"
@@ -98,9 +107,9 @@ prepare() {
     done
     moe="$src/libs/moe/moe.c $src/libs/moe/moe_ll.c $src/libs/moe/moe_normal.c"
     moe="$moe $src/libs/moe/moe_data.c"
-    echo "moe_ll|-Xptxas -O0|-I$src/libs/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
+    echo "moe_ll|-Xptxas -O0 -Xptxas -v|-I$src/libs/moe -DMOE_TEST_MODE=MOE_LL|$src/tests/moe/moe_test.c $moe" \
         >> "$kit/programs.list"
-    echo "moe_normal|-Xptxas -O0|-I$src/libs/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
+    echo "moe_normal|-Xptxas -O0 -Xptxas -v|-I$src/libs/moe -DMOE_TEST_MODE=MOE_NORMAL|$src/tests/moe/moe_test.c $moe" \
         >> "$kit/programs.list"
     echo "kit: building $(wc -l < "$kit/programs.list") CUDA programs for sm_90 (2 at a time, niced)"
     mkdir -p "$kit/logs"
@@ -117,11 +126,17 @@ EOT
         GSHMEM_NVCCFLAGS="$nvflags" nice -n 10 "$3" -x cu $cflags -o "$out" $srcs \
             > "$5/logs/$name.build" 2>&1 || { echo "kit: FAIL build $name (see $5/logs/$name.build)"; rm -f "$out"; }
     ' sh {} "$bundle" "$cc" "$deps" "$kit"
-    nbin=$(find "$bundle/bin" -type f | wc -l)
+    nbin=$(find "$bundle/bin" -type f ! -name query | wc -l)
     if [ "$nbin" -ne "$(wc -l < "$kit/programs.list")" ]; then
         echo "kit: $nbin of $(wc -l < "$kit/programs.list") programs built"
         return 1
     fi
+    # The device query (stage 1 of run), built here: no nvcc needed there.
+    nvcc=$(kit_find_tool nvcc) || { echo "kit: no nvcc on PATH or under CUDA_HOME"; return 1; }
+    "$nvcc" -o "$bundle/bin/query" "$here/kit/query.cu" -lcuda > "$kit/logs/query.build" 2>&1 || {
+        echo "kit: FAIL build query (see $kit/logs/query.build)"
+        return 1
+    }
     # The CUDA build of libgshmem_moe (device-linked inside) and the Python
     # package with its GPU tests (tests/python/test_gpu.py): the package
     # finds the bundle's lib/ through the _installed.py written here.
@@ -131,6 +146,23 @@ EOT
         echo "kit: make libgshmem_moe_cuda.so failed, see $kit/make-moe.log"
         return 1
     }
+    # Registers against the launch shape: a MoE kernel launched with
+    # MOE_MAX_THREADS threads (moe_default_launch) that needs more registers
+    # than a block that large may have is refused at every launch.  ptxas -v
+    # of the kit's programs (their build logs) and of libgshmem_moe_cuda.so's
+    # objects (NAME.o.res, libs/moe/local.mk).
+    moe_threads=$(sed -n 's/^#define MOE_MAX_THREADS \([0-9]*\).*/\1/p' "$src/libs/moe/moe.h")
+    [ -n "$moe_threads" ] || { echo "kit: no MOE_MAX_THREADS in libs/moe/moe.h"; return 1; }
+    over=$(kit_regs_over "$moe_threads" 'moe_(ll|nm)_' "$kit/logs/moe_ll.build" \
+        "$kit/logs/moe_normal.build" "$build"/libs/moe/cuda/*.o.res)
+    if [ -n "$over" ]; then
+        echo "kit: FAIL MoE kernels need more registers than a $moe_threads-thread block has:"
+        echo "$over"
+        return 1
+    fi
+    echo "kit: MoE kernels fit $moe_threads threads a block ($(grep -hc 'Used [0-9]* registers' \
+        "$kit/logs/moe_ll.build" "$kit/logs/moe_normal.build" "$build"/libs/moe/cuda/*.o.res |
+        awk '{ n += $1 } END { print n + 0 }') kernel builds checked)"
     rm -rf "$bundle/python" && mkdir -p "$bundle/python/gshmem" "$bundle/python/tests" || return 1
     cp "$src"/python/gshmem/*.py "$bundle/python/gshmem/" || return 1
     printf 'import os\nLIBDIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib")\n' \
@@ -147,7 +179,9 @@ EOT
         while read -r name path; do
             cp -L "$path" "$bundle/lib/$name" || exit 1
         done || return 1
-    missing=$(LD_LIBRARY_PATH=$bundle/lib kit_missing_libs "$bundle"/bin/*)
+    # libcuda.so.1 is the driver's (the device query links it): the GPU
+    # machine has it, this one may have only the stub.
+    missing=$(LD_LIBRARY_PATH=$bundle/lib kit_missing_libs "$bundle"/bin/* | grep -v '^libcuda\.so\.1$')
     if [ -n "$missing" ]; then
         echo "kit: the bundle's programs miss: $missing"
         return 1
@@ -191,19 +225,9 @@ expect_of() { # the EXPECT regex of a tests/device program
     sed -n 's|^/\* EXPECT: \(.*\) \*/$|\1|p' "$top/tests/device/$1.c" | head -n 1
 }
 
-# Where the pip package nvidia-nvshmem-cu13 put NVSHMEM (empty: not found).
-nvshmem_home() {
-    python3 -c 'import nvidia.nvshmem as m; print(list(m.__path__)[0])' 2>/dev/null
-}
-
-nvshmem_build() { # OUTDIR: perftest/nvshmem's benchmark against the package
-    h=$(nvshmem_home)
-    [ -n "$h" ] && [ -d "$h/include" ] || { echo "no nvidia-nvshmem-cu13 package (python3 -c 'import nvidia.nvshmem')"; return 77; }
-    host=$(ls "$h"/lib/libnvshmem_host.so* 2>/dev/null | head -n 1)
-    [ -n "$host" ] || { echo "no libnvshmem_host.so in $h/lib"; return 1; }
-    nvcc -O3 -rdc=true -gencode arch=compute_90,code=sm_90 -I"$h/include" \
-        -o "$1/nvshmem_bench" "$top/perftest/nvshmem/nvshmem_bench.cu" \
-        -L"$h/lib" -lnvshmem_device "$host" -Xlinker -rpath,"$h/lib" -lcuda -lcudart
+bad_kind() { # kit_step's kind for a tests/device bad_* program: bad[:STATUS]=RE
+    _st=$(sed -n 's|^/\* EXPECT_STATUS: \([0-9]*\) \*/$|\1|p' "$top/tests/device/$1.c" | head -n 1)
+    echo "bad${_st:+:$_st}=$(expect_of "$1")"
 }
 
 run() {
@@ -226,20 +250,31 @@ run() {
     fi
     out=$(mktemp -d "${OUT:-${TMPDIR:-/tmp}}/kit-run.XXXXXX") || return 2
     kit_init "$out" || return 2
+    # Every log, the results and the figures come back as one archive (a
+    # GPU run returns few files), written however the run ends.
+    archive=${OUT:-$out}/kit-logs.tar.gz
+    trap 'kit_archive "$out" "$archive"; echo "kit: logs in $archive"' EXIT
+    trap 'exit 130' INT TERM
     export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     export GSHMEM_DEVICE_WAIT_TIMEOUT=20 CUDA_VISIBLE_DEVICES="${CUDA_VISIBLE_DEVICES:-0}"
     bin=$bundle/bin
     echo "kit: run, results in $out (budget $kit_budget s)"
+    NVCC=$(kit_find_tool nvcc) && export NVCC
+    sanitizer=$(kit_find_tool compute-sanitizer)
+
+    # NVSHMEM's benchmark builds (minutes of nvcc) while everything else runs.
+    kit_bg_start nvshmem-build sh "$here/kit/nvshmem_build.sh" "$top" "$out"
 
     # An image older than the build machine's glibc: every bundle program
-    # starts through the carried loader ($ldso), with the driver's folder on
-    # its path (dlopen of libcuda.so.1 must still find the host's driver).
+    # starts through the carried loader ($ldso), with the driver's folder
+    # and LD_LIBRARY_PATH on its path (dlopen of libcuda.so.1 must still
+    # find the host's driver).
     ldso=
     have=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
     need=$(cat "$bundle/glibc/needs" 2>/dev/null)
     if [ -n "$have" ] && [ -n "$need" ] && kit_glibc_older "$have" "$need"; then
         drv=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / { print $NF; exit }')
-        ldso="$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$bundle/lib${drv:+:${drv%/*}}"
+        ldso="$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$LD_LIBRARY_PATH${drv:+:${drv%/*}}"
         echo "kit: this glibc is $have, the bundle needs $need: programs start through the carried loader"
     fi
     KIT_LDSO=$ldso
@@ -250,22 +285,56 @@ run() {
     else
         kit_record libs PASS 0 ""
     fi
-    kit_step gpu-info 60 ok sh -c 'nvidia-smi --query-gpu=name,driver_version,compute_mode,compute_cap,memory.total --format=csv &&
-        nvcc -o "$1/query" "$2/tests/gpu/kit/query.cu" -lcuda && "$1/query"' sh "$out" "$top"
-    sed 's/^/    /' "$out/logs/gpu-info.log"
 
+    # stage 1: gpu info (driver, compute mode, persistence, MPS; the device
+    # query built in prepare).  Without persistence mode one process holds
+    # the GPU's context for the whole run, so each program does not set the
+    # GPU up again.
+    kit_step gpu-info 60 ok sh -c 'nvidia-smi --query-gpu=name,driver_version,compute_mode,persistence_mode,compute_cap,memory.total --format=csv &&
+        { ls -d /tmp/nvidia-mps 2>/dev/null && echo "MPS: a pipe directory exists" || echo "MPS: none seen"; } &&
+        $2 "$1"' sh "$bin/query" "$ldso"
+    sed 's/^/    /' "$out/logs/gpu-info.log"
+    if grep -q ', Disabled,' "$out/logs/gpu-info.log"; then
+        $ldso "$bin/query" hold > /dev/null 2>&1 &
+        holder=$!
+        trap 'kill "$holder" 2>/dev/null; kit_archive "$out" "$archive"; echo "kit: logs in $archive"' EXIT
+    fi
+
+    # stage 2: smoke np1: the basic families on 1 PE, four at a time.
+    smoke="mem rma signal coll"
+    for n in $smoke; do
+        kit_pstep "$n-np1" 90 ok "$uidrun" -np 1 $ldso "$bin/dev_$n"
+    done
+    kit_pwait
+
+    # stage 3: correctness np1: the other device programs on 1 PE.
     for p in "$bin"/dev_*; do
         n=${p##*/dev_}
-        for np in 1 2; do
-            case $n in
-            bad_*) kit_step "$n-np$np" 60 "bad=$(expect_of "$n")" "$uidrun" -np "$np" $ldso "$p" ;;
-            *) kit_step "$n-np$np" 90 ok "$uidrun" -np "$np" $ldso "$p" ;;
-            esac
-        done
+        case " $smoke " in *" $n "*) continue ;; esac
+        case $n in bad_*) continue ;; esac
+        kit_pstep "$n-np1" 90 ok "$uidrun" -np 1 $ldso "$p"
     done
+    kit_pwait
+
+    # stage 4: watcher and bad_* programs (the expected line, the expected
+    # status, no hang): 1 PE four at a time, then 2 PEs.
+    for p in "$bin"/dev_bad_*; do
+        n=${p##*/dev_}
+        kit_pstep "$n-np1" 60 "$(bad_kind "$n")" "$uidrun" -np 1 $ldso "$p"
+    done
+    kit_pwait
+    for p in "$bin"/dev_bad_*; do
+        n=${p##*/dev_}
+        kit_step "$n-np2" 60 "$(bad_kind "$n")" "$uidrun" -np 2 $ldso "$p"
+    done
+
+    # stage 5: moe default shape (moe_test's first pass on the GPU), then
+    # the small shapes.
     for m in moe_ll moe_normal; do
         for np in 1 2; do kit_step "$m-np$np" 90 ok "$uidrun" -np "$np" $ldso "$bin/$m"; done
     done
+
+    # stage 6: python
     # The Python tests with CUDA tensors: 2 processes (torch.multiprocessing,
     # gloo, the uid bootstrap) on the one GPU.  The image's python3 loads
     # the bundle's libraries itself, so not where they need the carried loader.
@@ -283,40 +352,45 @@ run() {
             if echo "$out" | grep -q " skipped"; then echo "GPU tests were skipped"; exit 1; fi' \
             sh "$bundle"
     fi
-    if command -v compute-sanitizer > /dev/null 2>&1; then
-        kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool memcheck \
+
+    # stage 7: core np2: every other device program on 2 PEs sharing the GPU.
+    for p in "$bin"/dev_*; do
+        n=${p##*/dev_}
+        case $n in bad_*) continue ;; esac
+        kit_step "$n-np2" 90 ok "$uidrun" -np 2 $ldso "$p"
+    done
+
+    # stage 8: sanitizers (compute-sanitizer on PATH or under CUDA_HOME).
+    if [ -n "$sanitizer" ]; then
+        kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 "$sanitizer" --tool memcheck \
             --error-exitcode 3 $ldso "$bin/dev_rma"
-        kit_step racecheck-signal-np1 120 ok "$uidrun" -np 1 compute-sanitizer --tool racecheck \
+        kit_step racecheck-signal-np1 120 ok "$uidrun" -np 1 "$sanitizer" --tool racecheck \
             --error-exitcode 3 $ldso "$bin/dev_signal"
     else
-        kit_skip memcheck-rma-np1 "no compute-sanitizer on PATH"
-        kit_skip racecheck-signal-np1 "no compute-sanitizer on PATH"
+        kit_skip memcheck-rma-np1 "no compute-sanitizer on PATH or under CUDA_HOME"
+        kit_skip racecheck-signal-np1 "no compute-sanitizer on PATH or under CUDA_HOME"
     fi
-    # gst_verbs with the device heap registered for RDMA (dma-buf, else
-    # nvidia_peermem): dev_rma with every peer through verbs.  Without an
-    # RDMA device (or the image's rdma-core providers) the job ends with
-    # "transport verbs: no RDMA device", recorded as a SKIP.
+
+    # stage 9: benchmarks: gst_verbs with the device heap registered for
+    # RDMA (dma-buf, else nvidia_peermem), dev_rma with every peer through
+    # verbs; without an RDMA device (or the image's rdma-core providers) the
+    # job ends with "transport verbs: no RDMA device", recorded as a SKIP.
+    # Then gshmem's device perftests at 2 PEs on the one GPU.
     # shellcheck disable=SC2016
     kit_step verbs-dev_rma-np2 90 ok sh -c '"$@" > "$0" 2>&1; rc=$?; cat "$0"
         if [ "$rc" -ne 0 ] && grep -q "transport verbs: no RDMA device" "$0"; then
             echo "SKIP: no RDMA device here"; exit 77; fi; exit "$rc"' "$out/verbs-dev_rma.out" \
         env GSHMEM_TRANSPORT=verbs GSHMEM_DISABLE_P2P=1 "$uidrun" -np 2 $ldso "$bin/dev_rma"
-
-    # Benchmarks: gshmem's device perftests at 2 PEs on the one GPU, NVSHMEM's
-    # twin (1 PE; 2 when its UID bootstrap runs them on one GPU), and the
-    # plain copy kernel of the same binary.
     for b in device_bw device_lat device_rate; do
         kit_step "bench-$b" 120 ok "$uidrun" -np 2 $ldso "$bin/$b"
     done
-    kit_step nvshmem-build 180 ok nvshmem_build "$out"
-    if [ -x "$out/nvshmem_bench" ]; then
-        kit_step bench-nvshmem-np1 120 ok env NVB_RANK=0 NVB_SIZE=1 NVB_DIR="$out" \
-            "$out/nvshmem_bench"
-        kit_step bench-nvshmem-np2 120 ok sh "$top/perftest/nvshmem/run2.sh" "$out/nvshmem_bench" "$out"
-    else
-        kit_skip bench-nvshmem-np1 "NVSHMEM benchmark not built"
-        kit_skip bench-nvshmem-np2 "NVSHMEM benchmark not built"
-    fi
+
+    # stage 10: nvshmem: its build (started first) is waited for; its twin
+    # of the benchmarks on 1 PE (the figures), and on 2 when its unique-id
+    # bootstrap runs them on one GPU (else a SKIP with the reason).
+    kit_bg_wait nvshmem-build 180
+    kit_step bench-nvshmem-np1 120 ok sh "$here/kit/nvshmem_run.sh" 1 "$out"
+    kit_step bench-nvshmem-np2 120 ok sh "$here/kit/nvshmem_run.sh" 2 "$out"
     figures "$out"
     kit_table "$kit_results" "$kit_figures"
 }

@@ -16,5 +16,6 @@
 EXTRA_DIST += tests/gpu/run.sh tests/gpu/compile.sh tests/gpu/kit.sh tests/gpu/kit_selftest.sh \
 	tests/gpu/float16_ref.sh tests/gpu/float16_ref.cpp \
 	tests/gpu/kit/lib.sh tests/gpu/kit/pkg-config-noucx tests/gpu/kit/query.cu \
+	tests/gpu/kit/nvshmem_build.sh tests/gpu/kit/nvshmem_run.sh \
 	perftest/nvshmem/nvshmem_bench.cu perftest/nvshmem/run2.sh
 TESTS += tests/gpu/compile.sh tests/gpu/run.sh tests/gpu/kit_selftest.sh tests/gpu/float16_ref.sh

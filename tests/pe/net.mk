@@ -34,11 +34,15 @@ TESTS += \
 	tests/device/bad_sig_op-np2-net.net \
 	tests/device/bad_timeout-np1-net.net \
 	tests/device/bad_timeout-np2-net.net \
+	tests/device/bad_watch_trap-np1-net.net \
+	tests/device/bad_watch_trap-np2-net.net \
 	tests/device/barrier3_order-np3-net.net \
 	tests/device/barrier3_order-np4-net.net \
 	tests/device/buffer-np1-net.net \
 	tests/device/buffer-np2-net.net \
 	tests/device/buffer-np4-net.net \
+	tests/device/capture_watch-np1-net.net \
+	tests/device/capture_watch-np2-net.net \
 	tests/device/coll-np1-net.net \
 	tests/device/coll-np2-net.net \
 	tests/device/coll-np4-net.net \
@@ -46,6 +50,8 @@ TESTS += \
 	tests/device/copy_align-np2-net.net \
 	tests/device/culibrary-np1-net.net \
 	tests/device/culibrary-np2-net.net \
+	tests/device/exit_request-np1-net.net \
+	tests/device/exit_request-np2-net.net \
 	tests/device/float16-np1-net.net \
 	tests/device/float16-np2-net.net \
 	tests/device/float16-np4-net.net \

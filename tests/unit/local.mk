@@ -4,7 +4,7 @@
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window
+	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -45,6 +45,11 @@ tests_unit_topo_SOURCES = tests/unit/topo.c
 tests_unit_topo_CPPFLAGS = $(unit_cppflags) $(HWLOC_CFLAGS)
 tests_unit_topo_CFLAGS = $(unit_cflags)
 tests_unit_topo_LDADD = $(unit_ldadd) $(HWLOC_LIBS)
+# wait_gpu: host waits on GPU memory (a region the CPU only copies) are refused.
+tests_unit_wait_gpu_SOURCES = tests/unit/wait_gpu.c
+tests_unit_wait_gpu_CPPFLAGS = $(unit_cppflags)
+tests_unit_wait_gpu_CFLAGS = $(unit_cflags)
+tests_unit_wait_gpu_LDADD = $(unit_ldadd)
 tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
@@ -58,6 +63,20 @@ tests_unit_cuda_ipc_SOURCES = tests/unit/cuda_ipc.c
 tests_unit_cuda_ipc_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_ipc_CFLAGS = $(unit_cflags)
 tests_unit_cuda_ipc_LDADD = $(unit_ldadd)
+# cuda_bind: the archive's per-call binding of the PE's context, fake driver.
+check_PROGRAMS += tests/unit/cuda_bind
+TESTS += tests/unit/cuda_bind
+tests_unit_cuda_bind_SOURCES = tests/unit/cuda_bind.c
+tests_unit_cuda_bind_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_cuda_bind_CFLAGS = $(unit_cflags)
+tests_unit_cuda_bind_LDADD = $(unit_ldadd)
+# gpu_watch: the GPU watcher's logic (src/gpu/watch_loop.c) with a fake query.
+check_PROGRAMS += tests/unit/gpu_watch
+TESTS += tests/unit/gpu_watch
+tests_unit_gpu_watch_SOURCES = tests/unit/gpu_watch.c
+tests_unit_gpu_watch_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_gpu_watch_CFLAGS = $(unit_cflags)
+tests_unit_gpu_watch_LDADD = $(unit_ldadd) -lpthread
 endif
 tests_unit_sha256_SOURCES = tests/unit/sha256.c
 tests_unit_sha256_CPPFLAGS = $(unit_cppflags)

@@ -385,3 +385,48 @@ Test(ring, unpublished_slot_is_not_consumed)
     cr_expect_eq(*ch.host.tail, 2, "tail %llu", (unsigned long long)*ch.host.tail);
     gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
 }
+
+/* The GPUDirect flush (gsi_proxy_flush) follows a get into the lanes'
+ * memory, once, at the quiet after it; a quiet after puts alone does not
+ * flush (issue 30: it ran at every quiet). */
+static int flushes;
+
+static void count_flush(void)
+{
+    flushes++;
+}
+
+static void push_and_quiet(gsi_proxy_chan_t *ch, unsigned kind, uint64_t offset, void *local)
+{
+    gsd_desc_t d = {0};
+
+    d.op = GSD_DESC_OP(kind, 0, 0, 0);
+    d.offset = offset;
+    d.len = 8;
+    d.local = (uint64_t)(uintptr_t)local;
+    d.ret = GSD_NO_RET;
+    gsd_chan_push(&ch->dev, &d);
+    __atomic_store_n(ch->host.quiet_host, offset + 1, __ATOMIC_RELEASE);
+    cr_assert_eq(gsi_proxy_poll(ch, &rec_ops, 100), 1, "the descriptor did not run");
+    cr_assert_eq(*ch->host.done, offset + 1, "done %llu", (unsigned long long)*ch->host.done);
+}
+
+Test(ring, flush_only_after_a_get)
+{
+    gsi_proxy_chan_t ch;
+    uint64_t word = 0, src = 0;
+    void (*saved)(void) = gsi_proxy_flush;
+
+    memset(&rec, 0, sizeof(rec));
+    gsi_proxy_flush = count_flush;
+    flushes = 0;
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    push_and_quiet(&ch, GSD_OP_PUT, 0, &src);
+    cr_expect_eq(flushes, 0, "a quiet after a put flushed (%d)", flushes);
+    push_and_quiet(&ch, GSD_OP_GET, 1, &word);
+    cr_expect_eq(flushes, 1, "a quiet after a get: %d flushes, expected 1", flushes);
+    push_and_quiet(&ch, GSD_OP_PUT, 2, &src);
+    cr_expect_eq(flushes, 1, "the next quiet after a put alone flushed again (%d)", flushes);
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+    gsi_proxy_flush = saved;
+}

@@ -41,6 +41,13 @@ extern gsi_cuda_dev_t gsi_cuda;
  * touches GPU memory through CUDA or the network calls it once; a no-op
  * before init and on host lanes. */
 
+/* gsi_cuda_relaxed_begin / _end: around the library's copies on a program's
+ * thread (as device/state.cu does), the relaxed stream-capture mode, so
+ * that a capture the thread runs in the global mode is neither refused
+ * nor invalidated by them; _end restores the thread's mode. */
+CUstreamCaptureMode gsi_cuda_relaxed_begin(void);
+void gsi_cuda_relaxed_end(CUstreamCaptureMode saved);
+
 /* ---- cuda_devmem.c: memory (the devmem ops of the same names) ---------------- */
 
 void *gsi_cuda_alloc_device(size_t size); /* zeroed; NULL on failure */

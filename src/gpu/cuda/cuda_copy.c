@@ -41,16 +41,19 @@ static CUresult copy_stream(CUstream *out)
 void gsi_cuda_copy(void *dst, const void *src, size_t len)
 {
     CUstream s = NULL;
+    CUstreamCaptureMode mode;
     CUresult r;
 
     if (len == 0)
         return;
     gsi_cuda_bind_thread();
+    mode = gsi_cuda_relaxed_begin(); /* a program's thread may be capturing */
     r = copy_stream(&s);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuMemcpyAsync)((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, s);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuStreamSynchronize)(s);
+    gsi_cuda_relaxed_end(mode);
     if (r != CUDA_SUCCESS)
         gsi_fatal("gshmem", "copying %zu bytes from %p to %p (GPU memory): %s", len, src, dst,
                   gsi_cu_error(r));

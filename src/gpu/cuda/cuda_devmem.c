@@ -343,6 +343,29 @@ void gsi_cuda_bind_thread(void)
     GSI_CU(cuCtxSetCurrent)(gsi_cuda.ctx);
 }
 
+void gsi_cuda_bind_library_thread(void)
+{
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+
+    if (!gsi_cuda.ctx)
+        return;
+    gsi_cuda_bind_thread();
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&mode);
+}
+
+CUstreamCaptureMode gsi_cuda_relaxed_begin(void)
+{
+    CUstreamCaptureMode mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&mode);
+    return mode;
+}
+
+void gsi_cuda_relaxed_end(CUstreamCaptureMode saved)
+{
+    GSI_CU(cuThreadExchangeStreamCaptureMode)(&saved);
+}
+
 /* ---- GPUDirect RDMA writes ----------------------------------------------------- */
 
 /* Compiled, not run.  A NIC's writes into this GPU's memory (a proxied
@@ -400,21 +423,20 @@ void gsi_cuda_flush_remote_writes(void)
 /* The archive's launches and copies (device/launch.cu, device/stream.cu)
  * run on whatever thread the program calls them from, where the CUDA
  * runtime would otherwise use its own current device: they bind the PE's
- * context first.  A thread-local note of the context bound makes every
- * later call one compare.  A thread that makes another context current
- * itself afterwards (cudaSetDevice to another GPU) must make the PE's
- * current again before calling gshmem.  Compiled, not run (no GPU where it
- * was written). */
-static __thread CUcontext bound_ctx;
-
+ * context first.  The thread's current context is asked on every call (a
+ * thread-local note of what was bound would miss a later cudaSetDevice to
+ * another GPU on that thread, and the next launch would go there);
+ * cuCtxGetCurrent reads a thread-local of the driver.  Compiled, not run
+ * on a GPU; tests/unit/cuda_bind runs it against a fake driver. */
 GSI_EXPORT void gshmemi_cuda_bind(void)
 {
-    CUcontext ctx = __atomic_load_n(&gsi_cuda.ctx, __ATOMIC_ACQUIRE);
+    CUcontext ctx = __atomic_load_n(&gsi_cuda.ctx, __ATOMIC_ACQUIRE), current = NULL;
 
-    if (!ctx || bound_ctx == ctx)
+    if (!ctx)
         return;
-    gsi_cuda_bind_thread();
-    bound_ctx = ctx;
+    if (GSI_CU(cuCtxGetCurrent)(&current) == CUDA_SUCCESS && current == ctx)
+        return;
+    GSI_CU(cuCtxSetCurrent)(ctx);
 }
 
 /* ---- memory ------------------------------------------------------------------ */
@@ -456,13 +478,16 @@ static void cuda_free_mapped(void *host)
 void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size)
 {
     CUresult r;
+    CUstreamCaptureMode mode;
 
     if (size == 0)
         return;
     gsi_cuda_bind_thread();
+    mode = gsi_cuda_relaxed_begin();
     r = GSI_CU(cuMemcpyHtoDAsync)((CUdeviceptr)(uintptr_t)dev, host, size, copy_stream);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuStreamSynchronize)(copy_stream);
+    gsi_cuda_relaxed_end(mode);
     if (r != CUDA_SUCCESS)
         gsi_fatal("gshmem", "copying %zu bytes to GPU memory at %p: %s", size, dev,
                   gsi_cu_error(r));
@@ -471,9 +496,13 @@ void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size)
 /* Zero size bytes of device memory at dev, and wait. */
 static CUresult zero_device(CUdeviceptr dev, size_t size)
 {
+    CUstreamCaptureMode mode = gsi_cuda_relaxed_begin();
     CUresult r = GSI_CU(cuMemsetD8Async)(dev, 0, size, copy_stream);
 
-    return r == CUDA_SUCCESS ? GSI_CU(cuStreamSynchronize)(copy_stream) : r;
+    if (r == CUDA_SUCCESS)
+        r = GSI_CU(cuStreamSynchronize)(copy_stream);
+    gsi_cuda_relaxed_end(mode);
+    return r;
 }
 
 void *gsi_cuda_alloc_device(size_t size)
@@ -520,9 +549,13 @@ gsi_status_t gsi_cuda_zero(void *dev, size_t size)
 /* Copy s into one module's gsd_state_d and wait (the private stream). */
 static CUresult write_module_state(CUdeviceptr d, const gsd_state_t *s)
 {
+    CUstreamCaptureMode mode = gsi_cuda_relaxed_begin();
     CUresult r = GSI_CU(cuMemcpyHtoDAsync)(d, s, sizeof *s, copy_stream);
 
-    return r == CUDA_SUCCESS ? GSI_CU(cuStreamSynchronize)(copy_stream) : r;
+    if (r == CUDA_SUCCESS)
+        r = GSI_CU(cuStreamSynchronize)(copy_stream);
+    gsi_cuda_relaxed_end(mode);
+    return r;
 }
 
 static gsi_status_t cuda_module(const char *fn, int library, void *handle, int attach)

@@ -6,7 +6,8 @@
 
 # kit_args ARGS...: sets kit_cmd (prepare | run | table), kit_only (the
 # step-name pattern of --only, default *) and kit_budget (seconds for the
-# whole run, --budget, default 480).  Returns 2 with a usage line on
+# whole run, --budget, default 300: the first run on a GPU machine fits a
+# 15-minute lease with its start and a rerun).  Returns 2 with a usage line on
 # anything else.
 kit_usage() {
     echo "usage: kit.sh prepare | run [--only PATTERN] [--budget SECONDS] | table RESULTS FIGURES" >&2
@@ -15,7 +16,7 @@ kit_usage() {
 kit_args() {
     kit_cmd=
     kit_only='*'
-    kit_budget=480
+    kit_budget=300
     kit_rest=
     [ $# -ge 1 ] || { kit_usage; return 2; }
     case $1 in
@@ -56,9 +57,13 @@ kit_init() {
     kit_t0=$(date +%s)
 }
 
-kit_record() { # NAME VERDICT SECONDS NOTE
-    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$(echo "$4" | tr '\t\n' '  ' | sed 's/ *$//' | cut -c 1-160)" \
-        >> "$kit_results"
+# kit_record NAME VERDICT SECONDS NOTE: one results line, and the same row
+# as the final table prints it on stdout at once (a run cut short still
+# shows every step that ended).
+kit_record() {
+    _note=$(echo "$4" | tr '\t\n' '  ' | sed 's/ *$//' | cut -c 1-160)
+    printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$_note" >> "$kit_results"
+    printf '%-8s %-40s %5ss  %s\n' "$2" "$1" "$3" "$_note"
 }
 
 # kit_step NAME LIMIT KIND CMD...: runs CMD under `timeout -k 5 LIMIT` with
@@ -66,6 +71,8 @@ kit_record() { # NAME VERDICT SECONDS NOTE
 #   ok       pass on exit 0 (77: SKIP, the last line says why)
 #   bad=RE   a bad_* program: pass on a nonzero exit (not the timeout) with
 #            a line of its output matching the extended regex RE
+#   bad:N=RE the same, and the exit status must be N (its EXPECT_STATUS: a
+#            global exit's status)
 # A run past LIMIT is TIMEOUT (a failure); a step not matching --only, or
 # one that would start past the run's budget, is SKIP.
 kit_step() {
@@ -80,6 +87,14 @@ kit_step() {
     fi
     [ "$_limit" -gt "$_left" ] && _limit=$_left
     _log=$kit_dir/logs/$_name.log
+    # timeout(1) execs its command: a shell function would exit 127 ("No
+    # such file") and leave an empty column behind a plain FAIL.
+    case $(command -V "$1" 2>/dev/null) in
+    *function*)
+        kit_record "$_name" FAIL 0 "kit: '$1' is a shell function, timeout cannot run it: make it a script"
+        return 1
+        ;;
+    esac
     _s0=$(date +%s)
     timeout -k 5 "$_limit" "$@" > "$_log" 2>&1
     _rc=$?
@@ -99,14 +114,18 @@ kit_step() {
             return 1
         fi
         ;;
-    bad=*)
-        _re=${_kind#bad=}
-        if [ "$_rc" -ne 0 ] && grep -Eq -e "$_re" "$_log"; then
-            kit_record "$_name" PASS "$_dt" "failed as expected (exit $_rc)"
-        else
+    bad=* | bad:*=*)
+        _re=${_kind#*=}
+        _want=
+        case $_kind in bad:*) _want=${_kind#bad:} _want=${_want%%=*} ;; esac
+        if [ "$_rc" -eq 0 ] || ! grep -Eq -e "$_re" "$_log"; then
             kit_record "$_name" FAIL "$_dt" "exit $_rc, expected a failure matching: $_re"
             return 1
+        elif [ -n "$_want" ] && [ "$_rc" -ne "$_want" ]; then
+            kit_record "$_name" FAIL "$_dt" "exit $_rc, expected exit status $_want (EXPECT_STATUS)"
+            return 1
         fi
+        kit_record "$_name" PASS "$_dt" "failed as expected (exit $_rc)"
         ;;
     *)
         kit_record "$_name" FAIL 0 "kit: unknown step kind '$_kind'"
@@ -176,4 +195,107 @@ kit_missing_libs() {
 # bundle carries (bundle/glibc), which run on any kernel the driver does.
 kit_glibc_older() {
     [ "$1" != "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$1" ]
+}
+
+# kit_regs_over THREADS PATTERN FILE...: from ptxas -v output (nvcc
+# -Xptxas -v) in FILEs, one line per entry function whose name matches the
+# awk regex PATTERN and that needs more registers than a block of THREADS
+# threads may have (65536 a block; a warp's registers come in units of
+# 256), such a launch being refused; nothing when every one fits.
+kit_regs_over() {
+    _threads=$1 _pat=$2
+    shift 2
+    awk -v want="$_threads" -v pat="$_pat" '
+        /Compiling entry function/ {
+            fn = $0; sub(/.*entry function .\047*/, "", fn); sub(/\047.*/, "", fn)
+            arch = $0; sub(/.*for .\047*/, "", arch); sub(/\047.*/, "", arch)
+            next
+        }
+        /Used [0-9]+ registers/ && fn != "" {
+            r = $0; sub(/.*Used /, "", r); sub(/ registers.*/, "", r); r += 0
+            per_warp = int((r * 32 + 255) / 256) * 256
+            most = int(65536 / per_warp) * 32
+            if (most > 1024) most = 1024
+            if (fn ~ pat && most < want)
+                printf "%s (%s): %d registers, at most %d threads a block, launched with %d\n", fn, arch, r, most, want
+            fn = ""
+        }' "$@" | sort -u
+}
+
+# kit_pstep NAME LIMIT KIND CMD...: kit_step in the background, at most
+# $kit_par (4) at once; kit_pwait waits for those still running.  Only for
+# steps that may share the GPU (1-PE correctness programs).
+kit_par=4
+kit_pids=
+kit_pstep() {
+    kit_step "$@" &
+    kit_pids="$kit_pids $!"
+    # shellcheck disable=SC2086
+    [ "$(echo $kit_pids | wc -w)" -ge "$kit_par" ] && kit_pwait
+    return 0
+}
+kit_pwait() {
+    # shellcheck disable=SC2086
+    [ -n "$kit_pids" ] && wait $kit_pids
+    kit_pids=
+    return 0
+}
+
+# kit_bg_start NAME CMD...: start CMD now in the background (the NVSHMEM
+# build, minutes of nvcc), its output in logs/NAME.log; kit_bg_wait NAME
+# LIMIT records it as a step (kind ok) once it ends, or TIMEOUT (and kills
+# it) when it runs LIMIT seconds past the call.
+kit_bg_start() {
+    _n=$1
+    shift
+    rm -f "$kit_dir/$_n.rc"
+    date +%s > "$kit_dir/$_n.t0"
+    ("$@" > "$kit_dir/logs/$_n.log" 2>&1; echo $? > "$kit_dir/$_n.rc") &
+    echo $! > "$kit_dir/$_n.pid"
+}
+kit_bg_wait() {
+    _n=$1 _lim=$2 _w=0
+    # shellcheck disable=SC2254
+    case $_n in $kit_only) ;; *) return 0 ;; esac
+    while [ ! -f "$kit_dir/$_n.rc" ] && [ "$_w" -lt "$_lim" ]; do
+        sleep 1
+        _w=$((_w + 1))
+    done
+    _dt=$(($(date +%s) - $(cat "$kit_dir/$_n.t0")))
+    if [ ! -f "$kit_dir/$_n.rc" ]; then
+        kill -- "$(cat "$kit_dir/$_n.pid")" 2> /dev/null
+        kit_record "$_n" TIMEOUT "$_dt" "still running $_lim s after it was waited for"
+        return 1
+    fi
+    _rc=$(cat "$kit_dir/$_n.rc")
+    _log=$kit_dir/logs/$_n.log
+    if [ "$_rc" -eq 0 ]; then
+        kit_record "$_n" PASS "$_dt" ""
+    elif [ "$_rc" -eq 77 ]; then
+        kit_record "$_n" SKIP "$_dt" "$(tail -n 1 "$_log")"
+    else
+        kit_record "$_n" FAIL "$_dt" "exit $_rc: $(tail -n 1 "$_log")"
+        return 1
+    fi
+    return 0
+}
+
+# kit_find_tool NAME: the path of a CUDA tool (nvcc, compute-sanitizer):
+# on PATH, else under $CUDA_HOME (bin/, compute-sanitizer/), else under
+# /usr/local/cuda; nothing when none.
+kit_find_tool() {
+    command -v "$1" 2> /dev/null && return 0
+    for _d in "${CUDA_HOME:-}" /usr/local/cuda; do
+        [ -n "$_d" ] || continue
+        for _f in "$_d/bin/$1" "$_d/compute-sanitizer/$1"; do
+            [ -x "$_f" ] && { echo "$_f"; return 0; }
+        done
+    done
+    return 1
+}
+
+# kit_archive DIR FILE: every log, the results and the figures of the run
+# in DIR, packed as one tar.gz at FILE (a GPU run brings back few files).
+kit_archive() {
+    tar -czf "$2" -C "$1" . 2> /dev/null
 }

@@ -1,8 +1,13 @@
 // tests/gpu/kit/query.cu - the device attributes gshmem relies on, for the
-// GPU kit's report (tests/gpu/kit.sh run builds it there with nvcc).
+// GPU kit's report (tests/gpu/kit.sh prepare builds it into the bundle).
 // Exit 0 when every attribute the code needs is there, 1 when one is not.
+// `query hold`: retain GPU 0's primary context and sleep until killed, so
+// that a GPU without persistence mode keeps its driver state between the
+// kit's programs (each start would otherwise set the GPU up again).
 #include <cuda.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 static int attr(CUdevice d, CUdevice_attribute a)
 {
@@ -11,7 +16,7 @@ static int attr(CUdevice d, CUdevice_attribute a)
     return cuDeviceGetAttribute(&v, a, d) == CUDA_SUCCESS ? v : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     struct {
         const char *name;
@@ -45,6 +50,14 @@ int main(void)
     }
     cuDriverGetVersion(&drv);
     cuDeviceGet(&d, 0);
+    if (argc > 1 && strcmp(argv[1], "hold") == 0) {
+        CUcontext ctx;
+
+        if (cuDevicePrimaryCtxRetain(&ctx, d) != CUDA_SUCCESS)
+            return 1;
+        for (;;)
+            pause();
+    }
     printf("query: driver API %d.%d, %d GPUs; GPU 0: compute capability %d.%d\n", drv / 1000,
            drv % 1000 / 10, n, attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
            attr(d, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
