@@ -277,7 +277,8 @@ fam('nv38', 'gshmem_team_destroy gshmem_team_get_config gshmem_team_split_2d '
     'gshmem_team_split_strided gshmemx_buffer_register_symmetric_at_preferred_address '
     'gshmemx_flush_on_stream gshmemx_hostlib_finalize gshmemx_hostlib_init_attr '
     'gshmemx_region_start gshmemx_region_stop gshmemx_set_attr_mpi_comm_args '
-    'gshmemx_status_string gshmemx_team_get_uniqueid', 'host', pending='nv38')
+    'gshmemx_team_get_uniqueid', 'host', pending='nv38')
+fam('nv38', 'gshmemx_status_string', 'host')
 fam('nv38', 'gshmemx_collective_launch_attr', 'cuda-host', pending='nv38')
 
 SCOPE = {'thread': ('gshmem', ''), 'warp': ('gshmemx', '_warp'), 'block': ('gshmemx', '_block')}
