@@ -267,8 +267,7 @@ NV38_HD = ('gshmem_half_atomic_fetch gshmem_half_atomic_set gshmem_half_atomic_s
            'gshmemx_float_atomic_add gshmemx_float_atomic_fetch_add '
            'gshmemx_double_atomic_add gshmemx_double_atomic_fetch_add '
            'gshmemx_half_atomic_add gshmemx_half_atomic_fetch_add gshmemx_flush '
-           'gshmemx_ask_smem gshmemx_region_is_active gshmemx_signal_counted_reset '
-           'gshmemx_vendor_get_version_info')
+           'gshmemx_ask_smem gshmemx_region_is_active gshmemx_signal_counted_reset')
 fam('nv38', NV38_HD, 'device', pending='nv38')
 fam('nv38', NV38_HD, 'host', pending='nv38')
 fam('nv38', 'gshmemx_flush_warp gshmemx_flush_block gshmemx_give_smem gshmemx_release_smem '
@@ -276,9 +275,11 @@ fam('nv38', 'gshmemx_flush_warp gshmemx_flush_block gshmemx_give_smem gshmemx_re
 fam('nv38', 'gshmem_team_destroy gshmem_team_get_config gshmem_team_split_2d '
     'gshmem_team_split_strided gshmemx_buffer_register_symmetric_at_preferred_address '
     'gshmemx_flush_on_stream gshmemx_hostlib_finalize gshmemx_hostlib_init_attr '
-    'gshmemx_region_start gshmemx_region_stop gshmemx_set_attr_mpi_comm_args '
-    'gshmemx_team_get_uniqueid', 'host', pending='nv38')
-fam('nv38', 'gshmemx_status_string', 'host')
+    'gshmemx_region_start gshmemx_region_stop gshmemx_set_attr_mpi_comm_args', 'host',
+    pending='nv38')
+fam('nv38', 'gshmemx_status_string gshmemx_team_get_uniqueid gshmemx_vendor_get_version_info',
+    'host')
+fam('nv38', 'gshmemx_vendor_get_version_info', 'device')
 fam('nv38', 'gshmemx_collective_launch_attr', 'cuda-host', pending='nv38')
 
 SCOPE = {'thread': ('gshmem', ''), 'warp': ('gshmemx', '_warp'), 'block': ('gshmemx', '_block')}
