@@ -59,7 +59,14 @@ NVSHMEM_STATUS_LIMITED_MPG NVSHMEM_STATUS_FULL_MPG NVSHMEM_STATUS_INVALID
 NVSHMEMX_INIT_THREAD_PES NVSHMEMX_INIT_WITH_MPI_COMM NVSHMEMX_INIT_WITH_SHMEM
 NVSHMEMX_INIT_WITH_UNIQUEID NVSHMEMX_INIT_ATTR_INITIALIZER NVSHMEMX_UNIQUEID_INITIALIZER
 NVSHMEMX_UNIQUEID_ARGS_INITIALIZER
+NVSHMEMX_SUCCESS NVSHMEMX_ERROR_INVALID_VALUE NVSHMEMX_ERROR_OUT_OF_MEMORY
+NVSHMEMX_ERROR_NOT_SUPPORTED NVSHMEMX_ERROR_SYMMETRY NVSHMEMX_ERROR_GPU_NOT_SELECTED
+NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED NVSHMEMX_ERROR_INTERNAL NVSHMEMX_ERROR_SENTINEL
+NVSHMEMI_ERROR_PRINT
 '''.split()
+
+# NVSHMEM's enum tags, each to gshmem's tag when the headers declare it.
+TAGS = {'nvshmemx_status': 'gshmemx_status'}
 
 # Constants whose OpenSHMEM twin (SHMEM_NAME) has NVSHMEM's meaning and type.
 # Team handles are not among them: NVSHMEM's are integers in host and
@@ -74,6 +81,32 @@ SPEC_TWINS = {
 # of the same shape, used while gshmem has no gshmem_ routine of the name.
 HOST_ONLY = ('init', 'init_thread', 'query_thread', 'finalize', 'global_exit',
              'info_get_version', 'info_get_name')
+
+# What NVSHMEM 3.8's nvshmem.h / nvshmemx.h bring in that programs use
+# without including it themselves (assert, the CUDA driver and runtime APIs,
+# ...): the standard C headers its headers include, and under nvcc the CUDA
+# ones (gshmemcc -x cu links -lcuda when the program calls the driver API).
+INCLUDES = '''/* What NVSHMEM's headers include. */
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__CUDACC__)
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#if defined(__cplusplus)
+#include <cooperative_groups.h>
+#endif
+#endif
+
+'''
 
 # NVSHMEM's names that are macros for another of its names.
 ALIASES = {'nvshmem_sync': 'nvshmem_team_sync'}
@@ -190,6 +223,7 @@ def main(argv):
              ' * NVSHMEM_VENDOR_*VERSION numbers (gshmem is not NVSHMEM; its own release\n'
              ' * is GSHMEM_VERSION_*).\n */\n')
     w.append('#ifndef GSHMEM_COMPAT_NVSHMEM_H\n#define GSHMEM_COMPAT_NVSHMEM_H\n\n')
+    w.append(INCLUDES)
     w.append('#include <gshmem.h>\n#include <gshmem_device.h>\n\n')
     w.append('/* Types. */\n')
     # A type of one backend only is typedef'd there only.
@@ -201,6 +235,9 @@ def main(argv):
         w.append(f'typedef {t} {nv(t)};\n')
         if only:
             w.append('#endif\n')
+    for name, target in sorted(TAGS.items()):
+        if re.search(r'\benum\s+' + target + r'\b', lanes_text):
+            w.append(f'#define {name} {target}\n')
     w.append('\n/* Constants. */\n')
     for name, g in consts:
         w.append(f'#define {name} {g}\n')

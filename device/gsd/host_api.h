@@ -81,6 +81,7 @@
 #define GSD_HOST_API_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <gshmem/types.h>
 
@@ -98,7 +99,7 @@ enum {
 };
 
 /* NVSHMEM's nvshmemx_status return codes. */
-enum {
+enum gshmemx_status {
     GSHMEMX_SUCCESS = 0,
     GSHMEMX_ERROR_INVALID_VALUE = 1,
     GSHMEMX_ERROR_OUT_OF_MEMORY = 2,
@@ -109,6 +110,31 @@ enum {
     GSHMEMX_ERROR_INTERNAL = 7,
     GSHMEMX_ERROR_SENTINEL = 0x7fffffff
 };
+
+/* The name of status code STATUS ("GSHMEMX_SUCCESS", ...);
+ * "GSHMEMX_ERROR_<unknown>" for any other value.  Host and device code. */
+GSD_HD const char *gshmemx_status_string(int status)
+{
+    switch (status) {
+    case GSHMEMX_SUCCESS: return "GSHMEMX_SUCCESS";
+    case GSHMEMX_ERROR_INVALID_VALUE: return "GSHMEMX_ERROR_INVALID_VALUE";
+    case GSHMEMX_ERROR_OUT_OF_MEMORY: return "GSHMEMX_ERROR_OUT_OF_MEMORY";
+    case GSHMEMX_ERROR_NOT_SUPPORTED: return "GSHMEMX_ERROR_NOT_SUPPORTED";
+    case GSHMEMX_ERROR_SYMMETRY: return "GSHMEMX_ERROR_SYMMETRY";
+    case GSHMEMX_ERROR_GPU_NOT_SELECTED: return "GSHMEMX_ERROR_GPU_NOT_SELECTED";
+    case GSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED: return "GSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED";
+    case GSHMEMX_ERROR_INTERNAL: return "GSHMEMX_ERROR_INTERNAL";
+    default: return "GSHMEMX_ERROR_<unknown>";
+    }
+}
+
+/* Host code: "FILE:LINE: " and the printf-style message on stderr (NVSHMEM's
+ * NVSHMEMI_ERROR_PRINT). */
+#define GSHMEMX_ERROR_PRINT(...)                        \
+    do {                                                \
+        fprintf(stderr, "%s:%d: ", __FILE__, __LINE__); \
+        fprintf(stderr, __VA_ARGS__);                   \
+    } while (0)
 
 /* NVSHMEM's team config (nvshmem_team_config_t, version 2): 64 bytes. */
 typedef uint64_t gshmemx_team_uniqueid_t;

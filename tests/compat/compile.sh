@@ -3,7 +3,9 @@
 # compile as CUDA (gshmemcc -x cu -c, for compute_90 PTX: the front end
 # runs fully, ptxas does not) with warnings as errors, as an NVSHMEM program
 # built against <gshmem/compat/nvshmem.h> would.  It needs no GPU; 77 (skip)
-# in a build without CUDA.  (make check runs them on host lanes.)
+# in a build without CUDA.  (make check runs them on host lanes.)  Two of
+# them are linked too: nv_driver (the driver API, no include) must need
+# libcuda.so.1, nv_host must not.
 set -u
 src=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${GSHMEM_TOP_BUILDDIR:-$src}
@@ -30,5 +32,27 @@ for t in "$src"/tests/compat/nv_*.c; do
         fails=$((fails + 1))
     fi
 done
-echo "compat compile: $n programs as CUDA with warnings as errors, $fails failed"
+
+# A program that calls the CUDA driver API without including <cuda.h> links
+# with gshmemcc -x cu as with NVSHMEM's build: it needs libcuda.so.1 (-lcuda),
+# and one that calls no cu* routine does not.
+for t in nv_driver:yes nv_host:no; do
+    prog=${t%%:*}
+    want=${t#*:}
+    if "$cc" -x cu -I"$src/tests/compat" "$src/tests/compat/$prog.c" -o "$work/$prog" \
+        > "$work/$prog.link.log" 2>&1; then
+        if readelf -d "$work/$prog" | grep -q 'NEEDED.*libcuda\.so'; then got=yes; else got=no; fi
+        if [ "$got" = "$want" ]; then
+            echo "ok   tests/compat/$prog.c links as CUDA; needs libcuda.so.1: $got"
+        else
+            echo "FAIL tests/compat/$prog.c links as CUDA; needs libcuda.so.1: $got, expected $want"
+            fails=$((fails + 1))
+        fi
+    else
+        echo "FAIL tests/compat/$prog.c does not link as CUDA"
+        grep -E -i 'error|undefined' "$work/$prog.link.log" | head -n 10 | cut -c 1-240 | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+done
+echo "compat compile: $n programs as CUDA with warnings as errors, 2 linked, $fails failed"
 [ "$fails" -eq 0 ] && [ "$n" -gt 0 ]

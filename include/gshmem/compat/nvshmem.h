@@ -18,6 +18,26 @@
 #ifndef GSHMEM_COMPAT_NVSHMEM_H
 #define GSHMEM_COMPAT_NVSHMEM_H
 
+/* What NVSHMEM's headers include. */
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__CUDACC__)
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#if defined(__cplusplus)
+#include <cooperative_groups.h>
+#endif
+#endif
+
 #include <gshmem.h>
 #include <gshmem_device.h>
 
@@ -35,6 +55,7 @@ typedef gshmemx_init_attr_t nvshmemx_init_attr_t;
 typedef gshmemx_stream_t nvshmemx_stream_t;
 typedef gshmemx_team_uniqueid_t nvshmemx_team_uniqueid_t;
 typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
+#define nvshmemx_status gshmemx_status
 
 /* Constants. */
 #define NVSHMEM_CMP_EQ GSHMEM_CMP_EQ
@@ -69,6 +90,16 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define NVSHMEMX_INIT_WITH_UNIQUEID GSHMEMX_INIT_WITH_UNIQUEID
 #define NVSHMEMX_INIT_ATTR_INITIALIZER GSHMEMX_INIT_ATTR_INITIALIZER
 #define NVSHMEMX_UNIQUEID_INITIALIZER GSHMEMX_UNIQUEID_INITIALIZER
+#define NVSHMEMX_SUCCESS GSHMEMX_SUCCESS
+#define NVSHMEMX_ERROR_INVALID_VALUE GSHMEMX_ERROR_INVALID_VALUE
+#define NVSHMEMX_ERROR_OUT_OF_MEMORY GSHMEMX_ERROR_OUT_OF_MEMORY
+#define NVSHMEMX_ERROR_NOT_SUPPORTED GSHMEMX_ERROR_NOT_SUPPORTED
+#define NVSHMEMX_ERROR_SYMMETRY GSHMEMX_ERROR_SYMMETRY
+#define NVSHMEMX_ERROR_GPU_NOT_SELECTED GSHMEMX_ERROR_GPU_NOT_SELECTED
+#define NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED GSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED
+#define NVSHMEMX_ERROR_INTERNAL GSHMEMX_ERROR_INTERNAL
+#define NVSHMEMX_ERROR_SENTINEL GSHMEMX_ERROR_SENTINEL
+#define NVSHMEMI_ERROR_PRINT GSHMEMX_ERROR_PRINT
 /* Not provided: NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
  * NVSHMEM_VENDOR_PATCH_VERSION, NVSHMEM_VENDOR_VERSION,
  * NVSHMEMX_TEAM_SAME_MYPE_NODE, NVSHMEM_PE_INVALID,
@@ -3698,6 +3729,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_size_xor_reducescatter_block gshmemx_size_xor_reducescatter_block
 #define nvshmemx_size_xor_reducescatter_on_stream gshmemx_size_xor_reducescatter_on_stream
 #define nvshmemx_size_xor_reducescatter_warp gshmemx_size_xor_reducescatter_warp
+#define nvshmemx_status_string gshmemx_status_string
 #define nvshmemx_sync_all_block gshmemx_sync_all_block
 #define nvshmemx_sync_all_on_stream gshmemx_sync_all_on_stream
 #define nvshmemx_sync_all_warp gshmemx_sync_all_warp
