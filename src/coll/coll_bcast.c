@@ -10,7 +10,11 @@
  *  - pull, above: the root publishes READY (tagged with the call) and
  *    waits for n-1 ACKs; each member copies from the root's source into
  *    its own dest as soon as READY shows, then acks.  The copies run in
- *    parallel, and no member waits for any other than the root.
+ *    parallel, and no member waits for any other than the root.  READY's
+ *    payload is the root's byte count: a member that reads READY anyway
+ *    compares it with its own at the cost of one compare, and a mismatch
+ *    ends the job with one line naming both counts (issue 29).  The push
+ *    path and the network path do not check yet.
  * Network, up to GSHMEM_BCAST_TREE_MAX bytes: binomial tree over ranks
  * relative to the root; a member forwards from its dest once its parent's
  * put has arrived.  Larger: the root scatters one chunk to each other
@@ -47,15 +51,19 @@ static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
                  int root_dest)
 {
     gsi_group_t *g = c->g;
+    uint64_t got;
 
     if (g->me == root) {
-        gsi_sig_put_tagged(c, GSI_SIG_READY, root, 0);
+        gsi_sig_put_tagged(c, GSI_SIG_READY, root, nbytes & GSI_SIG_PAYLOAD);
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
         gsi_sig_wait(c, GSI_SIG_ACK, (uint64_t)g->n - 1, "the other PEs to read the root's data");
         return;
     }
-    gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");
+    got = gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");
+    if (__builtin_expect(got != (nbytes & GSI_SIG_PAYLOAD), 0))
+        gsi_fatal(c->fn, "PEs disagree: the root, PE %d, broadcasts %llu bytes, this PE %zu bytes",
+                  gsi_group_pe(g, root), (unsigned long long)got, nbytes);
     gsi_coll_stream(c, (size_t)g->n * nbytes);
     if (c->stream)
         gsi_copy_stream(dest, gsi_group_ptr(c->fn, g, source, nbytes, root), nbytes);

@@ -1,0 +1,28 @@
+/*
+ * tests/pe/bad_coll_bcast_size.c - a team broadcast whose byte count
+ * differs between PEs: the last PE broadcasts half what the others do.
+ * Both counts are above GSHMEM_BCAST_PUSH_MAX (16 KiB), so the load/store
+ * path pulls, and the root's READY word carries its count: one line naming
+ * both counts ends the job, never silently short data.  Only the pull
+ * broadcast checks today (issue 29): this test is not yet in coll.mk, as
+ * its net twin (GSHMEM_DISABLE_P2P=1) would not see the mismatch.
+ */
+/* EXPECT: gshmem: PE [0-9]+: shmem_broadcastmem: PEs disagree: the root, PE 0, broadcasts 65536 bytes, this PE 32768 bytes */
+/* EXPECT_WITHIN: 10 */
+#include <shmem.h>
+#include <stdio.h>
+
+int main(void)
+{
+    char *dest, *src;
+    int me, n;
+
+    shmem_init();
+    me = shmem_my_pe(), n = shmem_n_pes();
+    dest = shmem_malloc(65536), src = shmem_malloc(65536);
+    shmem_broadcastmem(SHMEM_TEAM_WORLD, dest, src, me == n - 1 ? 32768 : 65536, 0);
+    shmem_barrier_all();
+    fprintf(stderr, "bad_coll_bcast_size: the broadcast returned on PE %d\n", me);
+    shmem_finalize();
+    return 1;
+}
