@@ -2,8 +2,14 @@
 TESTS += \
 	tests/compat/nv_device-np1-net.net \
 	tests/compat/nv_device-np2-net.net \
+	tests/compat/nv_driver-np1-net.net \
+	tests/compat/nv_driver-np2-net.net \
+	tests/compat/nv_driver-np4-net.net \
 	tests/compat/nv_host-np1-net.net \
 	tests/compat/nv_host-np2-net.net \
+	tests/compat/nv_status-np1-net.net \
+	tests/compat/nv_status-np2-net.net \
+	tests/compat/nv_status-np4-net.net \
 	tests/compat/nv_stream-np1-net.net \
 	tests/compat/nv_stream-np2-net.net \
 	tests/device/amo-np1-net.net \
