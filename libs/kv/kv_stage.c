@@ -54,16 +54,22 @@ static int round_trip(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t
 
 int kv_stage_run(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, const char *fn)
 {
-    size_t cap = 0, i = 0;
+    size_t cap, total = 0, biggest = 0, i = 0;
     char *buf, **dev;
     int rc = kv_gds_run(f, is_read, io, n, fn);
 
     if (rc != 1)
         return rc; /* cuFile did it, or failed */
     rc = 0;
-    for (size_t k = 0; k < n; k++)
-        cap = cap + up(io[k].len) > KV_STAGE_MAX ? (up(io[k].len) > cap ? up(io[k].len) : cap)
-                                                 : cap + up(io[k].len);
+    /* The whole job, up to KV_STAGE_MAX; at least its largest piece. */
+    for (size_t k = 0; k < n; k++) {
+        total += up(io[k].len);
+        if (up(io[k].len) > biggest)
+            biggest = up(io[k].len);
+    }
+    cap = total < KV_STAGE_MAX ? total : KV_STAGE_MAX;
+    if (cap < biggest)
+        cap = biggest;
     buf = (char *)aligned_alloc(KV_STAGE_ALIGN, cap ? cap : KV_STAGE_ALIGN);
     dev = (char **)malloc((n ? n : 1) * sizeof *dev);
     if (!buf || !dev) {
