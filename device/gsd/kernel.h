@@ -160,10 +160,20 @@ static inline void gsd_memcpy_check_(const char *fn, cudaError_t err)
 }
 /* Both bind the PE's context first: a copy from a thread of the program's
  * other than init's would go to the runtime's current device. */
+/* To the device: cudaMemcpy from pageable memory returns once the bytes
+ * are staged, before the DMA into device memory ends (the runtime's
+ * documented behaviour), so the copy is waited for: a shmem_barrier_all
+ * after it must not let a peer's kernel write there first and see its
+ * words overwritten later (the GPU kit saw exactly that, 2 PEs on a GPU). */
 static inline void gshmemx_memcpy_to_device(void *dst, const void *src, size_t n)
 {
+    cudaError_t err;
+
     gshmemi_cuda_bind();
-    gsd_memcpy_check_("gshmemx_memcpy_to_device", cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice));
+    err = cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(0);
+    gsd_memcpy_check_("gshmemx_memcpy_to_device", err);
 }
 static inline void gshmemx_memcpy_from_device(void *dst, const void *src, size_t n)
 {
