@@ -10,6 +10,7 @@
 #include "coll/sync.h"
 #include "core/localbuf.h"
 #include "core/symreg.h"
+#include "gpu/device.h"
 
 #pragma GCC visibility push(default)
 #include "gsd/host_api.h"
@@ -33,6 +34,13 @@ int gshmemx_buffer_register(void *addr, size_t length)
 
     gsi_check_init(fn);
     status = gsi_localbuf_add(addr, length, err, sizeof(err));
+    /* And for device code: a GPU pins and maps a host buffer it does not
+     * know, so a kernel may name it as a local source or destination. */
+    if (status == GSI_OK && gsi_device_mem() && gsi_device_mem()->host_register) {
+        status = gsi_device_mem()->host_register(addr, length, err, sizeof(err));
+        if (status != GSI_OK)
+            gsi_localbuf_remove(addr);
+    }
     if (status != GSI_OK)
         GSI_WARN("%s: %s", fn, err);
     return code_of(status);
@@ -47,6 +55,8 @@ int gshmemx_buffer_unregister(void *addr)
     status = gsi_localbuf_remove(addr);
     if (status != GSI_OK)
         GSI_WARN("%s: %p is not the address of a registered buffer", fn, addr);
+    else if (gsi_device_mem() && gsi_device_mem()->host_unregister)
+        gsi_device_mem()->host_unregister(addr);
     return code_of(status);
 }
 
@@ -54,6 +64,8 @@ void gshmemx_buffer_unregister_all(void)
 {
     gsi_check_init("gshmemx_buffer_unregister_all");
     gsi_localbuf_remove_all();
+    if (gsi_device_mem() && gsi_device_mem()->host_unregister)
+        gsi_device_mem()->host_unregister(NULL);
 }
 
 void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags)

@@ -52,6 +52,12 @@ typedef struct gsi_devmem_ops {
      * detached (attach = 0).  Host lanes have one state, libgshmem.so's,
      * that every shared object's lanes read, so nothing is copied there. */
     gsi_status_t (*module)(const char *fn, int library, void *handle, int attach);
+    /* A buffer the program registers (gshmemx_buffer_register) made
+     * reachable by device code at its host address (a GPU pins and maps
+     * host memory it does not know yet); unregister(NULL): every one.
+     * NULL: every address already is (host lanes). */
+    gsi_status_t (*host_register)(void *addr, size_t len, char *err, size_t errlen);
+    void (*host_unregister)(void *addr);
 } gsi_devmem_ops_t;
 extern const gsi_devmem_ops_t gsi_devmem_host;
 #ifdef GSHMEM_HAVE_CUDA

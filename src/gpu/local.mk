@@ -10,12 +10,14 @@ libgshmem_core_la_SOURCES += src/gpu/device.h src/gpu/device.c src/gpu/caps.h sr
 # libgshmem.so links no CUDA library and runs where there is no GPU.
 EXTRA_DIST += src/gpu/cuda/cuda.h src/gpu/cuda/cuda_driver.h src/gpu/cuda/cuda_driver.c \
 	src/gpu/cuda/cuda_devmem.c src/gpu/cuda/cuda_heap.c src/gpu/cuda/cuda_ipc.c \
-	src/gpu/cuda/cuda_copy.c src/gpu/watch.c src/gpu/watch_loop.h src/gpu/watch_loop.c
+	src/gpu/cuda/cuda_copy.c src/gpu/watch.c src/gpu/watch_loop.h \
+	src/gpu/watch_loop.c
 if HAVE_CUDA
 noinst_LTLIBRARIES += libgshmem_cuda.la
 libgshmem_cuda_la_SOURCES = src/gpu/cuda/cuda.h src/gpu/cuda/cuda_driver.h \
 	src/gpu/cuda/cuda_driver.c src/gpu/cuda/cuda_devmem.c src/gpu/cuda/cuda_heap.c \
-	src/gpu/cuda/cuda_ipc.c src/gpu/cuda/cuda_copy.c src/gpu/watch.c src/gpu/watch_loop.h \
+	src/gpu/cuda/cuda_ipc.c src/gpu/cuda/cuda_copy.c src/gpu/watch.c \
+	src/gpu/watch_loop.h \
 	src/gpu/watch_loop.c device/cuda_hooks.h
 libgshmem_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(GSI_CPPFLAGS) $(CUDA_CPPFLAGS)
 libgshmem_cuda_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(PMIX_CFLAGS)

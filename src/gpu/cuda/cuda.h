@@ -8,7 +8,9 @@
  *                  device memory, publishing the state (the archive's hooks)
  *   cuda_heap.c    the device heap: CUDA VMM, shared with node peers,
  *                  registered with the network, grown collectively
- *   cuda_ipc.c     file descriptors to node peers over a Unix socket */
+ *   cuda_ipc.c     file descriptors to node peers over a Unix socket
+ *   cuda_copy.c    copies either side of which is GPU memory, and host
+ *                  buffers made reachable by device code */
 #ifndef GSI_CUDA_H
 #define GSI_CUDA_H
 
@@ -54,6 +56,12 @@ void *gsi_cuda_alloc_device(size_t size); /* zeroed; NULL on failure */
 void gsi_cuda_free_device(void *dev);
 void gsi_cuda_copy_to_device(void *dev, const void *host, size_t size); /* waits */
 gsi_status_t gsi_cuda_zero(void *dev, size_t size);                     /* waits */
+
+/* ---- cuda_copy.c: registered host buffers (the devmem ops) -------------------- */
+
+gsi_status_t gsi_cuda_host_register(void *addr, size_t len, char *err, size_t errlen);
+void gsi_cuda_host_unregister(void *addr); /* NULL: one of them, any */
+void gsi_cuda_host_unregister_all(void);
 
 /* ---- cuda_heap.c: the device heap ------------------------------------------ */
 

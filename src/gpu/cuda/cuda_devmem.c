@@ -322,9 +322,18 @@ err_context:
     return status;
 }
 
+static void cuda_host_unregister(void *addr)
+{
+    if (addr)
+        gsi_cuda_host_unregister(addr);
+    else
+        gsi_cuda_host_unregister_all();
+}
+
 static void cuda_fini(void)
 {
     gsi_cuda_bind_thread();
+    gsi_cuda_host_unregister_all(); /* while the context lives */
     gsi_cuda_heap_fini();
     pthread_mutex_lock(&reg.lock);
     reg.live = 0;
@@ -668,4 +677,6 @@ const gsi_devmem_ops_t gsi_devmem_cuda = {
     .sync_area = cuda_sync_area,
     .flush_remote_writes = gsi_cuda_flush_remote_writes,
     .module = cuda_module,
+    .host_register = gsi_cuda_host_register,
+    .host_unregister = cuda_host_unregister,
 };

@@ -54,7 +54,10 @@
     X(cuMemUnmap)                        \
     X(cuMemSetAccess)                    \
     X(cuMemExportToShareableHandle)      \
-    X(cuMemImportFromShareableHandle)
+    X(cuMemImportFromShareableHandle)    \
+    X(cuMemHostRegister)                 \
+    X(cuMemHostUnregister)               \
+    X(cuPointerGetAttribute)
 
 /* Functions a driver may lack (newer than what the rest needs): their
  * pointer is NULL then, and each caller says what it does without. */
