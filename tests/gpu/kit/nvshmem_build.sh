@@ -17,13 +17,15 @@ if [ -z "$h" ] || [ ! -d "$h/include" ]; then
     echo "SKIP: no nvidia-nvshmem-cu13 package (python3 -c 'import nvidia.nvshmem')"
     exit 77
 fi
+# The pip package has only the versioned name (libnvshmem_host.so.3), which
+# nvcc does not take as an input file: it goes to the linker by -Xlinker.
 host=$(ls "$h"/lib/libnvshmem_host.so* 2>/dev/null | head -n 1)
 [ -n "$host" ] || { echo "no libnvshmem_host.so in $h/lib"; exit 1; }
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" > /dev/null 2>&1 || { echo "SKIP: no nvcc on PATH or under CUDA_HOME"; exit 77; }
 "$nvcc" -O3 -rdc=true -gencode arch=compute_90,code=sm_90 -I"$h/include" \
     -o "$out/nvshmem_bench" "$top/perftest/nvshmem/nvshmem_bench.cu" \
-    -L"$h/lib" -lnvshmem_device "$host" -Xlinker -rpath,"$h/lib" -lcuda -lcudart || exit 1
+    -L"$h/lib" -lnvshmem_device -Xlinker "$host" -Xlinker -rpath,"$h/lib" -lcuda -lcudart || exit 1
 cat > "$out/nvshmem.env" <<EOT
 LD_LIBRARY_PATH=$h/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
 NVSHMEM_REMOTE_TRANSPORT=none
