@@ -1,6 +1,7 @@
 /* host/team.c - Team Management Routines, and shmem_team_sync. */
 #include "api.h"
 
+#include "coll/coll.h"
 #include "coll/sync.h"
 
 /* SHMEM_TEAM_INVALID, or a team this PE does not belong to, is no team:
@@ -143,7 +144,7 @@ int pshmem_team_sync(shmem_team_t team)
     gsi_check_init(fn);
     if (!team_ok(fn, team))
         return -1;
-    gsi_team_barrier(fn, team, 0);
+    gsi_team_barrier_agree(fn, team, 0, gsi_call_digest(GSI_CALL_BARRIER, 0, 0));
     return 0;
 }
 GSI_ALIAS(shmem_team_sync)

@@ -141,7 +141,16 @@ int gsi_team_member_cpu(const struct gshmem_team *team, int i)
                  0xffff);
 }
 
-static void central(const char *fn, const struct gshmem_team *team, uint64_t epoch)
+/* Arguments that must agree (issue 29): the last member to arrive stores
+ * its digest and its index beside the release, in the line every other
+ * member reads anyway, and each of them compares that digest with its own
+ * once released: every member compares with the same one, so any
+ * disagreement is found, at the cost of two stores to a line the last
+ * member writes anyway and a compare.  The next barrier's last member
+ * cannot overwrite them before every member has read them: that barrier
+ * needs every member's arrival. */
+static uint64_t central(const char *fn, const struct gshmem_team *team, uint64_t epoch,
+                        uint64_t digest, int *by)
 {
     gsi_team_sync_t *sync = gsi_team_sync(team);
     uint64_t *arrived = root_word(team, &sync->arrived.value);
@@ -156,8 +165,10 @@ static void central(const char *fn, const struct gshmem_team *team, uint64_t epo
         __atomic_store_n(&where[team->my_pe], epoch << 16 | cpu, __ATOMIC_RELAXED);
     }
     if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == epoch * (uint64_t)team->n_pes) {
+        __atomic_store_n(&released[1], digest, __ATOMIC_RELAXED);
+        __atomic_store_n(&released[2], (uint64_t)team->my_pe, __ATOMIC_RELAXED);
         __atomic_store_n(released, epoch, __ATOMIC_RELEASE);
-        return;
+        return 0;
     }
     while (__atomic_load_n(released, __ATOMIC_ACQUIRE) < epoch) {
         if (track && ++polls < CENTRAL_PATIENCE) {
@@ -171,9 +182,47 @@ static void central(const char *fn, const struct gshmem_team *team, uint64_t epo
         }
         barrier_wait_step(&w, fn, team, epoch);
     }
+    if (digest) {
+        uint64_t theirs = __atomic_load_n(&released[1], __ATOMIC_RELAXED);
+
+        if (__builtin_expect(theirs && theirs != digest, 0)) {
+            *by = (int)__atomic_load_n(&released[2], __ATOMIC_RELAXED);
+            return theirs;
+        }
+    }
+    return 0;
 }
 
-static void dissemination(const char *fn, const struct gshmem_team *team, uint64_t epoch)
+/* An ordinary flag of the dissemination barrier: the barrier's epoch modulo
+ * 2^15 (bits 48-62; bit 63 is FIN_BIT) and the digest of the arguments of
+ * the collective it closes (bits 0-47, src/coll/coll.h; 0: none), in the one
+ * word the round's partner stores anyway (issue 29).  While this member is
+ * in barrier e its flag holds e - 1, e or e + 1 (a partner gets no further
+ * before this member arrives at e + 1), so the epoch is compared modulo
+ * 2^15. */
+#define FLAG_EPOCH_BITS 0x7fffu
+#define FLAG(epoch, digest) (((epoch)&FLAG_EPOCH_BITS) << 48 | (digest))
+#define FLAG_EPOCH(flag) ((flag) >> 48 & FLAG_EPOCH_BITS)
+#define FLAG_DIGEST(flag) ((flag) & ((UINT64_C(1) << 48) - 1))
+
+/* Is the ordinary flag `flag` from a barrier before `epoch`? */
+static int flag_behind(uint64_t flag, uint64_t epoch)
+{
+    uint64_t diff = (epoch - FLAG_EPOCH(flag)) & FLAG_EPOCH_BITS;
+
+    return diff != 0 && diff < (FLAG_EPOCH_BITS + 1) / 2;
+}
+
+/* Each member compares the digest in each flag it receives with its own:
+ * the partners of round 0 alone chain every member to the next, so any
+ * disagreement is found, at the cost of a compare.  A flag that already
+ * holds the partner's next barrier (it completed this one and went on
+ * before this member read the flag) is not compared: on two PEs the
+ * partner read this member's flag of this barrier, which cannot have moved
+ * on, and compared it; on more, that one pair may go unchecked in this
+ * barrier. */
+static uint64_t dissemination(const char *fn, const struct gshmem_team *team, uint64_t epoch,
+                              uint64_t digest, int *by)
 {
     gsi_team_sync_t *sync = gsi_team_sync(team);
     int n = team->n_pes, me = team->my_pe;
@@ -182,10 +231,10 @@ static void dissemination(const char *fn, const struct gshmem_team *team, uint64
         gsi_waiter_t w = GSI_WAITER_INIT;
         uint64_t flag;
 
-        gsi_lib_store64(fn, &sync->barrier[k].value, epoch,
+        gsi_lib_store64(fn, &sync->barrier[k].value, FLAG(epoch, digest),
                         gsi_team_world_pe(team, (me + dist) % n));
-        while ((flag = __atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE)) < epoch ||
-               (flag & FIN_BIT)) {
+        while ((flag = __atomic_load_n(&sync->barrier[k].value, __ATOMIC_ACQUIRE)) & FIN_BIT ||
+               flag_behind(flag, epoch)) {
             /* The partner's finalize flag (world only): it may have
              * overwritten the partner's flag for this barrier, if the
              * partner completed it and went on into shmem_finalize. */
@@ -196,10 +245,26 @@ static void dissemination(const char *fn, const struct gshmem_team *team, uint64
             }
             barrier_wait_step(&w, fn, team, epoch);
         }
+        if (__builtin_expect(digest && !(flag & FIN_BIT) && FLAG_DIGEST(flag) &&
+                                 FLAG_DIGEST(flag) != digest &&
+                                 FLAG_EPOCH(flag) == (epoch & FLAG_EPOCH_BITS),
+                             0)) {
+            *by = (me - dist + n) % n;
+            return FLAG_DIGEST(flag);
+        }
     }
+    return 0;
 }
 
 void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete)
+{
+    int by;
+
+    (void)gsi_team_barrier_check(fn, team, complete, 0, &by);
+}
+
+uint64_t gsi_team_barrier_check(const char *fn, struct gshmem_team *team, int complete,
+                                uint64_t digest, int *by)
 {
     uint64_t epoch;
 
@@ -209,11 +274,10 @@ void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete)
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
     epoch = ++team->epoch;
     if (team->n_pes == 1)
-        return;
+        return 0;
     if (team->all_p2p)
-        central(fn, team, epoch);
-    else
-        dissemination(fn, team, epoch);
+        return central(fn, team, epoch, digest, by);
+    return dissemination(fn, team, epoch, digest, by);
 }
 
 void gsi_barrier_world(const char *fn, int complete)

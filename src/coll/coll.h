@@ -63,4 +63,56 @@ void *gsi_group_ptr(const char *fn, const gsi_group_t *g, const void *addr, size
  * and the reductions all use this one. */
 void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete);
 
+/* Arguments that must agree across the members of a collective (issue 29),
+ * as a 48-bit digest that fits the payload of a tagged signal word
+ * (src/coll/coll_sig.h): the routine (bits 40-47; 0: not checked), the root
+ * for a broadcast or a hash of the routine's name for a reduction, which
+ * names its operator and type (bits 32-39; the root modulo 256), and the
+ * size (bits 0-31: bytes, elements for a reduction; 2^32 - 1 or more are
+ * all alike).  Exact fields rather than a hash, so that a mismatch names
+ * both values. */
+enum gsi_call {
+    GSI_CALL_NONE,
+    GSI_CALL_BARRIER, /* shmem_barrier_all, shmem_sync_all, shmem_team_sync */
+    GSI_CALL_BCAST,
+    GSI_CALL_COLLECT,
+    GSI_CALL_FCOLLECT,
+    GSI_CALL_ALLTOALL,
+    GSI_CALL_ALLTOALLS,
+    GSI_CALL_REDUCE,
+    GSI_CALL_INSCAN,
+    GSI_CALL_EXSCAN,
+    GSI_CALL_REDUCESCATTER,
+    GSI_CALL_COUNT
+};
+
+static inline uint64_t gsi_call_digest(enum gsi_call call, unsigned aux, uint64_t size)
+{
+    return (uint64_t)call << 40 | (uint64_t)(aux & 0xff) << 32 |
+           (size < UINT32_MAX ? size : UINT32_MAX);
+}
+
+/* The digest's aux of a reduction: a hash of its name (fn). */
+unsigned gsi_call_name_hash(const char *fn);
+
+/* A member's digest `theirs` disagrees with this PE's `mine`: one line
+ * naming both values ends the job.  `member` is the group index of the PE
+ * whose digest `theirs` is; `root` says that member is the broadcast's
+ * root. */
+_Noreturn void gsi_coll_disagree(const char *fn, const gsi_group_t *g, int member, int root,
+                                 uint64_t theirs, uint64_t mine);
+
+/* The team barrier whose members compare their digests (0: none), a
+ * mismatch reported with gsi_coll_disagree: shmem_barrier_all,
+ * shmem_sync_all and shmem_team_sync, and the barrier that closes a
+ * collective on a team. */
+void gsi_team_barrier_agree(const char *fn, struct gshmem_team *team, int complete,
+                            uint64_t digest);
+
+/* gsi_group_barrier whose members compare their digests: on a team whose
+ * members are all mapped, the last member to arrive publishes its digest
+ * beside the release, and every other member compares it with its own
+ * (src/coll/barrier.c).  Digest 0 compares nothing. */
+void gsi_group_barrier_check(const char *fn, gsi_group_t *g, int complete, uint64_t digest);
+
 #endif

@@ -16,6 +16,7 @@ void gsi_coll_alltoall(const char *fn, gsi_group_t *g, void *dest, const void *s
     char *to = (char *)dest + (size_t)g->me * nbytes;
 
     gsi_coll_begin(&c, fn, g);
+    c.digest = gsi_call_digest(GSI_CALL_ALLTOALL, 0, nbytes);
     gsi_coll_stream(&c, (size_t)g->n * g->n * nbytes);
     for (int s = 1; s <= g->n; s++) {
         int i = (g->me + s) % g->n;
@@ -77,8 +78,10 @@ void gsi_coll_alltoalls(const char *fn, gsi_group_t *g, void *dest, const void *
         gsi_coll_alltoall(fn, g, dest, source, nelems * elem_size);
         return;
     }
-    if (nelems)
+    if (nelems) {
         gsi_coll_begin(&c, fn, g);
+        c.digest = gsi_call_digest(GSI_CALL_ALLTOALLS, 0, nelems * elem_size);
+    }
     for (int s = 1; s <= g->n; s++) {
         int i = (g->me + s) % g->n;
         const char *from = (const char *)source + (size_t)i * nelems * ss * elem_size;

@@ -11,10 +11,11 @@
  *    waits for n-1 ACKs; each member copies from the root's source into
  *    its own dest as soon as READY shows, then acks.  The copies run in
  *    parallel, and no member waits for any other than the root.  READY's
- *    payload is the root's byte count: a member that reads READY anyway
- *    compares it with its own at the cost of one compare, and a mismatch
- *    ends the job with one line naming both counts (issue 29).  The push
- *    path and the network path do not check yet.
+ *    payload is the root's digest (src/coll/coll.h: routine, root, byte
+ *    count): a member that reads READY anyway compares it with its own at
+ *    the cost of one compare, and a mismatch ends the job with one line
+ *    naming both values (issue 29).  On a team the push path checks too:
+ *    see root_check and push.
  * Network, up to GSHMEM_BCAST_TREE_MAX bytes: binomial tree over ranks
  * relative to the root; a member forwards from its dest once its parent's
  * put has arrived.  Larger: the root scatters one chunk to each other
@@ -29,6 +30,22 @@
 
 static const char from_root[] = "the broadcast's data from the root";
 
+/* Issue 29, on a team: another member pushed to this root in this very call,
+ * so it takes itself for the root too.  Each root stores its digest into the
+ * others' lines before a full fence and then reads its own line: of two
+ * roots, at least one sees the other's store. */
+static void root_check(gsi_coll_t *c, uint64_t word)
+{
+    if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c), 0))
+        gsi_coll_disagree(c->fn, c->g, (int)(word >> 32 & 0xff), 0, word & GSI_SIG_PAYLOAD,
+                          c->digest);
+}
+
+/* On a team the root also stores its digest, tagged with the call, beside
+ * each member's BCAST counter (gsi_sig_digest: the same line, which the
+ * root is about to add to), and the member compares it with its own once
+ * the counter has moved: a store and a load of lines already moving, and a
+ * compare (issue 29). */
 static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
                  int root_dest)
 {
@@ -37,14 +54,37 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
 
     if (g->me != root) {
         gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
+        if (g->team) {
+            uint64_t word = __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED);
+
+            /* Another tag: a later call's root has already pushed here,
+             * which it could only do once this call's root had; the check
+             * is then left to that later call. */
+            if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
+                                     (word & GSI_SIG_PAYLOAD) != c->digest,
+                                 0))
+                gsi_coll_disagree(c->fn, g, (int)(word >> 32 & 0xff), 1, word & GSI_SIG_PAYLOAD,
+                                  c->digest);
+        }
         return;
     }
-    for (int i = 1; i < n; i++)
-        gsi_coll_put(c, dest, source, nbytes, (root + i) % n);
+    for (int i = 1; i < n; i++) {
+        int to = (root + i) % n;
+
+        gsi_coll_put(c, dest, source, nbytes, to);
+        if (g->team)
+            __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
+                                                       sizeof(uint64_t), to),
+                             gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
+    }
     if (root_dest)
         gsi_coll_put(c, dest, source, nbytes, root);
     for (int i = 1; i < n; i++)
         gsi_sig_add(c, GSI_SIG_BCAST, (root + i) % n);
+    if (g->team) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
+    }
 }
 
 static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
@@ -54,22 +94,57 @@ static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
     uint64_t got;
 
     if (g->me == root) {
-        gsi_sig_put_tagged(c, GSI_SIG_READY, root, nbytes & GSI_SIG_PAYLOAD);
+        gsi_sig_put_tagged(c, GSI_SIG_READY, root, c->digest);
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
         gsi_sig_wait(c, GSI_SIG_ACK, (uint64_t)g->n - 1, "the other PEs to read the root's data");
         return;
     }
     got = gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");
-    if (__builtin_expect(got != (nbytes & GSI_SIG_PAYLOAD), 0))
-        gsi_fatal(c->fn, "PEs disagree: the root, PE %d, broadcasts %llu bytes, this PE %zu bytes",
-                  gsi_group_pe(g, root), (unsigned long long)got, nbytes);
+    if (__builtin_expect(got != c->digest, 0))
+        gsi_coll_disagree(c->fn, g, root, 1, got, c->digest);
     gsi_coll_stream(c, (size_t)g->n * nbytes);
     if (c->stream)
         gsi_copy_stream(dest, gsi_group_ptr(c->fn, g, source, nbytes, root), nbytes);
     else
         memcpy(dest, gsi_group_ptr(c->fn, g, source, nbytes, root), nbytes);
     gsi_sig_add(c, GSI_SIG_ACK, root);
+}
+
+/* Over the network a team's BCAST word has one writer per call, the member's
+ * parent in the tree (or the root of the scatter), as the barrier that ends
+ * the call keeps the next call's writers out: so it is a tagged word whose
+ * payload is the writer's digest (issue 29), one store as the add was, and
+ * the member compares it with its own once it has arrived.  Along the
+ * tree's edges every member is compared with its parent, so any
+ * disagreement is found.  An active set keeps the counter: its words go
+ * back to 0 on return, before a next call's writer is kept out. */
+static void to_child(gsi_coll_t *c, int child)
+{
+    if (c->g->team)
+        gsi_sig_put_tagged(c, GSI_SIG_BCAST, child, c->digest);
+    else
+        gsi_sig_add(c, GSI_SIG_BCAST, child);
+}
+
+static void from_parent(gsi_coll_t *c, int parent, int root)
+{
+    const uint64_t *word = gsi_sig(c, GSI_SIG_BCAST);
+    uint64_t tag = gsi_sig_tag(c), got;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    if (!c->g->team) {
+        gsi_sig_wait(c, GSI_SIG_BCAST, 1, from_root);
+        return;
+    }
+    while (((got = __atomic_load_n(word, __ATOMIC_ACQUIRE)) & ~GSI_SIG_PAYLOAD) != tag) {
+        gsi_coll_wait_step(c, &w, from_root);
+        if (__builtin_expect(w.polls % 256 == 0, 0))
+            gsi_coll_stray_check(c, GSI_SIG_BCAST);
+    }
+    got &= GSI_SIG_PAYLOAD;
+    if (__builtin_expect(got != c->digest, 0))
+        gsi_coll_disagree(c->fn, c->g, parent, parent == root, got, c->digest);
 }
 
 static void tree(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
@@ -81,7 +156,7 @@ static void tree(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
 
     for (; mask < n; mask <<= 1)
         if (rank & mask) {
-            gsi_sig_wait(c, GSI_SIG_BCAST, 1, from_root);
+            from_parent(c, (rank - mask + root) % n, root);
             from = dest;
             break;
         }
@@ -90,11 +165,13 @@ static void tree(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
             int child = (rank + mask + root) % n;
 
             gsi_lib_put(c->fn, dest, from, nbytes, gsi_group_pe(g, child));
-            gsi_sig_add(c, GSI_SIG_BCAST, child);
+            to_child(c, child);
         }
     if (rank == 0 && root_dest)
         gsi_coll_put(c, dest, source, nbytes, root);
     gsi_coll_sync(c, 1);
+    if (rank == 0 && g->team)
+        root_check(c, __atomic_load_n(gsi_sig(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
 }
 
 /* Bytes of chunk k of nbytes cut in chunks of cs. */
@@ -120,14 +197,14 @@ static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t n
             if (len)
                 gsi_lib_put(c->fn, (char *)dest + (size_t)k * cs,
                             (const char *)source + (size_t)k * cs, len, gsi_group_pe(g, member));
-            gsi_sig_add(c, GSI_SIG_BCAST, member);
+            to_child(c, member);
         }
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
     } else {
         int right = (root + 1 + (q + 1) % m) % n;
 
-        gsi_sig_wait(c, GSI_SIG_BCAST, 1, from_root);
+        from_parent(c, root, root);
         for (int s = 0; s < m - 1; s++) {
             int k = (q - s + m) % m;
             size_t len = chunk_len(nbytes, cs, k);
@@ -143,6 +220,8 @@ static void scatter_ring(gsi_coll_t *c, void *dest, const void *source, size_t n
             gsi_sig_wait(c, GSI_SIG_RING, 1, "the broadcast's chunk from the previous PE");
     }
     gsi_coll_sync(c, 1);
+    if (q < 0 && g->team)
+        root_check(c, __atomic_load_n(gsi_sig(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
 }
 
 void gsi_coll_broadcast(const char *fn, gsi_group_t *g, void *dest, const void *source,
@@ -151,6 +230,7 @@ void gsi_coll_broadcast(const char *fn, gsi_group_t *g, void *dest, const void *
     gsi_coll_t c;
 
     gsi_coll_begin(&c, fn, g);
+    c.digest = gsi_call_digest(GSI_CALL_BCAST, (unsigned)root, nbytes);
     if (g->n == 1) {
         if (root_dest)
             gsi_coll_put(&c, dest, source, nbytes, root);

@@ -27,6 +27,37 @@ static void push_all(gsi_coll_t *c, char *dest, const void *source, size_t nbyte
         gsi_coll_put(c, dest, source, nbytes, (g->me + i) % g->n);
 }
 
+/* A team's word for the ring's first block from the left neighbour: one
+ * word past the signals of enum gsi_sig, which teams have room for (an
+ * active set's pSync has not: active sets keep the RING counter). */
+#define GSI_SIG_RING_FIRST GSI_SIG_COUNT
+_Static_assert(GSI_SIG_RING_FIRST < GSI_SIG_GOT, "the ring's first word lies among the signals");
+
+/* Over the network, on a team, the first of the n-1 signals from the left
+ * neighbour is a tagged store into GSI_SIG_RING_FIRST instead of an add to RING, its
+ * payload the neighbour's digest (issue 29): one message, as before, and a
+ * compare.  Each member compares with its left neighbour, so any
+ * disagreement around the ring is found.  With no barrier at the end, the
+ * neighbour may already be one call ahead (no further: its next call needs
+ * this member's block of that call) and have stored its next tag: that
+ * also says its block of this call has landed, and this call's compare is
+ * skipped. */
+static void ring_first_wait(gsi_coll_t *c, int left)
+{
+    const uint64_t *word = gsi_sig(c, GSI_SIG_RING_FIRST);
+    uint64_t tag = gsi_sig_tag(c), next = (((c->seq + 1) & 0x7fff) | 0x8000) << 48, v;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    while (((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) & ~GSI_SIG_PAYLOAD) != tag &&
+           (v & ~GSI_SIG_PAYLOAD) != next) {
+        gsi_coll_wait_step(c, &w, "the fcollect block from the previous PE");
+        if (__builtin_expect(w.polls % 256 == 0, 0))
+            gsi_coll_stray_check(c, GSI_SIG_RING_FIRST);
+    }
+    if (__builtin_expect((v & ~GSI_SIG_PAYLOAD) == tag && (v & GSI_SIG_PAYLOAD) != c->digest, 0))
+        gsi_coll_disagree(c->fn, c->g, left, 0, v & GSI_SIG_PAYLOAD, c->digest);
+}
+
 static void ring(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
 {
     gsi_group_t *g = c->g;
@@ -37,6 +68,11 @@ static void ring(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
         const void *from = s == 0 ? source : dest + (size_t)block * nbytes;
 
         gsi_lib_put(c->fn, dest + (size_t)block * nbytes, from, nbytes, gsi_group_pe(g, right));
+        if (s == 0 && g->team) {
+            gsi_sig_put_tagged(c, GSI_SIG_RING_FIRST, right, c->digest);
+            ring_first_wait(c, (me - 1 + n) % n);
+            continue;
+        }
         gsi_sig_add(c, GSI_SIG_RING, right);
         gsi_sig_wait(c, GSI_SIG_RING, 1, "the fcollect block from the previous PE");
     }
@@ -50,6 +86,7 @@ void gsi_coll_fcollect(const char *fn, gsi_group_t *g, void *dest, const void *s
     gsi_coll_t c;
 
     gsi_coll_begin(&c, fn, g);
+    c.digest = gsi_call_digest(GSI_CALL_FCOLLECT, 0, nbytes);
     if (g->n == 1) {
         gsi_coll_put(&c, dest, source, nbytes, 0);
     } else if (c.p2p) {
@@ -97,6 +134,7 @@ void gsi_coll_collect(const char *fn, gsi_group_t *g, void *dest, const void *so
     size_t offset;
 
     gsi_coll_begin(&c, fn, g);
+    c.digest = gsi_call_digest(GSI_CALL_COLLECT, 0, 0); /* sizes may differ */
     if (g->n == 1) {
         if (nbytes)
             gsi_coll_put(&c, dest, source, nbytes, 0);

@@ -73,7 +73,8 @@ typedef struct reduce {
     const char *from; /* what members read: source, or its staged copy */
     size_t size;      /* bytes per element */
     gsi_combine_fn_t combine;
-    int p2p; /* load/store on the members' memory */
+    int p2p;         /* load/store on the members' memory */
+    uint64_t digest; /* the arguments that must agree, compared in the first barrier */
 } reduce_t;
 
 /* Member k's source bytes [off, off + len): where they are mapped, or a
@@ -135,7 +136,7 @@ static void staged(reduce_t *r, size_t bytes)
 
     memcpy(stage, r->source, bytes);
     r->from = stage;
-    gsi_group_barrier(r->fn, r->g, 0);
+    gsi_group_barrier_check(r->fn, r->g, 0, r->digest);
     combine_upto(r, r->dest, last_member(r), 0, bytes, buf);
 }
 
@@ -184,7 +185,7 @@ static void whole(const reduce_t *r, size_t bytes)
         if (!out)
             gsi_fatal(r->fn, "no memory for a %zu-byte reduction buffer", bytes);
     }
-    gsi_group_barrier(r->fn, r->g, 0);
+    gsi_group_barrier_check(r->fn, r->g, 0, r->digest);
     for (size_t off = 0, len; off < bytes; off += len) {
         len = bytes - off < chunk ? bytes - off : chunk;
         combine_upto(r, out + off, last, off, len, buf);
@@ -256,7 +257,7 @@ static void sliced(const reduce_t *r, size_t nelems)
 
     lo = (lo < nelems ? lo : nelems) * r->size;
     hi = (hi < nelems ? hi : nelems) * r->size;
-    gsi_group_barrier(r->fn, r->g, 0);
+    gsi_group_barrier_check(r->fn, r->g, 0, r->digest);
     for (size_t off = lo, len; off < hi; off += len) {
         len = hi - off < chunk ? hi - off : chunk;
         slice_chunk(r, off, len, a, b, buf);
@@ -298,6 +299,10 @@ void gsi_reduce(const char *fn, gsi_group_t *g, gsi_reduce_kind_t kind, void *de
         return;
     }
     r.p2p = g->all_p2p && gsi_pe.env.coll_p2p;
+    r.digest = gsi_call_digest(kind == GSI_REDUCE_ALL  ? GSI_CALL_REDUCE
+                               : kind == GSI_SCAN_INCL ? GSI_CALL_INSCAN
+                                                       : GSI_CALL_EXSCAN,
+                               gsi_call_name_hash(fn), nelems);
     if (g->team && bytes <= STAGE_BYTES && bytes < gsi_pe.env.reduce_scatter_min)
         staged(&r, bytes);
     else if ((words = mailbox_slot_words(&r, bytes)) != 0)
@@ -346,7 +351,9 @@ void gsi_reduce_scatter(const char *fn, gsi_group_t *g, void *dest, const void *
     }
     r.p2p = g->all_p2p && gsi_pe.env.coll_p2p;
     r.from = mine;
-    gsi_group_barrier(fn, g, 0);
+    gsi_group_barrier_check(fn, g, 0,
+                            gsi_call_digest(GSI_CALL_REDUCESCATTER, gsi_call_name_hash(fn),
+                                            nreduce));
     for (size_t off = 0, len; off < bytes; off += len) {
         len = bytes - off < chunk ? bytes - off : chunk;
         /* Combined aside, then stored: in place, dest is this member's

@@ -64,6 +64,7 @@ typedef struct gsi_coll {
     uint64_t got_set[GSI_SIG_COUNT];
     unsigned counted; /* active set: counters to take back at the end */
     unsigned written; /* active set: one-writer words to clear at the end */
+    uint64_t digest;  /* the arguments that must agree (src/coll/coll.h); 0: none */
 } gsi_coll_t;
 
 static inline void gsi_coll_begin(gsi_coll_t *c, const char *fn, gsi_group_t *g)
@@ -73,6 +74,7 @@ static inline void gsi_coll_begin(gsi_coll_t *c, const char *fn, gsi_group_t *g)
     c->p2p = g->all_p2p && gsi_pe.env.coll_p2p;
     c->stream = 0;
     c->counted = c->written = 0;
+    c->digest = 0;
     if (g->team) {
         gsi_team_sync_t *s = gsi_team_sync(g->team);
 
@@ -217,6 +219,44 @@ static inline uint64_t gsi_sig_wait_tagged(gsi_coll_t *c, int k, int i, const ch
     while (((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) & ~GSI_SIG_PAYLOAD) != tag)
         gsi_coll_wait_step(c, &w, what);
     return v & GSI_SIG_PAYLOAD;
+}
+
+/* The word beside signal k in its line, on a team: the digest of the member
+ * that sent the signal (the push broadcast; issue 29).  Teams only: an
+ * active set's signals are 4 words apart in the caller's pSync. */
+static inline uint64_t *gsi_sig_digest(const gsi_coll_t *c, int k)
+{
+    return gsi_sig(c, k) + 1;
+}
+
+/* A team's word for the network fcollect ring's first block from the left
+ * neighbour (src/coll/coll_collect.c): one word past the signals of enum
+ * gsi_sig, which a team's slot has room for and an active set's pSync has
+ * not. */
+#define GSI_SIG_RING_FIRST GSI_SIG_COUNT
+_Static_assert(GSI_SIG_RING_FIRST < GSI_SIG_GOT, "the ring's first word lies among the signals");
+
+/* Issue 29, on a team over the network, while a wait for one tagged word
+ * (`mine`) goes on: has another routine's tagged word of this call arrived
+ * instead (a member that broadcasts while this one fcollects, or the
+ * reverse)?  Then the members disagree on the routine.  Only looked at
+ * now and then in the wait (with gsi_coll_wait_step's period), so it costs
+ * the fast path nothing. */
+static inline void gsi_coll_stray_check(const gsi_coll_t *c, int mine)
+{
+    static const int words[] = {GSI_SIG_BCAST, GSI_SIG_RING_FIRST};
+    const gsi_group_t *g = c->g;
+
+    for (unsigned j = 0; j < sizeof words / sizeof words[0]; j++) {
+        uint64_t v = words[j] == mine ? 0 : __atomic_load_n(gsi_sig(c, words[j]), __ATOMIC_ACQUIRE);
+
+        if ((v & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c)) {
+            int from = words[j] == GSI_SIG_BCAST ? (int)(v >> 32 & 0xff)
+                                                 : (g->me - 1 + g->n) % g->n;
+
+            gsi_coll_disagree(c->fn, g, from, 0, v & GSI_SIG_PAYLOAD, c->digest);
+        }
+    }
 }
 
 /* Copies into other members' memory use non-temporal stores when the

@@ -33,7 +33,10 @@ void gsi_coll_sync(gsi_coll_t *c, int complete)
     struct gshmem_team *team = gsi_group_sync_team(g);
 
     if (team) {
-        gsi_team_barrier(c->fn, team, complete);
+        if (c->g->team)
+            gsi_team_barrier_agree(c->fn, team, complete, c->digest);
+        else
+            gsi_team_barrier(c->fn, team, complete);
         return;
     }
     if (complete)
@@ -51,11 +54,29 @@ void gsi_coll_sync(gsi_coll_t *c, int complete)
     }
 }
 
+void gsi_team_barrier_agree(const char *fn, struct gshmem_team *team, int complete, uint64_t digest)
+{
+    int by;
+    uint64_t theirs = gsi_team_barrier_check(fn, team, complete, digest, &by);
+
+    if (__builtin_expect(theirs != 0, 0)) {
+        gsi_group_t g = {.team = team, .n = team->n_pes, .me = team->my_pe};
+
+        gsi_coll_disagree(fn, &g, by, 0, theirs, digest);
+    }
+}
+
 void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete)
+{
+    gsi_group_barrier_check(fn, g, complete, 0);
+}
+
+void gsi_group_barrier_check(const char *fn, gsi_group_t *g, int complete, uint64_t digest)
 {
     gsi_coll_t c;
 
     gsi_coll_begin(&c, fn, g);
+    c.digest = digest;
     gsi_coll_sync(&c, complete);
     gsi_coll_end(&c);
 }

@@ -23,10 +23,21 @@ typedef struct gsi_flag {
     _Alignas(64) uint64_t value; /* one cache line per flag */
 } gsi_flag_t;
 
+/* The central barrier's release, on the team's root: the epoch last
+ * completed, and beside it in the same line the digest of the arguments of
+ * the collective that barrier closes and the member that released it
+ * (issue 29): the members that read the release read these too, at no
+ * extra cost. */
+typedef struct gsi_release {
+    _Alignas(64) uint64_t value;
+    uint64_t digest; /* the releasing member's digest (src/coll/coll.h) */
+    uint64_t by;     /* that member's index in the team */
+} gsi_release_t;
+
 typedef struct gsi_team_sync {
     gsi_flag_t barrier[GSI_BARRIER_ROUNDS]; /* dissemination: the round's partner writes */
     gsi_flag_t arrived;                     /* central, on the team's root: arrivals, ever */
-    gsi_flag_t released;                    /* central, on the root: last barrier completed */
+    gsi_release_t released;                 /* central, on the root: last barrier completed */
     gsi_flag_t agree;                       /* team creation: this PE's free slots */
     gsi_flag_t coll[GSI_COLL_WORDS];        /* collectives' signals (src/coll/coll_*.c) */
     uint64_t where[GSI_WHERE_MAX];          /* central, on the root: epoch << 16 | CPU of
@@ -74,6 +85,14 @@ struct gshmem_team;
  * PE's outstanding operations (shmem_barrier_all) - without, only
  * synchronizes (shmem_sync, shmem_sync_all). */
 void gsi_team_barrier(const char *fn, struct gshmem_team *team, int complete);
+
+/* gsi_team_barrier whose members compare `digest`, the arguments of the
+ * collective it closes (src/coll/coll.h; 0 compares nothing).  Returns 0,
+ * or the digest of a member that disagrees, its index in the team in *by
+ * (src/coll/barrier.c says which members compare); the caller reports it
+ * (gsi_team_barrier_agree, src/coll/coll_sync.c). */
+uint64_t gsi_team_barrier_check(const char *fn, struct gshmem_team *team, int complete,
+                                uint64_t digest, int *by);
 
 /* The CPU member i of the team ran on when it last reached the team's
  * barrier; -1 where the barrier does not track CPUs (fewer PEs than cores

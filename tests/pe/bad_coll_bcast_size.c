@@ -2,10 +2,10 @@
  * tests/pe/bad_coll_bcast_size.c - a team broadcast whose byte count
  * differs between PEs: the last PE broadcasts half what the others do.
  * Both counts are above GSHMEM_BCAST_PUSH_MAX (16 KiB), so the load/store
- * path pulls, and the root's READY word carries its count: one line naming
- * both counts ends the job, never silently short data.  Only the pull
- * broadcast checks today (issue 29): this test is not yet in coll.mk, as
- * its net twin (GSHMEM_DISABLE_P2P=1) would not see the mismatch.
+ * path pulls, and the root's READY word carries its digest; its net twin
+ * (GSHMEM_DISABLE_P2P=1) sends down the tree, and the parent's signal word
+ * carries it: one line naming both counts ends the job, never silently
+ * short data (issue 29).
  */
 /* EXPECT: gshmem: PE [0-9]+: shmem_broadcastmem: PEs disagree: the root, PE 0, broadcasts 65536 bytes, this PE 32768 bytes */
 /* EXPECT_WITHIN: 10 */

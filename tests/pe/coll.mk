@@ -1,6 +1,8 @@
 # multi-PE tests of the coll collectives: appends to check_PROGRAMS and TESTS
 # broadcast, [f]collect, alltoall[s] (team-based, every RMA type, and the
 # deprecated active-set forms) and the active-set shmem_barrier/shmem_sync;
+# the bad_coll_* programs with a size, root, operator or routine that
+# differs between PEs (issue 29) need 2 PEs;
 # tests/pe/coll_test.h holds what they share.  The *_net programs are the
 # same sources with COLL_NET: they set GSHMEM_COLL_P2P=0 before shmem_init,
 # so the algorithms for members that are not mapped (tree, ring, chain,
@@ -12,7 +14,10 @@ check_PROGRAMS += tests/pe/coll_bcast tests/pe/coll_bcast_net tests/pe/coll_coll
 	tests/pe/bad_coll_not_in_set tests/pe/bad_coll_aset_range tests/pe/bad_coll_psync \
 	tests/pe/bad_coll_stride tests/pe/bad_coll_dest_small_bcast \
 	tests/pe/bad_coll_dest_small_fcollect tests/pe/bad_coll_dest_small_alltoall \
-	tests/pe/bad_coll_dest_small_reduce tests/pe/bad_coll_dest_private
+	tests/pe/bad_coll_dest_small_reduce tests/pe/bad_coll_dest_private \
+	tests/pe/bad_coll_bcast_size tests/pe/bad_coll_bcast_root tests/pe/bad_coll_fcollect_size \
+	tests/pe/bad_coll_alltoall_size tests/pe/bad_coll_reduce_count tests/pe/bad_coll_reduce_op \
+	tests/pe/bad_coll_routine
 
 tests_pe_coll_bcast_SOURCES = tests/pe/coll_bcast.c tests/pe/coll_test.h tests/pe/pe_test.h
 tests_pe_coll_bcast_LDADD = libgshmem.la
@@ -56,6 +61,20 @@ tests_pe_bad_coll_dest_small_reduce_SOURCES = tests/pe/bad_coll_dest_small_reduc
 tests_pe_bad_coll_dest_small_reduce_LDADD = libgshmem.la
 tests_pe_bad_coll_dest_private_SOURCES = tests/pe/bad_coll_dest_private.c
 tests_pe_bad_coll_dest_private_LDADD = libgshmem.la
+tests_pe_bad_coll_bcast_size_SOURCES = tests/pe/bad_coll_bcast_size.c
+tests_pe_bad_coll_bcast_size_LDADD = libgshmem.la
+tests_pe_bad_coll_bcast_root_SOURCES = tests/pe/bad_coll_bcast_root.c
+tests_pe_bad_coll_bcast_root_LDADD = libgshmem.la
+tests_pe_bad_coll_fcollect_size_SOURCES = tests/pe/bad_coll_fcollect_size.c
+tests_pe_bad_coll_fcollect_size_LDADD = libgshmem.la
+tests_pe_bad_coll_alltoall_size_SOURCES = tests/pe/bad_coll_alltoall_size.c
+tests_pe_bad_coll_alltoall_size_LDADD = libgshmem.la
+tests_pe_bad_coll_reduce_count_SOURCES = tests/pe/bad_coll_reduce_count.c
+tests_pe_bad_coll_reduce_count_LDADD = libgshmem.la
+tests_pe_bad_coll_reduce_op_SOURCES = tests/pe/bad_coll_reduce_op.c
+tests_pe_bad_coll_reduce_op_LDADD = libgshmem.la
+tests_pe_bad_coll_routine_SOURCES = tests/pe/bad_coll_routine.c
+tests_pe_bad_coll_routine_LDADD = libgshmem.la
 
 TESTS += \
 	tests/pe/coll_bcast-np1.pe tests/pe/coll_bcast-np2.pe tests/pe/coll_bcast-np3.pe \
@@ -91,4 +110,8 @@ TESTS += \
 	tests/pe/bad_coll_dest_small_alltoall-np4.pe \
 	tests/pe/bad_coll_dest_small_reduce-np1.pe tests/pe/bad_coll_dest_small_reduce-np2.pe \
 	tests/pe/bad_coll_dest_small_reduce-np4.pe \
-	tests/pe/bad_coll_dest_private-np1.pe tests/pe/bad_coll_dest_private-np2.pe
+	tests/pe/bad_coll_dest_private-np1.pe tests/pe/bad_coll_dest_private-np2.pe \
+	tests/pe/bad_coll_bcast_size-np2.pe tests/pe/bad_coll_bcast_root-np2.pe \
+	tests/pe/bad_coll_fcollect_size-np2.pe tests/pe/bad_coll_alltoall_size-np2.pe \
+	tests/pe/bad_coll_reduce_count-np2.pe tests/pe/bad_coll_reduce_op-np2.pe \
+	tests/pe/bad_coll_routine-np2.pe

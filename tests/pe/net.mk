@@ -128,11 +128,14 @@ TESTS += \
 	tests/pe/bad_buf_unmapped-np1-net.net \
 	tests/pe/bad_buf_zero-np1-net.net \
 	tests/pe/bad_buf_zero-np2-net.net \
+	tests/pe/bad_coll_alltoall_size-np2-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
 	tests/pe/bad_coll_aset_range-np2-net.net \
 	tests/pe/bad_coll_aset_root-np1-net.net \
 	tests/pe/bad_coll_aset_root-np2-net.net \
 	tests/pe/bad_coll_aset_root-np4-net.net \
+	tests/pe/bad_coll_bcast_root-np2-net.net \
+	tests/pe/bad_coll_bcast_size-np2-net.net \
 	tests/pe/bad_coll_dest_private-np1-net.net \
 	tests/pe/bad_coll_dest_private-np2-net.net \
 	tests/pe/bad_coll_dest_small_alltoall-np1-net.net \
@@ -147,14 +150,18 @@ TESTS += \
 	tests/pe/bad_coll_dest_small_reduce-np1-net.net \
 	tests/pe/bad_coll_dest_small_reduce-np2-net.net \
 	tests/pe/bad_coll_dest_small_reduce-np4-net.net \
+	tests/pe/bad_coll_fcollect_size-np2-net.net \
 	tests/pe/bad_coll_not_in_set-np2-net.net \
 	tests/pe/bad_coll_not_in_set-np3-net.net \
 	tests/pe/bad_coll_not_in_set-np4-net.net \
 	tests/pe/bad_coll_psync-np1-net.net \
 	tests/pe/bad_coll_psync-np2-net.net \
+	tests/pe/bad_coll_reduce_count-np2-net.net \
+	tests/pe/bad_coll_reduce_op-np2-net.net \
 	tests/pe/bad_coll_root-np1-net.net \
 	tests/pe/bad_coll_root-np2-net.net \
 	tests/pe/bad_coll_root-np4-net.net \
+	tests/pe/bad_coll_routine-np2-net.net \
 	tests/pe/bad_coll_stride-np1-net.net \
 	tests/pe/bad_coll_stride-np2-net.net \
 	tests/pe/bad_ctx_double_destroy-np1-net.net \
