@@ -4,7 +4,8 @@
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu
+	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu \
+	tests/unit/node
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -50,6 +51,11 @@ tests_unit_wait_gpu_SOURCES = tests/unit/wait_gpu.c
 tests_unit_wait_gpu_CPPFLAGS = $(unit_cppflags)
 tests_unit_wait_gpu_CFLAGS = $(unit_cflags)
 tests_unit_wait_gpu_LDADD = $(unit_ldadd)
+# node: the node transport's refusals and its GPU-memory path, with a fake GPU layer.
+tests_unit_node_SOURCES = tests/unit/node.c
+tests_unit_node_CPPFLAGS = $(unit_cppflags)
+tests_unit_node_CFLAGS = $(unit_cflags)
+tests_unit_node_LDADD = $(unit_ldadd)
 tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
