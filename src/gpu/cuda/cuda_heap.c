@@ -340,9 +340,11 @@ static gsi_status_t share_chunk(const char *fn, heap_chunk_t *c)
         }
         status = map_range(heap.peer_va[i] + c->offset, c->size, c->peer[i], fn);
         if (status != GSI_OK) {
-            GSI_WARN("%s: PE %d's device heap cannot be mapped on this PE's GPU %d; "
-                     "GSHMEM_DISABLE_P2P=1 reaches it through the network instead",
-                     fn, heap.peers[i], gsi_cuda.ordinal);
+            GSI_WARN("%s: PE %d's device heap cannot be mapped on this PE's GPU %d; %s", fn,
+                     heap.peers[i], gsi_cuda.ordinal,
+                     heap.direct[i] ? "GSHMEM_DISABLE_P2P=1 reaches it through the network instead"
+                                    : "the node transport needs that mapping (use "
+                                      "GSHMEM_TRANSPORT=ucx or verbs)");
             GSI_CU(cuMemRelease)(c->peer[i]);
             c->peer[i] = 0;
         }

@@ -52,7 +52,10 @@ static struct {
     int (*allgather)(const void *in, void *out, size_t len);
     node_region_t region[GST_MAX_REGIONS];
     const gst_node_dev_t *dev;
-    atomic_int dev_pending; /* device copies issued since the last sync */
+    /* Device copies issued, and how many of them a finished sync covered:
+     * a quiet waits unless a sync that started after its own copies has
+     * returned (another thread's sync still running is not enough). */
+    atomic_ullong dev_issued, dev_synced;
 } node;
 
 int gst_node_active(void)
@@ -130,7 +133,8 @@ static void finalize(void)
     node.pid = NULL;
     node.net_peer = NULL;
     node.up = 0;
-    atomic_store(&node.dev_pending, 0);
+    atomic_store(&node.dev_issued, 0);
+    atomic_store(&node.dev_synced, 0);
 }
 
 static gsi_status_t node_init(const gst_init_args_t *args, char *err, size_t errlen)
@@ -186,10 +190,11 @@ static gsi_status_t node_init(const gst_init_args_t *args, char *err, size_t err
     return GSI_OK;
 }
 
+static gsi_status_t dev_sync(void);
+
 static void node_finalize(void)
 {
-    if (node.dev && atomic_exchange(&node.dev_pending, 0))
-        node.dev->sync();
+    dev_sync();
     finalize();
 }
 
@@ -224,16 +229,31 @@ static gsi_status_t copy(node_region_t *reg, void *dst, const void *src, size_t 
         return GSI_ERR_UNSUPPORTED;
     status = node.dev->copy(dst, src, len);
     if (status == GSI_OK)
-        atomic_store(&node.dev_pending, 1);
+        atomic_fetch_add(&node.dev_issued, 1);
     return status;
+}
+
+/* Wait for every device copy this thread issued (and any issued before). */
+static gsi_status_t dev_sync(void)
+{
+    unsigned long long issued = atomic_load(&node.dev_issued), synced;
+    gsi_status_t status;
+
+    if (!node.dev || atomic_load(&node.dev_synced) >= issued)
+        return GSI_OK;
+    status = node.dev->sync();
+    if (status != GSI_OK)
+        return status;
+    synced = atomic_load(&node.dev_synced);
+    while (synced < issued && !atomic_compare_exchange_weak(&node.dev_synced, &synced, issued))
+        ;
+    return GSI_OK;
 }
 
 static gsi_status_t node_quiet(void)
 {
-    if (node.dev && atomic_exchange(&node.dev_pending, 0))
-        return node.dev->sync();
     atomic_thread_fence(memory_order_seq_cst);
-    return GSI_OK;
+    return dev_sync();
 }
 
 static gsi_status_t node_put_nbi(int pe, int region, size_t offset, const void *src, size_t len)
@@ -409,8 +429,7 @@ static gsi_status_t node_map_region(int region, void *base, size_t size, gst_mem
     }
     reg = &node.region[region];
     if (size == 0) {
-        if (node.dev && atomic_exchange(&node.dev_pending, 0))
-            node.dev->sync();
+        dev_sync();
         region_unmap(reg);
         return GSI_OK;
     }
