@@ -7,6 +7,9 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/memfd.h"
 
 #include "gpu/caps.h"
 #include "net/node/node.h"
@@ -24,6 +27,18 @@ static int fake_allgather(const void *in, void *out, size_t len)
 
 static char net_peer[N] = {0, 1}, same_host[N] = {1, 1};
 static int pid[N] = {1, 2};
+
+/* PE 1's host buffer registered after init is this process's own memfd
+ * (the fake allgather hands every PE this PE's card). */
+static void *shared_buffer(size_t size)
+{
+    int fd;
+    void *addr;
+
+    cr_assert_eq(gsi_memfd_create("node-test", size, NULL, &fd, &addr), GSI_OK);
+    pid[1] = (int)getpid();
+    return addr;
+}
 
 static gst_init_args_t args(void)
 {
@@ -192,5 +207,38 @@ Test(node, without_the_gpu_layer_gpu_memory_is_not_offered)
     caps = gst_node_ops.caps(GST_MEM_CUDA, why, sizeof(why));
     cr_expect_eq(caps, 0, "caps %#x", caps);
     cr_expect_eq(gst_node_ops.caps(GST_MEM_HOST, why, sizeof(why)), GST_CAP_ALL);
+    down();
+}
+
+Test(node, with_a_gpu_layer_host_regions_are_copied_by_it_too)
+{
+    static const gst_node_dev_t dev = {.copy = fake_copy, .sync = fake_sync, .amo = fake_amo};
+    uint64_t *buf = shared_buffer(4096), v = 7, back = 0;
+
+    up(&dev);
+    cr_assert_eq(gst_node_ops.map_region(REGION + 1, buf, 4096, GST_MEM_HOST, err, sizeof(err)),
+                 GSI_OK, "map_region: %s", err);
+    cr_expect_eq(gst_node_ops.put(1, REGION + 1, 16, &v, sizeof(v)), GSI_OK);
+    cr_expect_eq(buf[2], 7, "the put did not reach the peer's mapping of the buffer");
+    cr_expect_eq(gst_node_ops.get(&back, 1, REGION + 1, 16, sizeof(back)), GSI_OK);
+    cr_expect_eq(back, 7);
+    cr_expect_eq(n_copies, 2, "a local side in GPU memory would have been memcpy'd");
+    cr_expect_eq(n_syncs, 2,
+                 "the blocking put and get (either side maybe GPU memory) did not wait");
+    down();
+}
+
+Test(node, without_a_gpu_layer_host_regions_are_memcpy_and_cpu_atomics)
+{
+    uint64_t *buf = shared_buffer(4096), v = 5, old = 0;
+
+    up(NULL);
+    cr_assert_eq(gst_node_ops.map_region(REGION + 1, buf, 4096, GST_MEM_HOST, err, sizeof(err)),
+                 GSI_OK, "map_region: %s", err);
+    cr_expect_eq(gst_node_ops.put(1, REGION + 1, 8, &v, sizeof(v)), GSI_OK);
+    cr_expect_eq(gst_node_ops.amo(1, REGION + 1, 8, GST_AMO_FADD, 8, &v, NULL, &old), GSI_OK);
+    cr_expect_eq(old, 5);
+    cr_expect_eq(buf[1], 10);
+    cr_expect_eq(n_copies, 0);
     down();
 }

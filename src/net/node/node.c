@@ -215,13 +215,18 @@ static gsi_status_t locate(int pe, int region, size_t offset, size_t len, node_r
     return GSI_OK;
 }
 
-/* Host memory on both sides: memcpy.  Device memory on either side: the
- * GPU layer's copy, waited for by the next quiet. */
+/* Without a GPU layer every byte is host memory: memcpy.  With one, the
+ * local side may be GPU memory even where the region is host memory (a
+ * lane's source in the device heap, a registered host buffer as the
+ * target), so its copy, which takes either (into host memory it returns
+ * with the bytes landed; into GPU memory the next quiet waits). */
 static gsi_status_t copy(node_region_t *reg, void *dst, const void *src, size_t len)
 {
     gsi_status_t status;
 
-    if (reg->mem == GST_MEM_HOST) {
+    if (!node.dev) {
+        if (reg->mem != GST_MEM_HOST)
+            return GSI_ERR_UNSUPPORTED;
         memcpy(dst, src, len);
         return GSI_OK;
     }
@@ -280,7 +285,7 @@ static gsi_status_t node_put(int pe, int region, size_t offset, const void *src,
 {
     gsi_status_t status = node_put_nbi(pe, region, offset, src, len);
 
-    if (status == GSI_OK && node.region[region].mem != GST_MEM_HOST)
+    if (status == GSI_OK && node.dev)
         status = node_quiet();
     return status;
 }
@@ -289,7 +294,7 @@ static gsi_status_t node_get(void *dst, int pe, int region, size_t offset, size_
 {
     gsi_status_t status = node_get_nbi(dst, pe, region, offset, len);
 
-    if (status == GSI_OK && node.region[region].mem != GST_MEM_HOST)
+    if (status == GSI_OK && node.dev)
         status = node_quiet();
     return status;
 }
