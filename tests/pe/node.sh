@@ -4,14 +4,18 @@
 # through it, so the device programs run the proxy ring (host lanes
 # pushing, quieting and fetching while the proxy thread drains) over copies
 # and CPU atomics on mapped memory, in every build (no UCX or RDMA device
-# needed), and the host programs run the core's network path.  Then the
-# refusals: a bad_ program under the node transport still says its line.
-# NODE_PROGS and NODE_NP override the programs and the PE counts.
+# needed), and the host programs run the core's network path.  Last, the
+# proxy's debug line says it ran over this transport.  Its refusals are
+# tests/unit/node and tests/netns/run.sh.  NODE_PROGS and NODE_NP override
+# the programs and the PE counts (when this was written, device/
+# proxy_strided, wait, order, mem, teams_live, stream, buffer and pe/lock,
+# p2psync, coll_bcast, reduce, static, threads, amo_contend, ctx passed
+# too, at 2 and 4 PEs).
 set -u
 . "$(dirname "$0")/../uid/common.sh"
 
 progs=${NODE_PROGS:-"device/rma device/signal device/amo device/coll device/ring device/symreg \
-pe/rma pe/amo pe/signal pe/order"}
+device/hostrma pe/rma pe/amo pe/signal pe/order"}
 nps=${NODE_NP:-"2"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/node.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
