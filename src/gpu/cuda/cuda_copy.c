@@ -325,13 +325,29 @@ static gsi_status_t node_amo(void *at, gst_amo_op_t op, size_t size, const void 
 
 static gst_node_dev_t table = {.copy = node_copy, .sync = node_sync};
 
+/* The stream, the kernel and its result word are made here, at init,
+ * before any kernel of the program runs: loading a module or allocating
+ * while a kernel waits for the proxy could wait for that kernel. */
 void gsi_cuda_node_start(const char *no_amo)
 {
     int have_launch = GSI_CU(cuModuleLoadData) && GSI_CU(cuModuleGetFunction) &&
                       GSI_CU(cuLaunchKernel) && GSI_CU(cuModuleUnload);
+    char why[200] = "";
+    CUstream s;
+    CUresult r;
 
     if (!no_amo && !have_launch)
         no_amo = "the CUDA driver lacks the module and launch functions";
+    gsi_cuda_bind_thread();
+    pthread_mutex_lock(&nd.lock);
+    r = stream_locked(&s);
+    if (r != CUDA_SUCCESS)
+        snprintf(why, sizeof(why), "creating its stream failed: %s", gsi_cu_error(r));
+    else if (!no_amo && (r = amo_kernel_locked()) != CUDA_SUCCESS)
+        snprintf(why, sizeof(why), "loading its atomics kernel failed: %s", gsi_cu_error(r));
+    pthread_mutex_unlock(&nd.lock);
+    if (why[0] && !no_amo)
+        no_amo = why;
     snprintf(nd.no_amo, sizeof(nd.no_amo), "%s", no_amo ? no_amo : "");
     table.amo = no_amo ? NULL : node_amo;
     table.no_amo = no_amo ? nd.no_amo : NULL;
