@@ -76,6 +76,14 @@ tests_unit_cuda_bind_SOURCES = tests/unit/cuda_bind.c
 tests_unit_cuda_bind_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_bind_CFLAGS = $(unit_cflags)
 tests_unit_cuda_bind_LDADD = $(unit_ldadd)
+# cuda_node: the node transport's GPU half (copies, the atomics kernel's
+# arguments), fake driver.
+check_PROGRAMS += tests/unit/cuda_node
+TESTS += tests/unit/cuda_node
+tests_unit_cuda_node_SOURCES = tests/unit/cuda_node.c
+tests_unit_cuda_node_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_cuda_node_CFLAGS = $(unit_cflags)
+tests_unit_cuda_node_LDADD = $(unit_ldadd)
 # gpu_watch: the GPU watcher's logic (src/gpu/watch_loop.c) with a fake query.
 check_PROGRAMS += tests/unit/gpu_watch
 TESTS += tests/unit/gpu_watch
