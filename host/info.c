@@ -38,6 +38,8 @@ int pgshmemx_info_print(void)
                "port): %s\n",
                devices);
     }
+    printf("node (GSHMEM_TRANSPORT=node, every PE on this host): peers' memory mapped here, "
+           "copies and atomics on the mappings (cuMemcpyAsync for GPU memory)\n");
     printf("\nenvironment variables:\n");
     if (gsi_env_load(&env, NULL, err, sizeof(err)) != GSI_OK) {
         printf("gshmem: %s\n", err);

@@ -43,7 +43,7 @@
     X(progress_thread, INT, "GSHMEM_PROGRESS_THREAD", NULL, "-1", -1, 1,           \
       "a thread drives the network for remote PEs' operations (-1: when any PE is remote)") \
     X(transport, STR, "GSHMEM_TRANSPORT", NULL, "auto", 0, 0,                      \
-      "network transport: auto (verbs where every PE has an active RDMA port, else ucx), ucx or verbs") \
+      "network transport: auto (verbs where every PE has an active RDMA port, else ucx), ucx, verbs, or node (one host: peers' memory mapped, copies)") \
     X(ucx_am, INT, "GSHMEM_UCX_AM", NULL, "-1", -1, 1,                              \
       "small puts, gets and atomics go as active messages the target applies (-1: to peers UCX reaches with no RMA lane, as over TCP)") \
     X(max_teams, INT, "GSHMEM_MAX_TEAMS", NULL, "64", 3, 64,                        \

@@ -103,8 +103,9 @@ static void check_transport_name(const char *fn)
 {
     const char *want = gsi_pe.env.transport;
 
-    if (strcmp(want, "auto") && strcmp(want, "ucx") && strcmp(want, "verbs"))
-        gsi_fatal(fn, "GSHMEM_TRANSPORT=%s: expected auto, ucx or verbs", want);
+    if (strcmp(want, "auto") && strcmp(want, "ucx") && strcmp(want, "verbs") &&
+        strcmp(want, "node"))
+        gsi_fatal(fn, "GSHMEM_TRANSPORT=%s: expected auto, ucx, verbs or node", want);
 }
 
 /* The RDMA device[:port] the verbs transport opens: the placement's NIC
@@ -133,6 +134,8 @@ static const gst_ops_t *choose_network(const char *fn, const char *hca)
 {
     const char *want = gsi_pe.env.transport;
 
+    if (strcmp(want, "node") == 0)
+        return &gst_node_ops;
     if (strcmp(want, "verbs") == 0) {
 #ifdef GSHMEM_HAVE_VERBS
         return &gst_verbs_ops;
@@ -181,15 +184,24 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
     void *base[GSI_REGION_MAX];
     size_t size[GSI_REGION_MAX];
     uint64_t *peer_base;
-    char err[512] = "", hca[80];
+    char err[512] = "", hca[80], *same_host;
+    int *peer_pid, *peer_fd;
     gst_init_args_t args;
 
     peer_base = calloc((size_t)gsi_pe.n_pes * (size_t)gsi_pe.n_regions, sizeof(*peer_base));
-    if (!peer_base)
+    peer_fd = calloc((size_t)gsi_pe.n_pes * (size_t)gsi_pe.n_regions, sizeof(*peer_fd));
+    peer_pid = calloc((size_t)gsi_pe.n_pes, sizeof(*peer_pid));
+    same_host = calloc((size_t)gsi_pe.n_pes, 1);
+    if (!peer_base || !peer_fd || !peer_pid || !same_host)
         gsi_fatal(fn, "out of memory for %d PEs", gsi_pe.n_pes);
-    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
-        for (int r = 0; r < gsi_pe.n_regions; r++)
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++) {
+        for (int r = 0; r < gsi_pe.n_regions; r++) {
             peer_base[pe * gsi_pe.n_regions + r] = cards[pe].base[r];
+            peer_fd[pe * gsi_pe.n_regions + r] = cards[pe].fd[r];
+        }
+        peer_pid[pe] = cards[pe].pid;
+        same_host[pe] = cards[pe].host_hash == cards[gsi_pe.my_pe].host_hash;
+    }
     for (int r = 0; r < gsi_pe.n_regions; r++) {
         base[r] = (void *)gsi_pe.region[r].base;
         size[r] = gsi_pe.region[r].size;
@@ -207,7 +219,10 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
                              .am_rma = (int)gsi_pe.env.ucx_am,
                              .allgather = gsi_pe.boot->allgather,
                              .hca = verbs_hca(hca, sizeof(hca)),
-                             .wait_timeout = (int)gsi_pe.env.wait_timeout};
+                             .wait_timeout = (int)gsi_pe.env.wait_timeout,
+                             .same_host = same_host,
+                             .peer_pid = peer_pid,
+                             .peer_fd = peer_fd};
     gsi_pe.net = choose_network(fn, args.hca);
     for (int pe = 0; !gsi_pe.net && pe < gsi_pe.n_pes; pe++)
         if (net_peer[pe])
@@ -221,6 +236,9 @@ static void start_network(const char *fn, const gsi_card_t *cards, const char *n
     gsi_pe.amo_via_net = gsi_pe.net->caps &&
                          (gsi_pe.net->caps(GST_MEM_HOST, err, sizeof(err)) & GST_CAP_AMO_ALL_PES);
     free(peer_base);
+    free(peer_fd);
+    free(peer_pid);
+    free(same_host);
 }
 
 /* Decide where this PE's GPU, NIC, proxy threads and heap go, from the

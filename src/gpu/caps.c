@@ -4,6 +4,7 @@
 #include "gpu/caps.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "base/log.h"
@@ -56,6 +57,10 @@ int gsi_caps_decide(const gsi_caps_job_t *job, char *line, size_t len)
         snprintf(how, sizeof(how),
                  "build UCX with --with-cuda (atomics also need an RDMA NIC with GPUDirect "
                  "RDMA, nvidia_peermem)");
+    else if (job->heap_mem == GST_MEM_CUDA && strcmp(job->net_name, "node") == 0)
+        snprintf(how, sizeof(how),
+                 "the node transport's atomics on GPU memory need the GPUs to have native "
+                 "atomics between them (the same GPU, NVLink)");
     else if (job->heap_mem == GST_MEM_CUDA)
         snprintf(how, sizeof(how),
                  "atomics on GPU memory need UCX over an RDMA NIC with GPUDirect RDMA "

@@ -112,6 +112,13 @@ typedef struct gst_init_args {
     const char *hca;  /* GSHMEM_HCA: the RDMA device[:port] ("auto": choose) */
     int wait_timeout; /* GSHMEM_WAIT_TIMEOUT: seconds a transport's own wait may
                          see no progress before it ends the job; 0: none */
+    /* Where every PE's init regions are, for a transport that maps them
+     * (node.c): [n_pes] 1: the PE runs on this host; [n_pes] its pid;
+     * [n_pes * n_regions] the descriptor of each region's memfd in its
+     * owner (src/base/memfd.h). */
+    const char *same_host;
+    const int *peer_pid;
+    const int *peer_fd;
 } gst_init_args_t;
 
 typedef gsi_status_t (*gst_init_fn_t)(const gst_init_args_t *args, char *err, size_t errlen);
@@ -168,5 +175,10 @@ extern const gst_ops_t gst_ucx_ops;
 /* verbs (built when configure finds libibverbs): RDMA through rdma-core
  * (src/net/verbs/). */
 extern const gst_ops_t gst_verbs_ops;
+
+/* node (always built): for jobs whose PEs all run on one host, every
+ * peer's regions mapped into this process and operations done as copies
+ * and CPU atomics on those mappings (src/net/node/). */
+extern const gst_ops_t gst_node_ops;
 
 #endif

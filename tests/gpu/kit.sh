@@ -24,7 +24,9 @@
 #                    off), 1-PE smoke, the other 1-PE programs (four at a
 #                    time), the watcher and bad_* programs (the expected
 #                    line and EXPECT_STATUS, no hang), MoE at the default
-#                    shape, Python, every program on 2 PEs, compute-
+#                    shape, Python, every program on 2 PEs, the proxy
+#                    ring on 2 PEs over the node transport (no UCX or
+#                    RDMA device needed), compute-
 #                    sanitizer (PATH or CUDA_HOME), the benchmarks, and
 #                    NVSHMEM's twin (built in the background from the start
 #                    by kit/nvshmem_build.sh, run by kit/nvshmem_run.sh).
@@ -394,7 +396,17 @@ run() {
             echo "cuFile from $d"; LD_LIBRARY_PATH=$d:$LD_LIBRARY_PATH $1 "$2"
         else echo "no libcufile.so.0 from nvidia-cufile: cuFile not tried"; fi' sh "$ldso" "$bin/kv_file_gpu"
 
-    # stage 8: sanitizers (compute-sanitizer on PATH or under CUDA_HOME).
+    # stage 8: proxy ring np2: the device programs with every peer through
+    # the proxy channels, drained by the host into the node transport
+    # (GSHMEM_TRANSPORT=node, src/net/node/): lanes push, quiet and fetch
+    # on the GPU while the proxy thread copies with cuMemcpyAsync between
+    # the VMM mappings and runs atomics as a one-thread kernel.
+    for n in rma signal amo ring coll; do
+        kit_step "node-$n-np2" 90 ok env GSHMEM_TRANSPORT=node GSHMEM_DISABLE_P2P=1 \
+            "$uidrun" -np 2 $ldso "$bin/dev_$n"
+    done
+
+    # stage 9: sanitizers (compute-sanitizer on PATH or under CUDA_HOME).
     if [ -n "$sanitizer" ]; then
         kit_step memcheck-rma-np1 120 ok "$uidrun" -np 1 "$sanitizer" --tool memcheck \
             --error-exitcode 3 $ldso "$bin/dev_rma"
@@ -405,7 +417,7 @@ run() {
         kit_skip racecheck-signal-np1 "no compute-sanitizer on PATH or under CUDA_HOME"
     fi
 
-    # stage 9: benchmarks: gst_verbs with the device heap registered for
+    # stage 10: benchmarks: gst_verbs with the device heap registered for
     # RDMA (dma-buf, else nvidia_peermem), dev_rma with every peer through
     # verbs; without an RDMA device (or the image's rdma-core providers) the
     # job ends with "transport verbs: no RDMA device", recorded as a SKIP.
@@ -419,7 +431,7 @@ run() {
         kit_step "bench-$b" 120 ok "$uidrun" -np 2 $ldso "$bin/$b"
     done
 
-    # stage 10: nvshmem: its build (started first) is waited for; its twin
+    # stage 11: nvshmem: its build (started first) is waited for; its twin
     # of the benchmarks on 1 PE (the figures), and on 2 when its unique-id
     # bootstrap runs them on one GPU (else a SKIP with the reason).
     kit_bg_wait nvshmem-build 180

@@ -139,7 +139,7 @@ check "a tool nowhere" "" "$(CUDA_HOME=$work/cuda kit_find_tool kit-no-such-tool
 # this order, so the cheap and telling steps come before the budget ends.
 order=$(sed -n 's/^ *# stage \([0-9]*\): \([a-z0-9 -]*\).*/\1 \2/p' "$here/kit.sh" | sed 's/ *$//' | tr '\n' ',')
 check "kit.sh runs its stages in the plan's order" \
-    "1 gpu info,2 smoke np1,3 correctness np1,4 watcher and bad,5 moe default shape,6 python,7 core np2,8 sanitizers,9 benchmarks,10 nvshmem," \
+    "1 gpu info,2 smoke np1,3 correctness np1,4 watcher and bad,5 moe default shape,6 python,7 core np2,8 proxy ring np2,9 sanitizers,10 benchmarks,11 nvshmem," \
     "$order"
 check "the NVSHMEM build starts before the first stage" yes \
     "$([ "$(grep -n 'kit_bg_start nvshmem-build' "$here/kit.sh" | cut -d: -f1)" -lt \

@@ -119,9 +119,11 @@ n=$((k * per))
 echo "run.sh: $k namespace(s) on bridge br0 in $hub, 10.77.0.0/24; $n PEs," \
     "rank r in $id-<r mod $spread>"
 
-# run_one PROGRAM SPREAD: PROGRAM on $n PEs over SPREAD namespaces.
+# run_one PROGRAM SPREAD [WANT]: PROGRAM on $n PEs over SPREAD namespaces;
+# with WANT (an extended regex), every PE must fail (not by the timeout)
+# and some PE's stderr match it.
 run_one() {
-    name=$1 over=$2
+    name=$1 over=$2 want=${3:-}
     case $name in
     */*) exe=$name ;;
     *) exe=$top_build/tests/pe/$name ;;
@@ -163,6 +165,20 @@ run_one() {
         r=$((r + 1))
     done
     verdict=$(cat "$dir"/out.* | grep -E ': (PASS|FAIL|SKIP)' | head -n 1)
+    if [ -n "$want" ]; then
+        case " $statuses " in
+        *" 0 "* | *" 124 "* | *" 137 "* | *"?"*) ok= ;;
+        *) ok=$(cat "$dir"/err.* | grep -E -m 1 "$want") ;;
+        esac
+        if [ -n "$ok" ]; then
+            pass "$(basename "$name") on $n PEs in $over namespace(s) refused: $ok"
+        else
+            fail "$name on $n PEs in $over namespace(s): expected every PE to fail with" \
+                "'$want'; exit statuses by rank:$statuses"
+            show "$dir"/out.* "$dir"/err.*
+        fi
+        return
+    fi
     case $all in
     0) pass "$(basename "$name") on $n PEs in $over namespace(s): ${verdict:-all exited 0}" ;;
     77) skip "$name on $n PEs: ${verdict:-all exited 77}" ;;
@@ -177,6 +193,19 @@ run_one "$top_build/tests/uid/boot" "$k"
 for prog in "$@"; do
     run_one "$prog" "$spread"
 done
+
+# The node transport maps its peers' memory, so it reaches only PEs of one
+# host: across namespaces every PE ends at init with one line, no hang (in
+# a subshell, for its environment; its verdict is counted here).
+(
+    GSHMEM_TRANSPORT=node GSHMEM_DISABLE_P2P=1
+    export GSHMEM_TRANSPORT GSHMEM_DISABLE_P2P
+    limit=30 n_fail=0
+    run_one setup "$k" "transport node: PE [0-9]+ runs on another host, and the node transport \
+reaches only PEs of this host"
+    [ "$n_fail" -eq 0 ]
+)
+if [ $? -eq 0 ]; then n_pass=$((n_pass + 1)); else n_fail=$((n_fail + 1)); fi
 
 # A PE killed: the others, on other hosts, end naming it.
 i=0

@@ -1,9 +1,9 @@
 /*
- * tests/pe/bad_transport_name.c - GSHMEM_TRANSPORT other than auto, ucx or
- * verbs is rejected at shmem_init with one line, also where no peer needs
+ * tests/pe/bad_transport_name.c - GSHMEM_TRANSPORT other than auto, ucx, verbs or
+ * node is rejected at shmem_init with one line, also where no peer needs
  * the network.
  */
-/* EXPECT: gshmem: PE [0-9?]+: shmem_init: GSHMEM_TRANSPORT=tcp: expected auto, ucx or verbs */
+/* EXPECT: gshmem: PE [0-9?]+: shmem_init: GSHMEM_TRANSPORT=tcp: expected auto, ucx, verbs or node */
 #define _POSIX_C_SOURCE 200809L
 #include <shmem.h>
 #include <stdio.h>

@@ -298,3 +298,7 @@ EXTRA_DIST += tests/pe/tcp.sh
 # of 20 over UCX under PMIx.
 TESTS += tests/pe/reinit_soak.sh
 EXTRA_DIST += tests/pe/reinit_soak.sh
+# The node transport (src/net/node/): device programs through the proxy ring
+# and host programs through the core's network path, without UCX.
+TESTS += tests/pe/node.sh
+EXTRA_DIST += tests/pe/node.sh

@@ -4,7 +4,8 @@
 if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
-	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu
+	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu \
+	tests/unit/node
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -50,6 +51,11 @@ tests_unit_wait_gpu_SOURCES = tests/unit/wait_gpu.c
 tests_unit_wait_gpu_CPPFLAGS = $(unit_cppflags)
 tests_unit_wait_gpu_CFLAGS = $(unit_cflags)
 tests_unit_wait_gpu_LDADD = $(unit_ldadd)
+# node: the node transport's refusals and its GPU-memory path, with a fake GPU layer.
+tests_unit_node_SOURCES = tests/unit/node.c
+tests_unit_node_CPPFLAGS = $(unit_cppflags)
+tests_unit_node_CFLAGS = $(unit_cflags)
+tests_unit_node_LDADD = $(unit_ldadd)
 tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
@@ -70,6 +76,14 @@ tests_unit_cuda_bind_SOURCES = tests/unit/cuda_bind.c
 tests_unit_cuda_bind_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_bind_CFLAGS = $(unit_cflags)
 tests_unit_cuda_bind_LDADD = $(unit_ldadd)
+# cuda_node: the node transport's GPU half (copies, the atomics kernel's
+# arguments), fake driver.
+check_PROGRAMS += tests/unit/cuda_node
+TESTS += tests/unit/cuda_node
+tests_unit_cuda_node_SOURCES = tests/unit/cuda_node.c
+tests_unit_cuda_node_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_cuda_node_CFLAGS = $(unit_cflags)
+tests_unit_cuda_node_LDADD = $(unit_ldadd)
 # gpu_watch: the GPU watcher's logic (src/gpu/watch_loop.c) with a fake query.
 check_PROGRAMS += tests/unit/gpu_watch
 TESTS += tests/unit/gpu_watch

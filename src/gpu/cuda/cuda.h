@@ -9,8 +9,9 @@
  *   cuda_heap.c    the device heap: CUDA VMM, shared with node peers,
  *                  registered with the network, grown collectively
  *   cuda_ipc.c     file descriptors to node peers over a Unix socket
- *   cuda_copy.c    copies either side of which is GPU memory, and host
- *                  buffers made reachable by device code */
+ *   cuda_copy.c    copies either side of which is GPU memory, host buffers
+ *                  made reachable by device code, and the node transport's
+ *                  copies and atomics on GPU memory */
 #ifndef GSI_CUDA_H
 #define GSI_CUDA_H
 
@@ -70,6 +71,15 @@ void gsi_cuda_heap_fini(void);
 void *gsi_cuda_heap_alloc(const char *fn, size_t size, size_t align);
 gsi_status_t gsi_cuda_heap_free(void *ptr);
 gsi_status_t gsi_cuda_heap_info(gsd_state_t *s);
+
+/* ---- cuda_copy.c: the node transport's copies and atomics -------------------- */
+
+/* Hand the node transport (src/net/node/node.h) this PE's copies and, when
+ * no_amo is NULL, its GPU atomics on node peers' heaps; no_amo: why there
+ * are none.  gsi_cuda_node_stop takes them back (before the peers' heaps
+ * are unmapped). */
+void gsi_cuda_node_start(const char *no_amo);
+void gsi_cuda_node_stop(void);
 
 /* ---- cuda_ipc.c: file descriptors to node peers ------------------------------ */
 

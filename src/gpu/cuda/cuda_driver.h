@@ -64,7 +64,11 @@
 #define GSI_CU_OPTIONAL_FUNCS(X)                  \
     X(cuFlushGPUDirectRDMAWrites) /* CUDA 11.3 */ \
     X(cuModuleGetGlobal)                          \
-    X(cuLibraryGetGlobal) /* CUDA 12.0 */
+    X(cuLibraryGetGlobal) /* CUDA 12.0 */         \
+    X(cuModuleLoadData)                           \
+    X(cuModuleGetFunction)                        \
+    X(cuModuleUnload)                             \
+    X(cuLaunchKernel)
 
 typedef struct gsi_cu {
     void *lib; /* dlopen handle; NULL: not loaded */

@@ -18,6 +18,13 @@
  * each chunk as CUDA memory (map_region, src/net/transport.h) and exchanges its
  * keys.  Nothing is unmapped before finalize; a freed block is reused.
  *
+ * Under the node transport (GSHMEM_TRANSPORT=node, src/net/node/), the PEs
+ * of this host that P2P does not map are imported the same way, but for
+ * the host only: their peer_base stays 0, so device code reaches them
+ * through the proxy, which copies into the mapping (cuda_copy.c); atomics
+ * there run on this PE's GPU, so they are offered only where the two GPUs
+ * have native atomics between them (check_peer_atomics).
+ *
  * Device atomics, signal adds and barrier counters on a mapped peer's heap
  * are atomic only where the two GPUs have native atomics between them (the
  * same GPU, NVLink; PCIe often has none, and cuMemSetAccess succeeds
@@ -40,6 +47,7 @@
 #include "core/pe.h"
 #include "gpu/caps.h"
 #include "gpu/cuda/cuda_driver.h"
+#include "net/node/node.h"
 #include "net/transport.h"
 
 #define GROW_MIN ((size_t)64 << 20) /* a growth commits at least this much, */
@@ -64,6 +72,9 @@ static struct {
     int n_peers;          /* node peers mapped here */
     int *peers;           /* [n_peers] their world PEs */
     CUdeviceptr *peer_va; /* [n_peers] the range reserved for each */
+    char *direct;         /* [n_peers] 1: P2P (device code loads and stores it), 0: the node
+                             transport's (the proxy copies into it) */
+    int node;             /* some peers are the node transport's */
     uint64_t *peer_base;  /* [n_pes] host copy of gsd_state_t.peer_base */
     void *peer_base_dev;  /* its device copy */
     heap_chunk_t *chunks;
@@ -137,8 +148,11 @@ static gsi_status_t learn_gpus(const char *fn)
 }
 
 /* Each node peer's heap is mapped only if device atomics on it stay atomic
- * from this PE's GPU; else the job ends with one line (caps.h). */
-static void check_peer_atomics(const char *fn)
+ * from this PE's GPU; else the job ends with one line (caps.h).  A peer of
+ * the node transport's is mapped regardless (copies need no atomics), and
+ * no_amo says why that transport must not run atomics on it (caps.c then
+ * refuses a device job with one line). */
+static void check_peer_atomics(const char *fn, char *no_amo, size_t no_amo_len)
 {
     const char *me = heap.gpu[gsi_pe.my_pe];
 
@@ -158,6 +172,14 @@ static void check_peer_atomics(const char *fn)
         verdict = gsi_caps_p2p_atomics(same, query_ok, native);
         if (verdict == GSI_P2P_ATOMICS_NATIVE)
             continue;
+        if (!heap.direct[i]) {
+            if (!no_amo[0])
+                snprintf(no_amo, no_amo_len,
+                         "PE %d's GPU %s and this PE's GPU %s have %s native atomics between them",
+                         pe, heap.gpu[pe][0] ? heap.gpu[pe] : "(unknown)", me[0] ? me : "(unknown)",
+                         verdict == GSI_P2P_ATOMICS_NONE ? "no" : "perhaps no");
+            continue;
+        }
         gsi_caps_p2p_line(verdict, pe, heap.gpu[pe][0] ? heap.gpu[pe] : "(unknown)",
                           me[0] ? me : "(unknown)", line, sizeof(line));
         gsi_fatal(fn, "%s", line);
@@ -171,17 +193,27 @@ static gsi_status_t find_peers(void)
     heap.peers = calloc((size_t)gsi_pe.n_pes, sizeof(*heap.peers));
     heap.peer_va = calloc((size_t)gsi_pe.n_pes, sizeof(*heap.peer_va));
     heap.peer_base = calloc((size_t)gsi_pe.n_pes, sizeof(*heap.peer_base));
-    if (!heap.peers || !heap.peer_va || !heap.peer_base)
+    heap.direct = calloc((size_t)gsi_pe.n_pes, 1);
+    if (!heap.peers || !heap.peer_va || !heap.peer_base || !heap.direct)
         return GSI_ERR_NOMEM;
-    for (int pe = 0; pe < gsi_pe.n_pes; pe++)
-        if (pe != gsi_pe.my_pe && host->peer && host->peer[pe])
-            heap.peers[heap.n_peers++] = pe;
+    /* The node transport reaches only PEs of this host (it refused the job
+     * otherwise): every PE that P2P does not map is its. */
+    for (int pe = 0; pe < gsi_pe.n_pes; pe++) {
+        int direct = host->peer && host->peer[pe];
+
+        if (pe == gsi_pe.my_pe || (!direct && !gst_node_active()))
+            continue;
+        heap.direct[heap.n_peers] = (char)direct;
+        heap.node |= !direct;
+        heap.peers[heap.n_peers++] = pe;
+    }
     return GSI_OK;
 }
 
 gsi_status_t gsi_cuda_heap_init(const char *fn)
 {
     CUmemAllocationProp *prop = &heap.prop;
+    char no_amo[256] = "";
     size_t gran = 0;
     gsi_status_t status;
     CUresult r;
@@ -213,12 +245,14 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
         goto err_fini;
     if (heap.n_peers && !gsi_cuda.posix_fd) {
         GSI_WARN("%s: GPU %d cannot export memory as file descriptors, so node peers cannot map "
-                 "its device heap (GSHMEM_DISABLE_P2P=1 reaches them through the network)",
-                 fn, gsi_cuda.ordinal);
+                 "its device heap (%s)",
+                 fn, gsi_cuda.ordinal,
+                 heap.node ? "the node transport needs that: use GSHMEM_TRANSPORT=ucx or verbs"
+                           : "GSHMEM_DISABLE_P2P=1 reaches them through the network");
         status = GSI_ERR_UNSUPPORTED;
         goto err_fini;
     }
-    check_peer_atomics(fn);
+    check_peer_atomics(fn, no_amo, sizeof(no_amo));
     r = GSI_CU(cuMemAddressReserve)(&heap.base, heap.reserve, heap.gran, 0, 0);
     if (r != CUDA_SUCCESS) {
         status = cu_failed(fn, "reserving its address range (GSHMEM_DEVICE_HEAP_SIZE)", r);
@@ -236,7 +270,8 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
         goto err_fini;
     heap.peer_base[gsi_pe.my_pe] = (uint64_t)heap.base;
     for (int i = 0; i < heap.n_peers; i++)
-        heap.peer_base[heap.peers[i]] = (uint64_t)heap.peer_va[i];
+        if (heap.direct[i])
+            heap.peer_base[heap.peers[i]] = (uint64_t)heap.peer_va[i];
     heap.peer_base_dev = gsi_cuda_alloc_device((size_t)gsi_pe.n_pes * sizeof(uint64_t));
     if (!heap.peer_base_dev) {
         status = GSI_ERR_NOMEM;
@@ -244,6 +279,8 @@ gsi_status_t gsi_cuda_heap_init(const char *fn)
     }
     gsi_cuda_copy_to_device(heap.peer_base_dev, heap.peer_base,
                             (size_t)gsi_pe.n_pes * sizeof(uint64_t));
+    if (heap.node)
+        gsi_cuda_node_start(no_amo[0] ? no_amo : NULL);
     heap.up = 1;
     GSI_DEBUG("device heap: %zu bytes of address range at %#llx (granularity %zu), %d node "
               "peers mapped",
@@ -303,9 +340,11 @@ static gsi_status_t share_chunk(const char *fn, heap_chunk_t *c)
         }
         status = map_range(heap.peer_va[i] + c->offset, c->size, c->peer[i], fn);
         if (status != GSI_OK) {
-            GSI_WARN("%s: PE %d's device heap cannot be mapped on this PE's GPU %d; "
-                     "GSHMEM_DISABLE_P2P=1 reaches it through the network instead",
-                     fn, heap.peers[i], gsi_cuda.ordinal);
+            GSI_WARN("%s: PE %d's device heap cannot be mapped on this PE's GPU %d; %s", fn,
+                     heap.peers[i], gsi_cuda.ordinal,
+                     heap.direct[i] ? "GSHMEM_DISABLE_P2P=1 reaches it through the network instead"
+                                    : "the node transport needs that mapping (use "
+                                      "GSHMEM_TRANSPORT=ucx or verbs)");
             GSI_CU(cuMemRelease)(c->peer[i]);
             c->peer[i] = 0;
         }
@@ -315,6 +354,15 @@ static gsi_status_t share_chunk(const char *fn, heap_chunk_t *c)
             close(in[i]);
     free(in);
     return status;
+}
+
+/* 1 when every chunk of peer i is mapped here (so far). */
+static int peer_mapped(int i)
+{
+    for (int k = 0; k < heap.n_chunks; k++)
+        if (!heap.chunks[k].peer || !heap.chunks[k].peer[i])
+            return 0;
+    return 1;
 }
 
 /* Commit [committed, to): collective, every PE with the same `to`. */
@@ -358,6 +406,10 @@ static gsi_status_t grow(const char *fn, size_t need)
     if (status == GSI_OK && heap.n_peers)
         status = share_chunk(fn, c);
     heap.tag++;
+    for (int i = 0; status == GSI_OK && heap.node && i < heap.n_peers; i++)
+        if (!heap.direct[i] && peer_mapped(i))
+            status = gst_node_map_peer(GSI_CUDA_REGION, heap.peers[i],
+                                       (void *)(uintptr_t)heap.peer_va[i], to);
     if (status == GSI_OK && gsi_pe.net && gsi_pe.net->map_region) {
         gsi_cuda_bind_thread();
         status = gsi_pe.net->map_region(GSI_CUDA_REGION, (void *)(uintptr_t)heap.base, to,
@@ -472,6 +524,8 @@ static void release(void)
 
     if (heap.n_chunks && gsi_pe.net && gsi_pe.net->map_region)
         gsi_pe.net->map_region(GSI_CUDA_REGION, NULL, 0, GST_MEM_CUDA, err, sizeof(err));
+    if (heap.node)
+        gsi_cuda_node_stop();
     for (int k = 0; k < heap.n_chunks; k++) {
         heap_chunk_t *c = &heap.chunks[k];
 
@@ -500,6 +554,7 @@ static void release(void)
     free(heap.peers);
     free(heap.peer_va);
     free(heap.peer_base);
+    free(heap.direct);
     free(heap.gpu);
     memset(&heap, 0, sizeof(heap));
 }
