@@ -388,12 +388,22 @@ GSD_FN float gsd_f16_get(const void *p, int is_half)
                    : gshmemx_bfloat16_to_float(gshmemx_bfloat16_from_bits(b));
 }
 
+/* p is an element of a 16-bit type, so 2-byte aligned.  On the GPU it is
+ * stored as one 16-bit word: nvcc 13.0 turns the two byte stores of
+ * memcpy(p, &b, 2) into a float-to-integer conversion of the low byte
+ * (F2I.U8.F16 of the value the conversion just made: ptxas takes the
+ * register for an f16), which the GPU kit saw as every bf16/half sum and
+ * product with a wrong low byte. */
 GSD_FN void gsd_f16_set(void *p, float f, int is_half)
 {
     uint16_t b = is_half ? gshmemx_half_bits(gshmemx_float_to_half(f))
                          : gshmemx_bfloat16_bits(gshmemx_float_to_bfloat16(f));
 
+#if defined(GSD_CUDA)
+    *(uint16_t *)p = b;
+#else
     memcpy(p, &b, sizeof b);
+#endif
 }
 
 #define GSD_F16_GET(lv) gsd_f16_get(&(lv), GSD_F16_IS_HALF(lv))
