@@ -332,6 +332,20 @@ static CUresult stream_locked(CUstream *out)
     return r;
 }
 
+/* The calling thread bound, in the relaxed capture mode (*mode: what to
+ * restore), and the stream: the start of a copy and of a sync. */
+static CUresult stream_begin(CUstream *s, CUstreamCaptureMode *mode)
+{
+    CUresult r;
+
+    gsi_cuda_bind_thread();
+    *mode = gsi_cuda_relaxed_begin();
+    pthread_mutex_lock(&nd.lock);
+    r = stream_locked(s);
+    pthread_mutex_unlock(&nd.lock);
+    return r;
+}
+
 static gsi_status_t node_copy(void *dst, const void *src, size_t len)
 {
     CUstreamCaptureMode mode;
@@ -340,11 +354,7 @@ static gsi_status_t node_copy(void *dst, const void *src, size_t len)
 
     if (len == 0)
         return GSI_OK;
-    gsi_cuda_bind_thread();
-    mode = gsi_cuda_relaxed_begin();
-    pthread_mutex_lock(&nd.lock);
-    r = stream_locked(&s);
-    pthread_mutex_unlock(&nd.lock);
+    r = stream_begin(&s, &mode);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuMemcpyAsync)((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, len, s);
     gsi_cuda_relaxed_end(mode);
@@ -355,13 +365,8 @@ static gsi_status_t node_sync(void)
 {
     CUstreamCaptureMode mode;
     CUstream s = NULL;
-    CUresult r;
+    CUresult r = stream_begin(&s, &mode);
 
-    gsi_cuda_bind_thread();
-    mode = gsi_cuda_relaxed_begin();
-    pthread_mutex_lock(&nd.lock);
-    r = stream_locked(&s);
-    pthread_mutex_unlock(&nd.lock);
     if (r == CUDA_SUCCESS)
         r = GSI_CU(cuStreamSynchronize)(s);
     gsi_cuda_relaxed_end(mode);
