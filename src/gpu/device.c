@@ -353,9 +353,10 @@ void gsi_device_fini(const char *fn)
     gsd_team_t *team_table;
     gsd_xreg_t *xreg_table;
 
-    (void)fn;
     if (!dev.mem)
         return;
+    if (dev.mem->drain)
+        dev.mem->drain(fn); /* the program's kernels run on the state zeroed below */
     gsi_team_observer = NULL;
     gsi_symreg_observer = NULL;
     remove_heap_region(); /* host RMA no longer reaches the device heap */

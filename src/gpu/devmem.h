@@ -15,6 +15,11 @@ typedef struct gsi_devmem_ops {
     gst_mem_type_t heap_mem;              /* what the device heap is (src/gpu/caps.c) */
     gsi_status_t (*init)(const char *fn); /* after the core is up (heap, peers, net) */
     void (*fini)(void);
+    /* Wait until every kernel and copy the program queued on this PE's
+     * device has ended (finalize, before the state is zeroed); a failed
+     * context ends the job with a line naming fn.  NULL: nothing can be
+     * queued (host lanes run each call to its end). */
+    void (*drain)(const char *fn);
     /* Zeroed memory both the host (proxy) and device code reach; *dev = device code's address. */
     void *(*alloc_mapped)(size_t size, void **dev);
     void (*free_mapped)(void *host);

@@ -139,6 +139,7 @@ const gsi_devmem_ops_t gsi_devmem_host = {
     .heap_mem = GST_MEM_HOST, /* the host heap itself */
     .init = host_init,
     .fini = host_fini,
+    .drain = NULL, /* lanes run each call to its end; gsi_lanes_fini stops them */
     .alloc_mapped = host_alloc_mapped,
     .free_mapped = host_free_mapped,
     .alloc_device = host_alloc_device,

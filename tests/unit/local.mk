@@ -84,6 +84,13 @@ tests_unit_cuda_node_SOURCES = tests/unit/cuda_node.c
 tests_unit_cuda_node_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
 tests_unit_cuda_node_CFLAGS = $(unit_cflags)
 tests_unit_cuda_node_LDADD = $(unit_ldadd)
+# cuda_drain: finalize waits for the PE's kernels first, fake driver.
+check_PROGRAMS += tests/unit/cuda_drain
+TESTS += tests/unit/cuda_drain
+tests_unit_cuda_drain_SOURCES = tests/unit/cuda_drain.c
+tests_unit_cuda_drain_CPPFLAGS = $(unit_cppflags) $(CUDA_CPPFLAGS)
+tests_unit_cuda_drain_CFLAGS = $(unit_cflags)
+tests_unit_cuda_drain_LDADD = $(unit_ldadd) -lpthread
 # gpu_watch: the GPU watcher's logic (src/gpu/watch_loop.c) with a fake query.
 check_PROGRAMS += tests/unit/gpu_watch
 TESTS += tests/unit/gpu_watch

@@ -28,6 +28,7 @@
 #include "base/log.h"
 #include "core/pe.h"
 #include "gpu/cuda/cuda_driver.h"
+#include "gpu/watch_loop.h"
 #include "topo/topo.h"
 
 #define GSI_EXPORT __attribute__((visibility("default")))
@@ -339,6 +340,29 @@ static void cuda_fini(void)
     reg.live = 0;
     pthread_mutex_unlock(&reg.lock);
     release_context();
+}
+
+/* Finalize zeroes the device state through a non-blocking stream
+ * (publish), which does not wait for the program's kernels: a stream-
+ * ordered routine queued just before shmem_finalize (Python's barrier_all
+ * at the end of a session, on the H200) ran on a state of zeros, faulted,
+ * and left its peers waiting for it.  So finalize first waits for every
+ * kernel and copy of this context, while the proxy and the watcher still
+ * serve them. */
+static void cuda_drain(const char *fn)
+{
+    CUresult r;
+
+    gsi_cuda_bind_thread();
+    r = GSI_CU(cuCtxSynchronize)();
+    if (r == CUDA_SUCCESS)
+        return;
+    if (gsi_cu_error_is_sticky(r)) {
+        fflush(stdout); /* the synchronize flushed a trap's device printf */
+        gsi_fatal(fn, "a kernel or copy of this PE failed before finalize: %s; ending the job",
+                  gsi_cu_error(r));
+    }
+    GSI_WARN("%s: cannot wait for this PE's kernels (%s): finalizing without", fn, gsi_cu_error(r));
 }
 
 void gsi_cuda_bind_thread(void)
@@ -664,6 +688,7 @@ const gsi_devmem_ops_t gsi_devmem_cuda = {
     .heap_mem = GST_MEM_CUDA,
     .init = cuda_init,
     .fini = cuda_fini,
+    .drain = cuda_drain,
     .alloc_mapped = cuda_alloc_mapped,
     .free_mapped = cuda_free_mapped,
     .alloc_device = gsi_cuda_alloc_device,
