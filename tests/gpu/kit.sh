@@ -369,9 +369,11 @@ run() {
         kit_step python-gpu-np2 300 ok sh -c 'python3 -c "import torch, pytest, numpy; assert torch.cuda.is_available()" ||
             { echo "no python3 with pytest, numpy and torch that sees a GPU"; exit 77; }
             cd "$1/python/tests" || exit 2
-            # Unbuffered and verbose: on the H200 (2026-12-04) the second
-            # process exited 1 and nothing of its output was kept.
-            out=$(PYTHONUNBUFFERED=1 PYTHONPATH="$1/python:$1/python/tests" python3 gloo_run.py 2 uid \
+            # Unbuffered, verbose, with the debug lines of the library: on the H200
+            # (2026-12-04) the second process exited 1 at the end of the session
+            # with no line (finalize zeroed the device state under a
+            # barrier_all queued on a stream: src/gpu/cuda/cuda_devmem.c).
+            out=$(SHMEM_DEBUG=1 PYTHONUNBUFFERED=1 PYTHONFAULTHANDLER=1 PYTHONPATH="$1/python:$1/python/tests" python3 gloo_run.py 2 uid \
                 -v -p no:cacheprovider --color=no -rA test_gpu.py 2>&1); rc=$?
             echo "$out"
             [ "$rc" -eq 0 ] || exit "$rc"

@@ -22,6 +22,8 @@ def _worker(rank, nprocs, port, mode, args):
     dist.init_process_group("gloo", init_method="tcp://127.0.0.1:%d" % port, rank=rank,
                             world_size=nprocs)
     rc = int(pytest.main(args))
+    if rc != 0:  # which process, and pytest's own status (not a crash, not the library's exit)
+        print("gloo_run.py: rank %d: pytest returned %d" % (rank, rc), file=sys.stderr, flush=True)
     dist.destroy_process_group()
     sys.exit(rc)
 
