@@ -429,13 +429,15 @@ run() {
     # RDMA (dma-buf, else nvidia_peermem), dev_rma with every peer through
     # verbs; without an RDMA device (or the image's rdma-core providers) the
     # job ends with "transport verbs: no RDMA device", recorded as a SKIP.
-    # Then gshmem's device perftests at 2 PEs on the one GPU.
+    # Then gshmem's device perftests at 1 PE (a PE to itself, as NVSHMEM's
+    # 1-PE twin: the figures to compare) and at 2 PEs on the one GPU.
     # shellcheck disable=SC2016
     kit_step verbs-dev_rma-np2 90 ok sh -c '"$@" > "$0" 2>&1; rc=$?; cat "$0"
         if [ "$rc" -ne 0 ] && grep -q "transport verbs: no RDMA device" "$0"; then
             echo "SKIP: no RDMA device here"; exit 77; fi; exit "$rc"' "$out/verbs-dev_rma.out" \
         env GSHMEM_TRANSPORT=verbs GSHMEM_DISABLE_P2P=1 "$uidrun" -np 2 $ldso "$bin/dev_rma"
     for b in device_bw device_lat device_rate; do
+        kit_step "bench-$b-np1" 120 ok "$uidrun" -np 1 $ldso "$bin/$b"
         kit_step "bench-$b" 120 ok "$uidrun" -np 2 $ldso "$bin/$b"
     done
 
@@ -449,31 +451,36 @@ run() {
     kit_table "$kit_results" "$kit_figures"
 }
 
-# figures OUT: rows of the final table from the benchmarks' JSON lines.
+# figures OUT: rows of the final table from the benchmarks' JSON lines,
+# gshmem beside NVSHMEM at the same number of PEs: 1 (a PE to itself, the
+# figures to compare) and 2 (two contexts time-slicing one GPU: each side's
+# peer kernels share the GPU differently, so a ratio there says little).
 figures() {
     g=$1/logs
-    nv=$g/bench-nvshmem-np2.log
-    grep -q '"npes":2' "$nv" 2>/dev/null || nv=$g/bench-nvshmem-np1.log
-    for sc in thread warp block; do
-        for sz in 8 65536 1048576; do
-            kit_figure "put_bw $sc ${sz}B (MBps)" \
-                "$(kit_json_value "$g/bench-device_bw.log" dev_put_bw "$sc" "$sz" MBps)" \
-                "$(kit_json_value "$nv" dev_put_bw "$sc" "$sz" MBps)" \
-                "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
-            kit_figure "get_bw $sc ${sz}B (MBps)" \
-                "$(kit_json_value "$g/bench-device_bw.log" dev_get_bw "$sc" "$sz" MBps)" \
-                "$(kit_json_value "$nv" dev_get_bw "$sc" "$sz" MBps)" \
-                "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
+    for np in 1 2; do
+        sfx=-np$np
+        [ "$np" = 2 ] && sfx=
+        nv=$g/bench-nvshmem-np$np.log
+        grep -q "\"npes\":$np" "$nv" 2>/dev/null || continue
+        for sc in thread warp block; do
+            for sz in 8 65536 1048576; do
+                for op in put get; do
+                    kit_figure "${op}_bw $sc ${sz}B np$np (MBps)" \
+                        "$(kit_json_value "$g/bench-device_bw$sfx.log" dev_${op}_bw "$sc" "$sz" MBps)" \
+                        "$(kit_json_value "$nv" dev_${op}_bw "$sc" "$sz" MBps)" \
+                        "$(kit_json_value "$nv" copy_bw "$sc" "$sz" MBps)"
+                done
+            done
+        done
+        for f in p_pingpong:device_lat:lat_ns signal_pingpong:device_lat:lat_ns \
+            amo_lat:device_lat:lat_ns msg_rate:device_rate:Mmsgps; do
+            b=${f%%:*} prog=${f#*:} unit=${f##*:}
+            prog=${prog%%:*}
+            kit_figure "$b 8B np$np ($unit)" \
+                "$(kit_json_value "$g/bench-$prog$sfx.log" "dev_$b" thread 8 "$unit")" \
+                "$(kit_json_value "$nv" "dev_$b" thread 8 "$unit")" "-"
         done
     done
-    kit_figure "p_pingpong 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_p_pingpong thread 8 lat_ns)" \
-        "$(kit_json_value "$nv" dev_p_pingpong thread 8 lat_ns)" "-"
-    kit_figure "signal_pingpong 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_signal_pingpong thread 8 lat_ns)" \
-        "$(kit_json_value "$nv" dev_signal_pingpong thread 8 lat_ns)" "-"
-    kit_figure "atomic_fadd 8B (lat_ns)" "$(kit_json_value "$g/bench-device_lat.log" dev_amo_lat thread 8 lat_ns)" \
-        "$(kit_json_value "$nv" dev_amo_lat thread 8 lat_ns)" "-"
-    kit_figure "msg_rate 8B (Mmsgps)" "$(kit_json_value "$g/bench-device_rate.log" dev_msg_rate thread 8 Mmsgps)" \
-        "$(kit_json_value "$nv" dev_msg_rate thread 8 Mmsgps)" "-"
 }
 
 case $kit_cmd in
