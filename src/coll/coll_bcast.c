@@ -14,8 +14,11 @@
  *    payload is the root's digest (src/coll/coll.h: routine, root, byte
  *    count): a member that reads READY anyway compares it with its own at
  *    the cost of one compare, and a mismatch ends the job with one line
- *    naming both values (issue 29).  On a team the push path checks too:
- *    see root_check and push.
+ *    naming both values (issue 29).  A root that waits for its ACKs looks
+ *    now and then for another member's READY of this call: two members
+ *    that both name themselves root end the job with one line naming both
+ *    (other_root).  On a team the push path checks too: see root_check
+ *    and push.
  * Network, up to GSHMEM_BCAST_TREE_MAX bytes: binomial tree over ranks
  * relative to the root; a member forwards from its dest once its parent's
  * put has arrived.  Larger: the root scatters one chunk to each other
@@ -87,6 +90,47 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
     }
 }
 
+/* Issue 29: does another member's READY carry this call's tag?  Then it
+ * takes itself for the root too, and each root would wait for ACKs that
+ * never come.  Only members publish READY that are roots, and a member's
+ * READY of another call has another tag (a team's number) or is back to 0
+ * (an active set: the pSync may not be reused while this root is still in
+ * the call). */
+static void other_root(gsi_coll_t *c)
+{
+    const gsi_group_t *g = c->g;
+
+    for (int i = 0; i < g->n; i++) {
+        const uint64_t *ready;
+        uint64_t v;
+
+        if (i == g->me)
+            continue;
+        ready = gsi_group_ptr(c->fn, g, gsi_sig(c, GSI_SIG_READY), sizeof(*ready), i);
+        v = __atomic_load_n(ready, __ATOMIC_ACQUIRE);
+        if ((v & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c))
+            gsi_coll_disagree(c->fn, g, i, 0, v & GSI_SIG_PAYLOAD, c->digest);
+    }
+}
+
+/* gsi_sig_wait for the members' ACKs that looks for a second root now and
+ * then (gsi_coll_wait_step's period): the ACKs of a good call cost no more
+ * than before. */
+static void root_wait_acks(gsi_coll_t *c)
+{
+    uint64_t *word = gsi_sig(c, GSI_SIG_ACK), *got = &c->got[GSI_SIG_ACK * c->got_step];
+    uint64_t target = *got + (uint64_t)c->g->n - 1;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target) {
+        gsi_coll_wait_step(c, &w, "the other PEs to read the root's data");
+        if (__builtin_expect(w.polls % 256 == 0, 0))
+            other_root(c);
+    }
+    *got = target;
+    c->counted |= 1u << GSI_SIG_ACK;
+}
+
 static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
                  int root_dest)
 {
@@ -97,7 +141,7 @@ static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         gsi_sig_put_tagged(c, GSI_SIG_READY, root, c->digest);
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
-        gsi_sig_wait(c, GSI_SIG_ACK, (uint64_t)g->n - 1, "the other PEs to read the root's data");
+        root_wait_acks(c);
         return;
     }
     got = gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");

@@ -136,6 +136,7 @@ TESTS += \
 	tests/pe/bad_coll_aset_root-np4-net.net \
 	tests/pe/bad_coll_bcast_root-np2-net.net \
 	tests/pe/bad_coll_bcast_size-np2-net.net \
+	tests/pe/bad_coll_bcast_two_roots-np2-net.net \
 	tests/pe/bad_coll_dest_private-np1-net.net \
 	tests/pe/bad_coll_dest_private-np2-net.net \
 	tests/pe/bad_coll_dest_small_alltoall-np1-net.net \
