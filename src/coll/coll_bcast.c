@@ -33,7 +33,7 @@
 
 static const char from_root[] = "the broadcast's data from the root";
 
-/* Issue 29, on a team: another member pushed to this root in this very call,
+/* Issue 29: another member pushed to this root in this very call,
  * so it takes itself for the root too.  Each root stores its digest into the
  * others' lines before a full fence and then reads its own line: of two
  * roots, at least one sees the other's store. */
@@ -44,11 +44,15 @@ static void root_check(gsi_coll_t *c, uint64_t word)
                           c->digest);
 }
 
-/* On a team the root also stores its digest, tagged with the call, beside
- * each member's BCAST counter (gsi_sig_digest: the same line, which the
- * root is about to add to), and the member compares it with its own once
- * the counter has moved: a store and a load of lines already moving, and a
- * compare (issue 29). */
+/* The root also stores its digest, tagged with the call, beside each
+ * member's BCAST counter (gsi_sig_digest: on a team the same line, which
+ * the root is about to add to), and the member compares it with its own
+ * once the counter has moved: a store and a load of lines already moving,
+ * and a compare (issue 29).  On an active set the word is the pSync word
+ * after BCAST, and the member puts it back to 0; its tag is the same in
+ * every call, but the root of a next call on this pSync may not start
+ * before this member is done with it (the pSync rule of the deprecated
+ * routines). */
 static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
                  int root_dest)
 {
@@ -56,38 +60,36 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
     int n = g->n;
 
     if (g->me != root) {
-        gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
-        if (g->team) {
-            uint64_t word = __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED);
+        uint64_t *at = gsi_sig_digest(c, GSI_SIG_BCAST), word;
 
-            /* Another tag: a later call's root has already pushed here,
-             * which it could only do once this call's root had; the check
-             * is then left to that later call. */
-            if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
-                                     (word & GSI_SIG_PAYLOAD) != c->digest,
-                                 0))
-                gsi_coll_disagree(c->fn, g, (int)(word >> 32 & 0xff), 1, word & GSI_SIG_PAYLOAD,
-                                  c->digest);
-        }
+        gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
+        word = __atomic_load_n(at, __ATOMIC_RELAXED);
+        if (!g->team)
+            __atomic_store_n(at, 0, __ATOMIC_RELAXED); /* SHMEM_SYNC_VALUE */
+        /* Another tag (a team): a later call's root has already pushed
+         * here, which it could only do once this call's root had; the
+         * check is then left to that later call. */
+        if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
+                                 (word & GSI_SIG_PAYLOAD) != c->digest,
+                             0))
+            gsi_coll_disagree(c->fn, g, (int)(word >> 32 & 0xff), 1, word & GSI_SIG_PAYLOAD,
+                              c->digest);
         return;
     }
     for (int i = 1; i < n; i++) {
         int to = (root + i) % n;
 
         gsi_coll_put(c, dest, source, nbytes, to);
-        if (g->team)
-            __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
-                                                       sizeof(uint64_t), to),
-                             gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
+        __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
+                                                   sizeof(uint64_t), to),
+                         gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
     }
     if (root_dest)
         gsi_coll_put(c, dest, source, nbytes, root);
     for (int i = 1; i < n; i++)
         gsi_sig_add(c, GSI_SIG_BCAST, (root + i) % n);
-    if (g->team) {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
-    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
 }
 
 /* Issue 29: does another member's READY carry this call's tag?  Then it
