@@ -134,6 +134,8 @@ TESTS += \
 	tests/pe/bad_coll_aset_alltoall_size-np4-net.net \
 	tests/pe/bad_coll_aset_bcast_size-np2-net.net \
 	tests/pe/bad_coll_aset_bcast_size-np4-net.net \
+	tests/pe/bad_coll_aset_fcollect_size-np2-net.net \
+	tests/pe/bad_coll_aset_fcollect_size-np4-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
 	tests/pe/bad_coll_aset_range-np2-net.net \
 	tests/pe/bad_coll_aset_root-np1-net.net \
