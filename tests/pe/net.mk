@@ -129,7 +129,6 @@ TESTS += \
 	tests/pe/bad_buf_zero-np1-net.net \
 	tests/pe/bad_buf_zero-np2-net.net \
 	tests/pe/bad_coll_alltoall_size-np2-net.net \
-	tests/pe/bad_coll_alltoall_size-np4-net.net \
 	tests/pe/bad_coll_aset_alltoall_size-np2-net.net \
 	tests/pe/bad_coll_aset_alltoall_size-np4-net.net \
 	tests/pe/bad_coll_aset_bcast_size-np2-net.net \
@@ -170,12 +169,10 @@ TESTS += \
 	tests/pe/bad_coll_reduce_count-np2-net.net \
 	tests/pe/bad_coll_reduce_count-np4-net.net \
 	tests/pe/bad_coll_reduce_op-np2-net.net \
-	tests/pe/bad_coll_reduce_op-np4-net.net \
 	tests/pe/bad_coll_root-np1-net.net \
 	tests/pe/bad_coll_root-np2-net.net \
 	tests/pe/bad_coll_root-np4-net.net \
 	tests/pe/bad_coll_routine-np2-net.net \
-	tests/pe/bad_coll_routine-np4-net.net \
 	tests/pe/bad_coll_stride-np1-net.net \
 	tests/pe/bad_coll_stride-np2-net.net \
 	tests/pe/bad_ctx_double_destroy-np1-net.net \
