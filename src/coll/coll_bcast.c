@@ -64,8 +64,12 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
 
         gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
         word = __atomic_load_n(at, __ATOMIC_RELAXED);
-        if (!g->team)
-            __atomic_store_n(at, 0, __ATOMIC_RELAXED); /* SHMEM_SYNC_VALUE */
+        /* Back to 0: an active set's pSync must be, and on a team a digest
+         * left here would still be here when this PE is a root 2^15 calls
+         * later, with that call's tag, and root_check would take it for a
+         * second root.  A later call's root may have stored here already:
+         * clearing its digest only skips that call's compare. */
+        __atomic_store_n(at, 0, __ATOMIC_RELAXED);
         /* Another tag (a team): a later call's root has already pushed
          * here, which it could only do once this call's root had; the
          * check is then left to that later call. */
@@ -94,10 +98,10 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
 
 /* Issue 29: does another member's READY carry this call's tag?  Then it
  * takes itself for the root too, and each root would wait for ACKs that
- * never come.  Only members publish READY that are roots, and a member's
- * READY of another call has another tag (a team's number) or is back to 0
- * (an active set: the pSync may not be reused while this root is still in
- * the call). */
+ * never come.  Only roots publish READY, and only while they wait for their
+ * ACKs: a root puts its READY back to 0 once they are in (pull; an active
+ * set's in gsi_coll_end), so a READY of a call 2^15 calls back, whose tag
+ * has come round to this call's, is not mistaken for a second root. */
 static void other_root(gsi_coll_t *c)
 {
     const gsi_group_t *g = c->g;
@@ -144,6 +148,8 @@ static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
         root_wait_acks(c);
+        if (g->team) /* every member has read it: see other_root */
+            __atomic_store_n(gsi_sig(c, GSI_SIG_READY), 0, __ATOMIC_RELAXED);
         return;
     }
     got = gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");
@@ -175,7 +181,7 @@ static void to_child(gsi_coll_t *c, int child)
 
 static void from_parent(gsi_coll_t *c, int parent, int root)
 {
-    const uint64_t *word = gsi_sig(c, GSI_SIG_BCAST);
+    uint64_t *word = gsi_sig(c, GSI_SIG_BCAST);
     uint64_t tag = gsi_sig_tag(c), got;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
@@ -188,6 +194,12 @@ static void from_parent(gsi_coll_t *c, int parent, int root)
         if (__builtin_expect(w.polls % 256 == 0, 0))
             gsi_coll_stray_check(c, GSI_SIG_BCAST);
     }
+    /* Read: back to 0, so that the word holds a tag only while a call
+     * that wrote it is on.  Left there, it would carry the tag of the call
+     * 2^15 calls later: that call would take it for its parent's signal,
+     * or, with this PE its root, root_check for a second root.  The
+     * closing barrier keeps the next call's parent out until then. */
+    __atomic_store_n(word, 0, __ATOMIC_RELAXED);
     got &= GSI_SIG_PAYLOAD;
     if (__builtin_expect(got != c->digest, 0))
         gsi_coll_disagree(c->fn, c->g, parent, parent == root, got, c->digest);

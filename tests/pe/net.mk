@@ -289,6 +289,7 @@ TESTS += \
 	tests/pe/coll_bcast_net-np2-net.net \
 	tests/pe/coll_bcast_net-np3-net.net \
 	tests/pe/coll_bcast_net-np4-net.net \
+	tests/pe/coll_bcast_wrap-np2-net.net \
 	tests/pe/coll_collect-np1-net.net \
 	tests/pe/coll_collect-np2-net.net \
 	tests/pe/coll_collect-np3-net.net \
