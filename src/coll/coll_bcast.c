@@ -14,8 +14,11 @@
  *    payload is the root's digest (src/coll/coll.h: routine, root, byte
  *    count): a member that reads READY anyway compares it with its own at
  *    the cost of one compare, and a mismatch ends the job with one line
- *    naming both values (issue 29).  On a team the push path checks too:
- *    see root_check and push.
+ *    naming both values (issue 29).  A root that waits for its ACKs looks
+ *    now and then for another member's READY of this call: two members
+ *    that both name themselves root end the job with one line naming both
+ *    (other_root).  On a team the push path checks too: see root_check
+ *    and push.
  * Network, up to GSHMEM_BCAST_TREE_MAX bytes: binomial tree over ranks
  * relative to the root; a member forwards from its dest once its parent's
  * put has arrived.  Larger: the root scatters one chunk to each other
@@ -30,7 +33,7 @@
 
 static const char from_root[] = "the broadcast's data from the root";
 
-/* Issue 29, on a team: another member pushed to this root in this very call,
+/* Issue 29: another member pushed to this root in this very call,
  * so it takes itself for the root too.  Each root stores its digest into the
  * others' lines before a full fence and then reads its own line: of two
  * roots, at least one sees the other's store. */
@@ -41,11 +44,15 @@ static void root_check(gsi_coll_t *c, uint64_t word)
                           c->digest);
 }
 
-/* On a team the root also stores its digest, tagged with the call, beside
- * each member's BCAST counter (gsi_sig_digest: the same line, which the
- * root is about to add to), and the member compares it with its own once
- * the counter has moved: a store and a load of lines already moving, and a
- * compare (issue 29). */
+/* The root also stores its digest, tagged with the call, beside each
+ * member's BCAST counter (gsi_sig_digest: on a team the same line, which
+ * the root is about to add to), and the member compares it with its own
+ * once the counter has moved: a store and a load of lines already moving,
+ * and a compare (issue 29).  On an active set the word is the pSync word
+ * after BCAST, and the member puts it back to 0; its tag is the same in
+ * every call, but the root of a next call on this pSync may not start
+ * before this member is done with it (the pSync rule of the deprecated
+ * routines). */
 static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
                  int root_dest)
 {
@@ -53,38 +60,81 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
     int n = g->n;
 
     if (g->me != root) {
-        gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
-        if (g->team) {
-            uint64_t word = __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED);
+        uint64_t *at = gsi_sig_digest(c, GSI_SIG_BCAST), word;
 
-            /* Another tag: a later call's root has already pushed here,
-             * which it could only do once this call's root had; the check
-             * is then left to that later call. */
-            if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
-                                     (word & GSI_SIG_PAYLOAD) != c->digest,
-                                 0))
-                gsi_coll_disagree(c->fn, g, (int)(word >> 32 & 0xff), 1, word & GSI_SIG_PAYLOAD,
-                                  c->digest);
-        }
+        gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
+        word = __atomic_load_n(at, __ATOMIC_RELAXED);
+        /* Back to 0: an active set's pSync must be, and on a team a digest
+         * left here would still be here when this PE is a root 2^15 calls
+         * later, with that call's tag, and root_check would take it for a
+         * second root.  A later call's root may have stored here already:
+         * clearing its digest only skips that call's compare. */
+        __atomic_store_n(at, 0, __ATOMIC_RELAXED);
+        /* Another tag (a team): a later call's root has already pushed
+         * here, which it could only do once this call's root had; the
+         * check is then left to that later call. */
+        if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
+                                 (word & GSI_SIG_PAYLOAD) != c->digest,
+                             0))
+            gsi_coll_disagree(c->fn, g, (int)(word >> 32 & 0xff), 1, word & GSI_SIG_PAYLOAD,
+                              c->digest);
         return;
     }
     for (int i = 1; i < n; i++) {
         int to = (root + i) % n;
 
         gsi_coll_put(c, dest, source, nbytes, to);
-        if (g->team)
-            __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
-                                                       sizeof(uint64_t), to),
-                             gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
+        __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
+                                                   sizeof(uint64_t), to),
+                         gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
     }
     if (root_dest)
         gsi_coll_put(c, dest, source, nbytes, root);
     for (int i = 1; i < n; i++)
         gsi_sig_add(c, GSI_SIG_BCAST, (root + i) % n);
-    if (g->team) {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
+}
+
+/* Issue 29: does another member's READY carry this call's tag?  Then it
+ * takes itself for the root too, and each root would wait for ACKs that
+ * never come.  Only roots publish READY, and only while they wait for their
+ * ACKs: a root puts its READY back to 0 once they are in (pull; an active
+ * set's in gsi_coll_end), so a READY of a call 2^15 calls back, whose tag
+ * has come round to this call's, is not mistaken for a second root. */
+static void other_root(gsi_coll_t *c)
+{
+    const gsi_group_t *g = c->g;
+
+    for (int i = 0; i < g->n; i++) {
+        const uint64_t *ready;
+        uint64_t v;
+
+        if (i == g->me)
+            continue;
+        ready = gsi_group_ptr(c->fn, g, gsi_sig(c, GSI_SIG_READY), sizeof(*ready), i);
+        v = __atomic_load_n(ready, __ATOMIC_ACQUIRE);
+        if ((v & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c))
+            gsi_coll_disagree(c->fn, g, i, 0, v & GSI_SIG_PAYLOAD, c->digest);
     }
+}
+
+/* gsi_sig_wait for the members' ACKs that looks for a second root now and
+ * then (gsi_coll_wait_step's period): the ACKs of a good call cost no more
+ * than before. */
+static void root_wait_acks(gsi_coll_t *c)
+{
+    uint64_t *word = gsi_sig(c, GSI_SIG_ACK), *got = &c->got[GSI_SIG_ACK * c->got_step];
+    uint64_t target = *got + (uint64_t)c->g->n - 1;
+    gsi_waiter_t w = GSI_WAITER_INIT;
+
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target) {
+        gsi_coll_wait_step(c, &w, "the other PEs to read the root's data");
+        if (__builtin_expect(w.polls % 256 == 0, 0))
+            other_root(c);
+    }
+    *got = target;
+    c->counted |= 1u << GSI_SIG_ACK;
 }
 
 static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
@@ -97,7 +147,9 @@ static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         gsi_sig_put_tagged(c, GSI_SIG_READY, root, c->digest);
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
-        gsi_sig_wait(c, GSI_SIG_ACK, (uint64_t)g->n - 1, "the other PEs to read the root's data");
+        root_wait_acks(c);
+        if (g->team) /* every member has read it: see other_root */
+            __atomic_store_n(gsi_sig(c, GSI_SIG_READY), 0, __ATOMIC_RELAXED);
         return;
     }
     got = gsi_sig_wait_tagged(c, GSI_SIG_READY, root, "the root of the broadcast");
@@ -129,7 +181,7 @@ static void to_child(gsi_coll_t *c, int child)
 
 static void from_parent(gsi_coll_t *c, int parent, int root)
 {
-    const uint64_t *word = gsi_sig(c, GSI_SIG_BCAST);
+    uint64_t *word = gsi_sig(c, GSI_SIG_BCAST);
     uint64_t tag = gsi_sig_tag(c), got;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
@@ -142,6 +194,12 @@ static void from_parent(gsi_coll_t *c, int parent, int root)
         if (__builtin_expect(w.polls % 256 == 0, 0))
             gsi_coll_stray_check(c, GSI_SIG_BCAST);
     }
+    /* Read: back to 0, so that the word holds a tag only while a call
+     * that wrote it is on.  Left there, it would carry the tag of the call
+     * 2^15 calls later: that call would take it for its parent's signal,
+     * or, with this PE its root, root_check for a second root.  The
+     * closing barrier keeps the next call's parent out until then. */
+    __atomic_store_n(word, 0, __ATOMIC_RELAXED);
     got &= GSI_SIG_PAYLOAD;
     if (__builtin_expect(got != c->digest, 0))
         gsi_coll_disagree(c->fn, c->g, parent, parent == root, got, c->digest);

@@ -58,6 +58,23 @@ static void ring_first_wait(gsi_coll_t *c, int left)
         gsi_coll_disagree(c->fn, c->g, left, 0, v & GSI_SIG_PAYLOAD, c->digest);
 }
 
+/* The same on an active set, whose pSync has no room for RING_FIRST: the
+ * left neighbour stores its digest in the pSync word after RING (free: the
+ * signals are 4 words apart) before its first add, and this member compares
+ * it after its first wait and puts it back to 0.  One more store per call
+ * and no wait; the neighbour's next call on this pSync cannot come first,
+ * as the deprecated routines' pSync rule keeps it out until every member is
+ * done with this one. */
+static void ring_first_aset(gsi_coll_t *c, int left)
+{
+    uint64_t *word = gsi_sig_digest(c, GSI_SIG_RING);
+    uint64_t v = __atomic_load_n(word, __ATOMIC_RELAXED);
+
+    __atomic_store_n(word, 0, __ATOMIC_RELAXED); /* SHMEM_SYNC_VALUE */
+    if (__builtin_expect(v && v != c->digest, 0))
+        gsi_coll_disagree(c->fn, c->g, left, 0, v, c->digest);
+}
+
 static void ring(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
 {
     gsi_group_t *g = c->g;
@@ -73,8 +90,13 @@ static void ring(gsi_coll_t *c, char *dest, const void *source, size_t nbytes)
             ring_first_wait(c, (me - 1 + n) % n);
             continue;
         }
+        if (s == 0)
+            gsi_lib_store64(c->fn, gsi_sig_digest(c, GSI_SIG_RING), c->digest,
+                            gsi_group_pe(g, right));
         gsi_sig_add(c, GSI_SIG_RING, right);
         gsi_sig_wait(c, GSI_SIG_RING, 1, "the fcollect block from the previous PE");
+        if (s == 0)
+            ring_first_aset(c, (me - 1 + n) % n);
     }
     gsi_coll_put(c, dest + (size_t)me * nbytes, source, nbytes, me);
     gsi_quiet(c->fn);

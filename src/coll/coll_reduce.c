@@ -162,7 +162,7 @@ static void mailbox(reduce_t *r, size_t bytes, size_t words)
 
         memcpy(gsi_group_ptr(r->fn, g, box + (size_t)g->me * words, bytes, k), r->source, bytes);
     }
-    gsi_group_barrier(r->fn, g, 0);
+    gsi_group_barrier_check(r->fn, g, 0, r->digest);
     memcpy(acc, g->me == 0 ? r->source : (const char *)box, bytes);
     for (int k = 1; k <= last; k++)
         r->combine(acc, k == g->me ? r->source : (const char *)(box + (size_t)k * words),

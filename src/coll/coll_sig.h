@@ -221,9 +221,12 @@ static inline uint64_t gsi_sig_wait_tagged(gsi_coll_t *c, int k, int i, const ch
     return v & GSI_SIG_PAYLOAD;
 }
 
-/* The word beside signal k in its line, on a team: the digest of the member
- * that sent the signal (the push broadcast; issue 29).  Teams only: an
- * active set's signals are 4 words apart in the caller's pSync. */
+/* The word beside signal k: the digest of the member that sent the signal
+ * (issue 29: the push broadcast, the active-set central barrier).  On a
+ * team it is in the signal's line; on an active set it is the pSync word
+ * after the signal's, which GSI_SIG_PSYNC_STEP leaves free, and the reader
+ * puts it back to SHMEM_SYNC_VALUE (0). */
+_Static_assert(GSI_SIG_PSYNC_STEP >= 2, "an active set's signal has a free word after it");
 static inline uint64_t *gsi_sig_digest(const gsi_coll_t *c, int k)
 {
     return gsi_sig(c, k) + 1;

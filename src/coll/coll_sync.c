@@ -18,6 +18,9 @@
  * nobody waits for member 0 to be scheduled; GATHER is back to 0 before
  * anyone is released, so consecutive barriers on one pSync, which the spec
  * allows, cannot mix their arrivals.
+ *
+ * Either way the barrier that closes a collective compares the members'
+ * digests (issue 29): the team barrier's own way, or release_agree.
  */
 #define _GNU_SOURCE
 #include "coll/coll_engine.h"
@@ -27,16 +30,33 @@
 
 static const char waiting_for[] = "the other PEs of the active set to reach the collective";
 
+/* Issue 29, on an active set that is not every PE: the last member to
+ * arrive stores its index (bits 48-63) and digest beside each other
+ * member's RELEASE counter before the add (gsi_sig_add fences between
+ * them), and each released member compares it with its own: one more
+ * store per member, which only a data collective or reduction makes
+ * (shmem_barrier's digest is 0).  The reader clears the word, so pSync is
+ * back to 0 on return; the next barrier's last member cannot write it
+ * before this member has arrived there. */
+static void release_agree(gsi_coll_t *c)
+{
+    uint64_t *word = gsi_sig_digest(c, GSI_SIG_RELEASE);
+    uint64_t v = __atomic_load_n(word, __ATOMIC_RELAXED);
+
+    if (!v)
+        return;
+    __atomic_store_n(word, 0, __ATOMIC_RELAXED);
+    if (__builtin_expect(c->digest && (v & GSI_SIG_PAYLOAD) != c->digest, 0))
+        gsi_coll_disagree(c->fn, c->g, (int)(v >> 48), 0, v & GSI_SIG_PAYLOAD, c->digest);
+}
+
 void gsi_coll_sync(gsi_coll_t *c, int complete)
 {
     gsi_group_t *g = c->g;
     struct gshmem_team *team = gsi_group_sync_team(g);
 
     if (team) {
-        if (c->g->team)
-            gsi_team_barrier_agree(c->fn, team, complete, c->digest);
-        else
-            gsi_team_barrier(c->fn, team, complete);
+        gsi_team_barrier_agree(c->fn, team, complete, c->digest);
         return;
     }
     if (complete)
@@ -47,10 +67,17 @@ void gsi_coll_sync(gsi_coll_t *c, int complete)
         return;
     if (gsi_sig_fetch_add(c, GSI_SIG_GATHER, 0) == (uint64_t)g->n - 1) {
         gsi_sig_sub(c, GSI_SIG_GATHER, 0, (uint64_t)g->n);
-        for (int i = 1; i < g->n; i++)
-            gsi_sig_add(c, GSI_SIG_RELEASE, (g->me + i) % g->n);
+        for (int i = 1; i < g->n; i++) {
+            int to = (g->me + i) % g->n;
+
+            if (c->digest)
+                gsi_lib_store64(c->fn, gsi_sig_digest(c, GSI_SIG_RELEASE),
+                                (uint64_t)(g->me & 0xffff) << 48 | c->digest, gsi_group_pe(g, to));
+            gsi_sig_add(c, GSI_SIG_RELEASE, to);
+        }
     } else {
         gsi_sig_wait(c, GSI_SIG_RELEASE, 1, waiting_for);
+        release_agree(c);
     }
 }
 

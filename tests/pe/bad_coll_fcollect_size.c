@@ -5,7 +5,7 @@
  * the network ring in the first block's signal from the left neighbour:
  * one line naming both counts ends the job (issue 29).
  */
-/* EXPECT: gshmem: PE [0-9]+: shmem_fcollectmem: PEs disagree: PE [0-9]+ collects (64|32) bytes from each PE, this PE (32|64) bytes */
+/* EXPECT: gshmem: PE ([0-9]+: shmem_fcollectmem: PEs disagree: PE [13] collects 32 bytes from each PE, this PE 64|[13]: shmem_fcollectmem: PEs disagree: PE [0-9]+ collects 64 bytes from each PE, this PE 32) bytes */
 /* EXPECT_WITHIN: 10 */
 #include <shmem.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * member reads another's source: one line naming both counts ends the
  * job (issue 29).
  */
-/* EXPECT: gshmem: PE [0-9]+: shmem_int_sum_reduce: PEs disagree: PE [0-9]+ reduces (8|4) elements, this PE (4|8) elements */
+/* EXPECT: gshmem: PE ([0-9]+: shmem_int_sum_reduce: PEs disagree: PE [13] reduces 4 elements, this PE 8|[13]: shmem_int_sum_reduce: PEs disagree: PE [0-9]+ reduces 8 elements, this PE 4) elements */
 /* EXPECT_WITHIN: 10 */
 #include <shmem.h>
 #include <stdio.h>

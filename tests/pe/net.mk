@@ -129,6 +129,12 @@ TESTS += \
 	tests/pe/bad_buf_zero-np1-net.net \
 	tests/pe/bad_buf_zero-np2-net.net \
 	tests/pe/bad_coll_alltoall_size-np2-net.net \
+	tests/pe/bad_coll_aset_alltoall_size-np2-net.net \
+	tests/pe/bad_coll_aset_alltoall_size-np4-net.net \
+	tests/pe/bad_coll_aset_bcast_size-np2-net.net \
+	tests/pe/bad_coll_aset_bcast_size-np4-net.net \
+	tests/pe/bad_coll_aset_fcollect_size-np2-net.net \
+	tests/pe/bad_coll_aset_fcollect_size-np4-net.net \
 	tests/pe/bad_coll_aset_range-np1-net.net \
 	tests/pe/bad_coll_aset_range-np2-net.net \
 	tests/pe/bad_coll_aset_root-np1-net.net \
@@ -136,6 +142,9 @@ TESTS += \
 	tests/pe/bad_coll_aset_root-np4-net.net \
 	tests/pe/bad_coll_bcast_root-np2-net.net \
 	tests/pe/bad_coll_bcast_size-np2-net.net \
+	tests/pe/bad_coll_bcast_size-np4-net.net \
+	tests/pe/bad_coll_bcast_two_roots-np2-net.net \
+	tests/pe/bad_coll_bcast_two_roots-np4-net.net \
 	tests/pe/bad_coll_dest_private-np1-net.net \
 	tests/pe/bad_coll_dest_private-np2-net.net \
 	tests/pe/bad_coll_dest_small_alltoall-np1-net.net \
@@ -151,12 +160,14 @@ TESTS += \
 	tests/pe/bad_coll_dest_small_reduce-np2-net.net \
 	tests/pe/bad_coll_dest_small_reduce-np4-net.net \
 	tests/pe/bad_coll_fcollect_size-np2-net.net \
+	tests/pe/bad_coll_fcollect_size-np4-net.net \
 	tests/pe/bad_coll_not_in_set-np2-net.net \
 	tests/pe/bad_coll_not_in_set-np3-net.net \
 	tests/pe/bad_coll_not_in_set-np4-net.net \
 	tests/pe/bad_coll_psync-np1-net.net \
 	tests/pe/bad_coll_psync-np2-net.net \
 	tests/pe/bad_coll_reduce_count-np2-net.net \
+	tests/pe/bad_coll_reduce_count-np4-net.net \
 	tests/pe/bad_coll_reduce_op-np2-net.net \
 	tests/pe/bad_coll_root-np1-net.net \
 	tests/pe/bad_coll_root-np2-net.net \
@@ -278,6 +289,7 @@ TESTS += \
 	tests/pe/coll_bcast_net-np2-net.net \
 	tests/pe/coll_bcast_net-np3-net.net \
 	tests/pe/coll_bcast_net-np4-net.net \
+	tests/pe/coll_bcast_wrap-np2-net.net \
 	tests/pe/coll_collect-np1-net.net \
 	tests/pe/coll_collect-np2-net.net \
 	tests/pe/coll_collect-np3-net.net \

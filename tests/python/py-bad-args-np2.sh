@@ -2,7 +2,9 @@
 # Python arguments that differ between 2 PEs end the job with the line of
 # the check that compares them, over load/store and through UCX: allocations of different sizes
 # (bad_alloc.py: host/alloc_call.c) and a gshmem.moe.Buffer made with
-# different hidden sizes (bad_moe_config.py: libs/moe's config exchange).
+# different hidden sizes (bad_moe_config.py: libs/moe's config exchange), and
+# gshmem.fcollect of different sizes (bad_coll_size.py: the digest that the
+# collective's closing barrier compares, issue 29).
 # Exit 77 with a SKIP line when python3 cannot import numpy and torch.
 set -u
 py_name=py-bad-args-np2.sh
@@ -35,5 +37,6 @@ for p2p in 0 1; do
     export GSHMEM_DISABLE_P2P
     one bad_alloc.py 'gshmem: PE [0-9]+: gshmem_malloc: PE [0-9]+ asked for [0-9]+ bytes, this PE for [0-9]+'
     one bad_moe_config.py 'gshmem: PE [0-9]+: gshmem_moe_create: PE 1 has hidden 256, PE 0 128: every PE must pass the same config'
+    one bad_coll_size.py 'gshmem: PE ([0-9]+: shmem_fcollectmem: PEs disagree: PE 1 collects 128 bytes from each PE, this PE 256|1: shmem_fcollectmem: PEs disagree: PE 0 collects 256 bytes from each PE, this PE 128) bytes'
 done
 exit $fail
