@@ -45,6 +45,7 @@
 #include "gsd/order.h"
 #include "gsd/rma.h"
 #include "gsd/amo.h"
+#include "gsd/amo_float.h"
 #include "gsd/wait.h"
 #include "gsd/signal.h"
 #include "gsd/team.h"
