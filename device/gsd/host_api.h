@@ -45,6 +45,10 @@
  *       one line on every PE, when all 8 slots are taken.  Misuse ends the
  *       job with one line: NULL, size 0, private or anonymous memory,
  *       sizes or registration order differing across PEs, nonzero flags.
+ *       gshmemx_buffer_register_symmetric_at_preferred_address(buf_ptr,
+ *       size, preferred_addr, flags) is the same: NVSHMEM remaps at an
+ *       address of its choosing (preferred_addr a hint), here the buffer's
+ *       own address is the symmetric one, so the hint is unused.
  *       Unregister (collective, same pointer and size) completes every
  *       operation, synchronizes, then takes the region away; 0 on success;
  *       a pointer not registered ends the job with one line.
@@ -178,6 +182,8 @@ int gshmemx_buffer_register(void *addr, size_t length);
 int gshmemx_buffer_unregister(void *addr);
 void gshmemx_buffer_unregister_all(void);
 void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+void *gshmemx_buffer_register_symmetric_at_preferred_address(void *buf_ptr, size_t size,
+                                                             void *preferred_addr, int flags);
 int gshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
 int gshmemx_team_get_uniqueid(gshmemx_team_uniqueid_t *uniqueid);
 int gshmemx_team_init(gshmem_team_t *team, gshmem_team_config_t *config, long config_mask, int npes,

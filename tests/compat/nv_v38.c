@@ -6,7 +6,9 @@
  * nvshmemx_flush / _warp / _block between rounds, and reset a counted
  * signal; then host code calls the host forms, nvshmemx_flush_on_stream
  * and the team routines (nvshmem_team_split_strided, _split_2d,
- * _get_config, _destroy).
+ * _get_config, _destroy); shared memory handed over and back
+ * (nvshmemx_ask_smem, _give_smem, _release_smem: gshmem asks for none).
+ * nvshmemx_collective_launch_attr (CUDA only) is compiled, not run.
  */
 #include "nv_test.h"
 
@@ -28,7 +30,10 @@ GSHMEM_KERNEL(v38, struct args, a)
     int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
     int right = (me + 1) % npes;
     unsigned t = gshmemx_thread_id();
+    char smem[16];
 
+    /* nvshmemx_ask_smem's bytes (none): any buffer of them will do */
+    nvshmemx_give_smem(smem, (size_t)nvshmemx_ask_smem(NVSHMEMX_SMEM_RECOMMENDED));
     nvshmemx_float_atomic_add(a.f, 1.0f, right);
     if (nvshmemx_double_atomic_fetch_add(a.d, 1.0, right) < 0.0)
         nvshmem_int_atomic_add(a.fails, 1, me);
@@ -54,6 +59,7 @@ GSHMEM_KERNEL(v38, struct args, a)
     nvshmemx_putmem_nbi_block(&a.dst[2 * NT], a.src, NT * sizeof(int), right);
     nvshmemx_flush_block();
     nvshmem_quiet();
+    nvshmemx_release_smem();
 
     if (t == 0) {
         nvshmemx_signal_op(a.sig, 5, NVSHMEM_SIGNAL_ADD, right);
@@ -99,6 +105,13 @@ int main(void)
     NV_CHECK("nvshmemx_signal_counted_reset", 0, 0, (long long)nvshmem_signal_fetch(a.sig));
 
     /* host forms */
+    NV_CHECK("nvshmemx_ask_smem (host)", 0, 0, nvshmemx_ask_smem(NVSHMEMX_SMEM_MINIMUM));
+#if defined(__CUDACC__)
+    /* compiled, not run (no GPU in the tests) */
+    int (*launch_attr)(const nvshmemx_collective_launch_attr_t *, const void *,
+                       void **) = nvshmemx_collective_launch_attr;
+    NV_CHECK("nvshmemx_collective_launch_attr", 0, 1, launch_attr != NULL);
+#endif
     nvshmem_barrier_all();
     nvshmemx_float_atomic_add(a.f, 1.0f, left);
     nvshmemx_half_atomic_add(a.h, gshmemx_float_to_half(1.0f), left);

@@ -67,6 +67,8 @@ TESTS += \
 	tests/device/float16-np4-net.net \
 	tests/device/flush-np1-net.net \
 	tests/device/flush-np2-net.net \
+	tests/device/hostlib-np1-net.net \
+	tests/device/hostlib-np2-net.net \
 	tests/device/hostrma-np1-net.net \
 	tests/device/hostrma-np2-net.net \
 	tests/device/lanes-np1-net.net \

@@ -46,12 +46,16 @@ typedef gshmem_bfloat16_t nvshmem_bfloat16_t;
 typedef gshmem_half_t nvshmem_half_t;
 typedef gshmem_team_config_t nvshmem_team_config_t;
 typedef gshmem_team_t nvshmem_team_t;
+#if defined(__CUDACC__)
+typedef gshmemx_collective_launch_attr_t nvshmemx_collective_launch_attr_t;
+#endif
 typedef gshmemx_culibrary_t nvshmemx_culibrary_t;
 typedef gshmemx_cumodule_t nvshmemx_cumodule_t;
 #if !defined(__CUDACC__)
 typedef gshmemx_dim3_t nvshmemx_dim3_t;
 #endif
 typedef gshmemx_init_attr_t nvshmemx_init_attr_t;
+typedef gshmemx_smem_amount_t nvshmemx_smem_amount_t;
 typedef gshmemx_stream_t nvshmemx_stream_t;
 typedef gshmemx_team_uniqueid_t nvshmemx_team_uniqueid_t;
 typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
@@ -100,6 +104,10 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define NVSHMEMX_ERROR_INTERNAL GSHMEMX_ERROR_INTERNAL
 #define NVSHMEMX_ERROR_SENTINEL GSHMEMX_ERROR_SENTINEL
 #define NVSHMEMI_ERROR_PRINT GSHMEMX_ERROR_PRINT
+#define NVSHMEMX_SMEM_RECOMMENDED GSHMEMX_SMEM_RECOMMENDED
+#define NVSHMEMX_SMEM_MINIMUM GSHMEMX_SMEM_MINIMUM
+#define NVSHMEMX_SMEM_BARRIERS_ONLY GSHMEMX_SMEM_BARRIERS_ONLY
+#define NVSHMEMX_SMEM_AMOUNT_MAX GSHMEMX_SMEM_AMOUNT_MAX
 /* Not provided: NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
  * NVSHMEM_VENDOR_PATCH_VERSION, NVSHMEM_VENDOR_VERSION,
  * NVSHMEMX_TEAM_SAME_MYPE_NODE, NVSHMEM_PE_INVALID,
@@ -2419,6 +2427,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_alltoallmem_block gshmemx_alltoallmem_block
 #define nvshmemx_alltoallmem_on_stream gshmemx_alltoallmem_on_stream
 #define nvshmemx_alltoallmem_warp gshmemx_alltoallmem_warp
+#define nvshmemx_ask_smem gshmemx_ask_smem
 #define nvshmemx_barrier_all_block gshmemx_barrier_all_block
 #define nvshmemx_barrier_all_on_stream gshmemx_barrier_all_on_stream
 #define nvshmemx_barrier_all_warp gshmemx_barrier_all_warp
@@ -2496,6 +2505,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_broadcastmem_warp gshmemx_broadcastmem_warp
 #define nvshmemx_buffer_register gshmemx_buffer_register
 #define nvshmemx_buffer_register_symmetric gshmemx_buffer_register_symmetric
+#define nvshmemx_buffer_register_symmetric_at_preferred_address gshmemx_buffer_register_symmetric_at_preferred_address
 #define nvshmemx_buffer_unregister gshmemx_buffer_unregister
 #define nvshmemx_buffer_unregister_all gshmemx_buffer_unregister_all
 #define nvshmemx_buffer_unregister_symmetric gshmemx_buffer_unregister_symmetric
@@ -2559,6 +2569,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_char_sum_reducescatter_on_stream gshmemx_char_sum_reducescatter_on_stream
 #define nvshmemx_char_sum_reducescatter_warp gshmemx_char_sum_reducescatter_warp
 #define nvshmemx_collective_launch gshmemx_collective_launch
+#define nvshmemx_collective_launch_attr gshmemx_collective_launch_attr
 #define nvshmemx_collective_launch_query_gridsize gshmemx_collective_launch_query_gridsize
 #define nvshmemx_culibrary_finalize gshmemx_culibrary_finalize
 #define nvshmemx_culibrary_init gshmemx_culibrary_init
@@ -2734,6 +2745,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_getmem_nbi_warp gshmemx_getmem_nbi_warp
 #define nvshmemx_getmem_on_stream gshmemx_getmem_on_stream
 #define nvshmemx_getmem_warp gshmemx_getmem_warp
+#define nvshmemx_give_smem gshmemx_give_smem
 #define nvshmemx_grid_blocks gshmemx_grid_blocks
 #define nvshmemx_half_alltoall_block gshmemx_half_alltoall_block
 #define nvshmemx_half_alltoall_on_stream gshmemx_half_alltoall_on_stream
@@ -2802,6 +2814,8 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_heap_hold gshmemx_heap_hold
 #define nvshmemx_heap_release gshmemx_heap_release
 #define nvshmemx_hostlane_launch gshmemx_hostlane_launch
+#define nvshmemx_hostlib_finalize gshmemx_hostlib_finalize
+#define nvshmemx_hostlib_init_attr gshmemx_hostlib_init_attr
 #define nvshmemx_iget128_block gshmemx_iget128_block
 #define nvshmemx_iget128_on_stream gshmemx_iget128_on_stream
 #define nvshmemx_iget128_warp gshmemx_iget128_warp
@@ -3540,6 +3554,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_putmem_warp gshmemx_putmem_warp
 #define nvshmemx_quiet_ch gshmemx_quiet_ch
 #define nvshmemx_quiet_on_stream gshmemx_quiet_on_stream
+#define nvshmemx_release_smem gshmemx_release_smem
 #define nvshmemx_schar_alltoall_block gshmemx_schar_alltoall_block
 #define nvshmemx_schar_alltoall_on_stream gshmemx_schar_alltoall_on_stream
 #define nvshmemx_schar_alltoall_warp gshmemx_schar_alltoall_warp
@@ -3599,6 +3614,7 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_schar_sum_reducescatter_block gshmemx_schar_sum_reducescatter_block
 #define nvshmemx_schar_sum_reducescatter_on_stream gshmemx_schar_sum_reducescatter_on_stream
 #define nvshmemx_schar_sum_reducescatter_warp gshmemx_schar_sum_reducescatter_warp
+#define nvshmemx_set_attr_mpi_comm_args gshmemx_set_attr_mpi_comm_args
 #define nvshmemx_set_attr_uniqueid_args gshmemx_set_attr_uniqueid_args
 #define nvshmemx_short_alltoall_block gshmemx_short_alltoall_block
 #define nvshmemx_short_alltoall_on_stream gshmemx_short_alltoall_on_stream
