@@ -51,6 +51,7 @@
 #include "gsd/team.h"
 #include "gsd/coll.h"
 #include "gsd/setup.h"
+#include "gsd/region.h"
 #include "gsd/host_api.h"
 #include "gsd/stream.h"
 #endif

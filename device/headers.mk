@@ -9,4 +9,5 @@ gsd_HEADERS = \
 	device/gsd/rows.h device/gsd/group.h device/gsd/path.h device/gsd/ptr.h \
 	device/gsd/order.h device/gsd/rma.h device/gsd/amo.h device/gsd/amo_float.h \
 	device/gsd/wait.h device/gsd/signal.h device/gsd/team.h device/gsd/coll.h device/gsd/host_api.h \
-	device/gsd/stream.h device/gsd/cuda_host.h device/gsd/setup.h
+	device/gsd/stream.h device/gsd/cuda_host.h device/gsd/setup.h \
+	device/gsd/region.h

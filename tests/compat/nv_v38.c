@@ -8,6 +8,8 @@
  * and the team routines (nvshmem_team_split_strided, _split_2d,
  * _get_config, _destroy); shared memory handed over and back
  * (nvshmemx_ask_smem, _give_smem, _release_smem: gshmem asks for none).
+ * An RMA region around the block's puts (nvshmemx_region_start_block,
+ * _is_active, _stop_block) and the host's (nvshmemx_region_start, _stop).
  * nvshmemx_collective_launch_attr (CUDA only) is compiled, not run.
  */
 #include "nv_test.h"
@@ -48,6 +50,14 @@ GSHMEM_KERNEL(v38, struct args, a)
             nvshmem_int_atomic_add(a.fails, 1, me);
     }
 
+    nvshmemx_region_attrs_t batch = NVSHMEMX_REGION_ATTRS_INITIALIZER;
+    nvshmemx_region_handle_t region = 0;
+    int active = 0;
+
+    batch.hints = NVSHMEMX_REGION_HINT_BATCH_RMA;
+    if (nvshmemx_region_start_block(&region, &batch) != NVSHMEMX_SUCCESS ||
+        nvshmemx_region_is_active(NVSHMEMX_REGION_HINT_BATCH_RMA, &active) != 0 || !active)
+        nvshmem_int_atomic_add(a.fails, 1, me);
     a.src[t] = me * 100 + (int)t;
     nvshmem_int_put_nbi(&a.dst[t], &a.src[t], 1, right);
     nvshmemx_flush();
@@ -58,6 +68,8 @@ GSHMEM_KERNEL(v38, struct args, a)
     nvshmemx_flush_warp();
     nvshmemx_putmem_nbi_block(&a.dst[2 * NT], a.src, NT * sizeof(int), right);
     nvshmemx_flush_block();
+    if (nvshmemx_region_stop_block(region) != NVSHMEMX_SUCCESS)
+        nvshmem_int_atomic_add(a.fails, 1, me);
     nvshmem_quiet();
     nvshmemx_release_smem();
 
@@ -120,7 +132,11 @@ int main(void)
                  nvshmem_half_atomic_swap(a.h + 3, gshmemx_float_to_half(3.0f), me)));
     nvshmem_int_p(a.src, me, me);
     nvshmem_quiet();
+    nvshmemx_region_handle_t region;
+    NV_CHECK("nvshmemx_region_start (host)", 0, NVSHMEMX_SUCCESS,
+             nvshmemx_region_start(&region, NULL));
     nvshmem_int_put_nbi(a.dst, a.src, 1, left);
+    NV_CHECK("nvshmemx_region_stop (host)", 0, NVSHMEMX_SUCCESS, nvshmemx_region_stop(region));
     nvshmemx_flush();
     nvshmemx_flush_on_stream(0);
     nvshmemx_signal_counted_reset(a.sig);

@@ -25,7 +25,7 @@ check_PROGRAMS += \
 	tests/device/bad_cumodule_fini tests/device/bad_dmalloc_asym tests/device/bad_dfree_asym \
 	tests/device/bad_dmalloc_mixed tests/device/exit_request tests/device/bad_watch_trap \
 	tests/device/capture_watch tests/device/amo_float tests/device/flush tests/device/team_nv \
-	tests/device/hostlib
+	tests/device/hostlib tests/device/region
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -100,6 +100,9 @@ tests_device_team_nv_LDADD = libgshmem.la
 # gshmemx_hostlib_init_attr / _finalize, gshmemx_set_attr_mpi_comm_args (issue 31).
 tests_device_hostlib_SOURCES = tests/device/hostlib.c $(dev_test_deps)
 tests_device_hostlib_LDADD = libgshmem.la
+# gshmemx_region_start/_stop (+ _block) and _is_active (issue 31).
+tests_device_region_SOURCES = tests/device/region.c $(dev_test_deps)
+tests_device_region_LDADD = libgshmem.la
 tests_device_setup_SOURCES = tests/device/setup.c $(dev_test_deps)
 tests_device_setup_LDADD = libgshmem.la
 # gshmemx_buffer_register: private memory as the local side of RMA (issue 18).
@@ -165,6 +168,7 @@ TESTS += \
 	tests/device/flush-np1.pe tests/device/flush-np2.pe \
 	tests/device/team_nv-np1.pe tests/device/team_nv-np2.pe \
 	tests/device/hostlib-np1.pe tests/device/hostlib-np2.pe \
+	tests/device/region-np1.pe tests/device/region-np2.pe \
 	tests/device/order-np1.pe tests/device/order-np2.pe tests/device/order-np4.pe \
 	tests/device/wait-np1.pe tests/device/wait-np2.pe tests/device/wait-np4.pe \
 	tests/device/coll-np1.pe tests/device/coll-np2.pe tests/device/coll-np4.pe \

@@ -86,6 +86,8 @@ TESTS += \
 	tests/device/reducescatter-np2-net.net \
 	tests/device/reducescatter-np3-net.net \
 	tests/device/reducescatter-np4-net.net \
+	tests/device/region-np1-net.net \
+	tests/device/region-np2-net.net \
 	tests/device/ring-np1-net.net \
 	tests/device/ring-np2-net.net \
 	tests/device/ring-np4-net.net \

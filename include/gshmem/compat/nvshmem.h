@@ -55,6 +55,9 @@ typedef gshmemx_cumodule_t nvshmemx_cumodule_t;
 typedef gshmemx_dim3_t nvshmemx_dim3_t;
 #endif
 typedef gshmemx_init_attr_t nvshmemx_init_attr_t;
+typedef gshmemx_region_attrs_t nvshmemx_region_attrs_t;
+typedef gshmemx_region_handle_t nvshmemx_region_handle_t;
+typedef gshmemx_region_hint_t nvshmemx_region_hint_t;
 typedef gshmemx_smem_amount_t nvshmemx_smem_amount_t;
 typedef gshmemx_stream_t nvshmemx_stream_t;
 typedef gshmemx_team_uniqueid_t nvshmemx_team_uniqueid_t;
@@ -108,6 +111,10 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define NVSHMEMX_SMEM_MINIMUM GSHMEMX_SMEM_MINIMUM
 #define NVSHMEMX_SMEM_BARRIERS_ONLY GSHMEMX_SMEM_BARRIERS_ONLY
 #define NVSHMEMX_SMEM_AMOUNT_MAX GSHMEMX_SMEM_AMOUNT_MAX
+#define NVSHMEMX_REGION_HINT_NONE GSHMEMX_REGION_HINT_NONE
+#define NVSHMEMX_REGION_HINT_BATCH_RMA GSHMEMX_REGION_HINT_BATCH_RMA
+#define NVSHMEMX_REGION_ATTRS_INITIALIZER GSHMEMX_REGION_ATTRS_INITIALIZER
+#define NVSHMEMX_REGION_ATTRS_RESERVED_BYTES GSHMEMX_REGION_ATTRS_RESERVED_BYTES
 /* Not provided: NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION,
  * NVSHMEM_VENDOR_PATCH_VERSION, NVSHMEM_VENDOR_VERSION,
  * NVSHMEMX_TEAM_SAME_MYPE_NODE, NVSHMEM_PE_INVALID,
@@ -3554,6 +3561,11 @@ typedef gshmemx_uniqueid_t nvshmemx_uniqueid_t;
 #define nvshmemx_putmem_warp gshmemx_putmem_warp
 #define nvshmemx_quiet_ch gshmemx_quiet_ch
 #define nvshmemx_quiet_on_stream gshmemx_quiet_on_stream
+#define nvshmemx_region_is_active gshmemx_region_is_active
+#define nvshmemx_region_start gshmemx_region_start
+#define nvshmemx_region_start_block gshmemx_region_start_block
+#define nvshmemx_region_stop gshmemx_region_stop
+#define nvshmemx_region_stop_block gshmemx_region_stop_block
 #define nvshmemx_release_smem gshmemx_release_smem
 #define nvshmemx_schar_alltoall_block gshmemx_schar_alltoall_block
 #define nvshmemx_schar_alltoall_on_stream gshmemx_schar_alltoall_on_stream
