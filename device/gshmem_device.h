@@ -45,11 +45,13 @@
 #include "gsd/order.h"
 #include "gsd/rma.h"
 #include "gsd/amo.h"
+#include "gsd/amo_float.h"
 #include "gsd/wait.h"
 #include "gsd/signal.h"
 #include "gsd/team.h"
 #include "gsd/coll.h"
 #include "gsd/setup.h"
+#include "gsd/region.h"
 #include "gsd/host_api.h"
 #include "gsd/stream.h"
 #endif

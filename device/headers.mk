@@ -7,6 +7,7 @@ gsd_HEADERS = \
 	device/gsd/cdefs.h device/gsd/state.h device/gsd/channel.h device/gsd/arch.h \
 	device/gsd/fatal.h device/gsd/poll.h device/gsd/proxy.h device/gsd/kernel.h \
 	device/gsd/rows.h device/gsd/group.h device/gsd/path.h device/gsd/ptr.h \
-	device/gsd/order.h device/gsd/rma.h device/gsd/amo.h device/gsd/wait.h \
-	device/gsd/signal.h device/gsd/team.h device/gsd/coll.h device/gsd/host_api.h \
-	device/gsd/stream.h device/gsd/cuda_host.h device/gsd/setup.h
+	device/gsd/order.h device/gsd/rma.h device/gsd/amo.h device/gsd/amo_float.h \
+	device/gsd/wait.h device/gsd/signal.h device/gsd/team.h device/gsd/coll.h device/gsd/host_api.h \
+	device/gsd/stream.h device/gsd/cuda_host.h device/gsd/setup.h \
+	device/gsd/region.h

@@ -10,10 +10,14 @@
 
 #include "cuda_archive.h"
 #include "cuda_hooks.h"
+#include "gsd/region.h"
 #include "gsd/state.h"
 
 __constant__ gsd_state_t gsd_state_d;
 __device__ unsigned int gsd_any_next_d[GSD_ANY_LANES];
+/* The RMA regions of device blocks (gsd/region.h); zero at load. */
+__device__ gsd_region_slot_t gsd_region_slots_d[GSD_REGION_SLOTS];
+__device__ unsigned long long gsd_region_gen_d;
 
 /* gsd/cuda_host.h refers to it from every translation unit that includes
  * gshmem_device.h. */

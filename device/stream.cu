@@ -17,7 +17,7 @@
  *                  or its lane 0 pushes one strided descriptor (proxy)
  *   put_signal     one block: the signal must follow all the data, which a
  *                  single group's routine orders
- *   p, g, waits, signal_op, quiet: one thread
+ *   p, g, waits, signal_op, quiet, flush: one thread
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -206,6 +206,11 @@ static __global__ void quiet_k(void)
     gshmem_quiet();
 }
 
+static __global__ void flush_k(void)
+{
+    gshmemx_flush();
+}
+
 static __global__ void signal_wait_until_k(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
     (void)gshmem_signal_wait_until(sig_addr, cmp, cmp_value);
@@ -224,6 +229,13 @@ extern "C" void gshmemx_quiet_on_stream(cudaStream_t stream)
     gshmemi_cuda_bind();
     quiet_k<<<1, 1, 0, stream>>>();
     gsd_cuda_check_launch("gshmemx_quiet_on_stream");
+}
+
+extern "C" void gshmemx_flush_on_stream(cudaStream_t stream)
+{
+    gshmemi_cuda_bind();
+    flush_k<<<1, 1, 0, stream>>>();
+    gsd_cuda_check_launch("gshmemx_flush_on_stream");
 }
 
 extern "C" void gshmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,

@@ -93,6 +93,18 @@ void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags)
     return buf_ptr;
 }
 
+/* NVSHMEM maps the buffer again at a symmetric address of its own choosing,
+ * preferred_addr a hint for it.  Here the symmetric address of a registered
+ * buffer is the buffer itself (node peers map its file, the others reach it
+ * through the transport): there is no address to choose, so the hint is
+ * not used and the result is buf_ptr, as from gshmemx_buffer_register_symmetric. */
+void *gshmemx_buffer_register_symmetric_at_preferred_address(void *buf_ptr, size_t size,
+                                                             void *preferred_addr, int flags)
+{
+    (void)preferred_addr;
+    return gshmemx_buffer_register_symmetric(buf_ptr, size, flags);
+}
+
 int gshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size)
 {
     const char *fn = "gshmemx_buffer_unregister_symmetric";

@@ -80,6 +80,16 @@ int pgshmemx_set_attr_uniqueid_args(int rank, int nranks,
  * SHMEM_THREAD_MULTIPLE. */
 int gshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 int pgshmemx_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
+/* NVSHMEM 3.8's host-library init and finalize: gshmem has one library for
+ * host and device code, so these are gshmemx_init_attr and shmem_finalize. */
+int gshmemx_hostlib_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
+int pgshmemx_hostlib_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
+void gshmemx_hostlib_finalize(void);
+void pgshmemx_hostlib_finalize(void);
+/* NVSHMEM's MPI-communicator init: gshmem has no MPI bootstrap, so this
+ * returns 3 (GSHMEMX_ERROR_NOT_SUPPORTED) with one line and leaves attr. */
+int gshmemx_set_attr_mpi_comm_args(void *mpi_comm, gshmemx_init_attr_t *attr);
+int pgshmemx_set_attr_mpi_comm_args(void *mpi_comm, gshmemx_init_attr_t *attr);
 
 /*
  * For bindings whose objects view the symmetric heap (Python's gshmem.empty

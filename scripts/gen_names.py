@@ -39,10 +39,9 @@ OUT = os.path.join(TOP, 'tests', 'header', 'nvshmem-names.txt')
 #   stream   the rest of the *_on_stream family
 #   rs       reducescatter (device and on-stream)
 #   setup    host setup and query names, device info queries, misc.
-# Issue 31 (NVSHMEM 3.8's headers; scripts/nvshmem_header_names.py lists
-# what they declare that this list lacks):
-#   nv38     the names 3.6-3.8 added (below, "NVSHMEM 3.8")
-PENDING = {'nv38'}
+# (Issue 31's nv38 family, the names NVSHMEM 3.6-3.8 added, has landed:
+# below, "NVSHMEM 3.8".)
+PENDING = set()
 
 
 def table_rows(macro, column='N'):
@@ -262,25 +261,30 @@ fam('reducescatter', 'gshmemx_{T}_{O}_reducescatter_on_stream', 'host', 'f16',
 # NVSHMEM 3.8: what its headers (nvidia-nvshmem-cu13 3.8.0) declare beyond
 # the families above, outside the tile, queue-pair and multicast APIs
 # (scripts/nvshmem_header_names.py finds them).  NVSHMEM declares the
-# host+device ones __host__ __device__: each is listed for both.
+# host+device ones __host__ __device__: each is listed for both.  Where
+# each is: the floating-point atomics (gsd/amo_float.h), flush (gsd/order.h),
+# the counted signal's reset (gsd/signal.h), the teams (host/team_nv.c),
+# shared memory (gsd/setup.h), host-library init (host/hostlib.c), the
+# symmetric registration's hint (host/buffer.c), the launch with CUDA
+# attributes (device/launch.cu), the RMA regions (gsd/region.h).
 NV38_HD = ('gshmem_half_atomic_fetch gshmem_half_atomic_set gshmem_half_atomic_swap '
-           'gshmemx_float_atomic_add gshmemx_float_atomic_fetch_add '
+           'gshmemx_ask_smem gshmemx_float_atomic_add gshmemx_float_atomic_fetch_add '
            'gshmemx_double_atomic_add gshmemx_double_atomic_fetch_add '
            'gshmemx_half_atomic_add gshmemx_half_atomic_fetch_add gshmemx_flush '
-           'gshmemx_ask_smem gshmemx_region_is_active gshmemx_signal_counted_reset')
-fam('nv38', NV38_HD, 'device', pending='nv38')
-fam('nv38', NV38_HD, 'host', pending='nv38')
+           'gshmemx_signal_counted_reset gshmemx_region_is_active')
+fam('nv38', NV38_HD, 'device')
+fam('nv38', NV38_HD, 'host')
 fam('nv38', 'gshmemx_flush_warp gshmemx_flush_block gshmemx_give_smem gshmemx_release_smem '
-    'gshmemx_region_start_block gshmemx_region_stop_block', 'device', pending='nv38')
+    'gshmemx_region_start_block gshmemx_region_stop_block', 'device')
 fam('nv38', 'gshmem_team_destroy gshmem_team_get_config gshmem_team_split_2d '
-    'gshmem_team_split_strided gshmemx_buffer_register_symmetric_at_preferred_address '
-    'gshmemx_flush_on_stream gshmemx_hostlib_finalize gshmemx_hostlib_init_attr '
-    'gshmemx_region_start gshmemx_region_stop gshmemx_set_attr_mpi_comm_args', 'host',
-    pending='nv38')
+    'gshmem_team_split_strided gshmemx_flush_on_stream '
+    'gshmemx_buffer_register_symmetric_at_preferred_address gshmemx_hostlib_finalize '
+    'gshmemx_hostlib_init_attr gshmemx_set_attr_mpi_comm_args gshmemx_region_start '
+    'gshmemx_region_stop', 'host')
 fam('nv38', 'gshmemx_status_string gshmemx_team_get_uniqueid gshmemx_vendor_get_version_info',
     'host')
 fam('nv38', 'gshmemx_vendor_get_version_info', 'device')
-fam('nv38', 'gshmemx_collective_launch_attr', 'cuda-host', pending='nv38')
+fam('nv38', 'gshmemx_collective_launch_attr', 'cuda-host')
 
 SCOPE = {'thread': ('gshmem', ''), 'warp': ('gshmemx', '_warp'), 'block': ('gshmemx', '_block')}
 

@@ -36,6 +36,17 @@ extern const int gsd_needs_libgshmem_device_a;
 int gshmemx_collective_launch(const void *func, dim3 grid, dim3 block, void **args,
                               size_t shared_mem, cudaStream_t stream);
 
+/* NVSHMEM 3.8's form: the launch as the caller's cudaLaunchConfig_t
+ * describes it (grid, block, dynamic shared memory, stream, attributes),
+ * cooperative unless an attribute of the caller's says otherwise; the
+ * grid as above (0 blocks: as many as can be resident).  0, or the CUDA
+ * error after one line. */
+typedef struct gshmemx_collective_launch_attr {
+    cudaLaunchConfig_t cuda_config;
+} gshmemx_collective_launch_attr_t;
+int gshmemx_collective_launch_attr(const gshmemx_collective_launch_attr_t *attr, const void *func,
+                                   void **args);
+
 /* The most blocks of `block` threads and shared_mem bytes of dynamic
  * shared memory that can be resident at once on this PE's GPU, in
  * *gridsize.  0, or a CUDA error. */

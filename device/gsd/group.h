@@ -216,8 +216,9 @@ GSD_FN void gsd_copy_elem(void *d, const void *s, size_t size)
 }
 
 /* A 4- or 8-byte value as the bits an AMO or a descriptor carries, and
- * back (float and double keep their representation). */
-GSD_FN uint64_t gsd_bits(const void *v, size_t size)
+ * back (float and double keep their representation).  Host code too
+ * (gsd/amo_float.h). */
+GSD_HD uint64_t gsd_bits(const void *v, size_t size)
 {
     uint64_t b = 0;
 
@@ -225,7 +226,7 @@ GSD_FN uint64_t gsd_bits(const void *v, size_t size)
     return b;
 }
 
-GSD_FN void gsd_unbits(void *v, uint64_t b, size_t size)
+GSD_HD void gsd_unbits(void *v, uint64_t b, size_t size)
 {
     memcpy(v, &b, size);
 }

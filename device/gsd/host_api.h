@@ -45,6 +45,10 @@
  *       one line on every PE, when all 8 slots are taken.  Misuse ends the
  *       job with one line: NULL, size 0, private or anonymous memory,
  *       sizes or registration order differing across PEs, nonzero flags.
+ *       gshmemx_buffer_register_symmetric_at_preferred_address(buf_ptr,
+ *       size, preferred_addr, flags) is the same: NVSHMEM remaps at an
+ *       address of its choosing (preferred_addr a hint), here the buffer's
+ *       own address is the symmetric one, so the hint is unused.
  *       Unregister (collective, same pointer and size) completes every
  *       operation, synchronizes, then takes the region away; 0 on success;
  *       a pointer not registered ends the job with one line.
@@ -65,6 +69,18 @@
  *       the host handle of a device team id (shmem_team_sync,
  *       shmem_team_destroy, ...): SHMEM_TEAM_INVALID when the id names no
  *       team of this PE.
+ *   gshmem_team_split_strided, gshmem_team_split_2d, gshmem_team_get_config,
+ *   gshmem_team_destroy
+ *       NVSHMEM 3.8's team routines (nvshmem_team_t is the device team id):
+ *       shmem_team_split_strided, _split_2d, _get_config and _destroy on
+ *       gshmemx_team_host(team), their new teams' device ids out.  A
+ *       split returns what the OpenSHMEM one returns (0; nonzero, no team)
+ *       and GSHMEM_TEAM_INVALID where this PE is no member;
+ *       GSHMEMX_ERROR_INVALID_VALUE and one line for a config (with
+ *       GSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS) not made from
+ *       GSHMEM_TEAM_CONFIG_INITIALIZER.  get_config fills NVSHMEM's config
+ *       (version, num_contexts; uniqueid 0); a team this PE is not in
+ *       leaves it unchanged with one line.
  *   gshmemx_cumodule_init / _finalize, gshmemx_culibrary_init / _finalize
  *       a CUDA module (cuModuleLoad) or library (cuLibraryLoad) that the
  *       program loaded itself, device-linked with libgshmem_device.a on its
@@ -166,11 +182,22 @@ int gshmemx_buffer_register(void *addr, size_t length);
 int gshmemx_buffer_unregister(void *addr);
 void gshmemx_buffer_unregister_all(void);
 void *gshmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+void *gshmemx_buffer_register_symmetric_at_preferred_address(void *buf_ptr, size_t size,
+                                                             void *preferred_addr, int flags);
 int gshmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
 int gshmemx_team_get_uniqueid(gshmemx_team_uniqueid_t *uniqueid);
 int gshmemx_team_init(gshmem_team_t *team, gshmem_team_config_t *config, long config_mask, int npes,
                       int pe_idx_in_team);
 shmem_team_t gshmemx_team_host(gshmem_team_t team);
+int gshmem_team_split_strided(gshmem_team_t parent_team, int PE_start, int PE_stride, int PE_size,
+                              const gshmem_team_config_t *config, long config_mask,
+                              gshmem_team_t *new_team);
+int gshmem_team_split_2d(gshmem_team_t parent_team, int xrange,
+                         const gshmem_team_config_t *xaxis_config, long xaxis_mask,
+                         gshmem_team_t *xaxis_team, const gshmem_team_config_t *yaxis_config,
+                         long yaxis_mask, gshmem_team_t *yaxis_team);
+void gshmem_team_get_config(gshmem_team_t team, gshmem_team_config_t *config);
+void gshmem_team_destroy(gshmem_team_t team);
 typedef void *gshmemx_cumodule_t;  /* a CUmodule */
 typedef void *gshmemx_culibrary_t; /* a CUlibrary */
 int gshmemx_cumodule_init(gshmemx_cumodule_t module);

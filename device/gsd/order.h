@@ -14,6 +14,21 @@
  *                         proxy (its publication is a release store)
  *   gshmemx_quiet_ch(ch)  quiet of channel ch (and the system fence)
  *   gshmemx_fence_ch(ch)  fence of channel ch (and the system fence)
+ *   gshmemx_flush(), gshmemx_flush_warp(), gshmemx_flush_block()
+ *                         (NVSHMEM 3.8) the source buffers of the earlier
+ *                         non-blocking puts may be reused: the data need
+ *                         not be visible at the target yet.  A load/store
+ *                         put has read its source when it returns; a proxy
+ *                         put's source is read when the proxy runs the
+ *                         descriptor, which its channel's completed count
+ *                         tells: each channel's quiet without the system
+ *                         fence.  (Puts of every thread of the PE, not only
+ *                         the caller's: more than NVSHMEM promises.)  warp
+ *                         and block: every thread calls, one waits.
+ *                         gshmemx_flush is host code's too: nvcc's host
+ *                         pass makes it the host API's shmem_quiet (which
+ *                         completes the host's puts), host lanes run the
+ *                         device code.
  *
  * Building blocks for the other device headers and the collectives:
  *   void gsd_quiet_all(void)   = gshmem_quiet
@@ -23,7 +38,12 @@
 #ifndef GSD_ORDER_H
 #define GSD_ORDER_H
 
+#include "group.h"
 #include "path.h"
+
+#if defined(GSD_NVCC_HOST_PASS)
+#include "shmem.h"
+#endif
 
 GSD_FN int gsd_have_proxy(void)
 {
@@ -59,6 +79,42 @@ GSD_FN void gshmem_quiet(void)
 GSD_FN void gshmem_fence(void)
 {
     gsd_fence_all();
+}
+
+GSD_FN void gsd_flush_all(void)
+{
+    int c;
+
+    if (gsd_have_proxy())
+        for (c = 0; c < GSD_STATE.n_chan; c++)
+            gsd_chan_quiet(&GSD_STATE.chan[c]);
+}
+
+/* Every thread's puts are in the channels' heads before one thread reads
+ * them, and no thread goes on before the wait is over. */
+GSD_FN void gsd_flush_group(int g)
+{
+    gsd_group_sync(g);
+    if (gsd_group_rank(g) == 0)
+        gsd_flush_all();
+    gsd_group_sync(g);
+}
+
+GSD_HD void gshmemx_flush(void)
+{
+#if defined(GSD_NVCC_HOST_PASS)
+    shmem_quiet();
+#else
+    gsd_flush_all();
+#endif
+}
+GSD_FN void gshmemx_flush_warp(void)
+{
+    gsd_flush_group(GSD_WARP);
+}
+GSD_FN void gshmemx_flush_block(void)
+{
+    gsd_flush_group(GSD_BLOCK);
 }
 
 GSD_FN void gshmemx_quiet_ch(int ch)

@@ -15,6 +15,8 @@
  *                      max, sum and prod reductions (gsd/coll.h), which
  *                      compute in float and round after each step; the
  *                      native rows are GSD_REDUCE_MINMAX_TYPES there.
+ *   GSD_AMO_FLOAT_TYPES(X)  the rows of NVSHMEM's gshmemx_ floating-point
+ *                      atomic add and fetch_add (gsd/amo_float.h)
  *   GSD_SIGNED(T)      1 when integer type T is signed
  */
 #ifndef GSD_ROWS_H
@@ -60,6 +62,11 @@
 #endif
 
 #define GSD_REDUCE_FLOAT16_TYPES(X) GSHMEM_FLOAT16_TYPES(X)
+
+#define GSD_AMO_FLOAT_TYPES(X) \
+    X(float, float)            \
+    X(double, double)          \
+    X(gshmem_half_t, half)
 
 /* The check: every row above is a row of the table (else gsd_rma_row_<N>
  * is undeclared), and the table has exactly one row more, longdouble. */

@@ -10,6 +10,20 @@
  *                             always NULL, as NVSHMEM answers where no NVLink
  *                             SHARP (NVLS) multicast object exists, which
  *                             gshmem never makes
+ *   gshmemx_ask_smem          (NVSHMEM 3.8) the shared memory a block must
+ *                             give (gshmemx_give_smem) for the library's
+ *                             transfers: 0 bytes for every amount, as
+ *                             gshmem's transfers stage through no shared
+ *                             memory (NVSHMEM's TMA path does)
+ * and for device code only:
+ *   gshmemx_give_smem(smem, size), gshmemx_release_smem()
+ *                             the block's threads hand the library shared
+ *                             memory and take it back.  Nothing of it is
+ *                             used (see ask_smem); give keeps NVSHMEM's
+ *                             promise that the block meets before any of
+ *                             its threads goes on, release that nothing of
+ *                             the library refers to the memory afterwards
+ *                             (nothing ever does)
  */
 #ifndef GSD_SETUP_H
 #define GSD_SETUP_H
@@ -18,6 +32,7 @@
 
 #include "cdefs.h"
 #include "fatal.h"
+#include "group.h"
 #include "state.h"
 #include "team.h"
 
@@ -99,6 +114,31 @@ GSD_HD void *gshmemx_mc_ptr(gshmem_team_t team, const void *ptr)
         (void)gsd_team("gshmemx_mc_ptr", team);
     return NULL;
 #endif
+}
+
+/* NVSHMEM's nvshmemx_smem_amount_t. */
+typedef enum gshmemx_smem_amount {
+    GSHMEMX_SMEM_RECOMMENDED = 0,
+    GSHMEMX_SMEM_MINIMUM = 1,
+    GSHMEMX_SMEM_BARRIERS_ONLY = 2,
+    GSHMEMX_SMEM_AMOUNT_MAX = 0x7fffffff
+} gshmemx_smem_amount_t;
+
+GSD_HD int gshmemx_ask_smem(gshmemx_smem_amount_t flag)
+{
+    (void)flag;
+    return 0;
+}
+
+GSD_FN void gshmemx_give_smem(void *smem, size_t size)
+{
+    (void)smem;
+    (void)size;
+    gsd_group_sync(GSD_BLOCK);
+}
+
+GSD_FN void gshmemx_release_smem(void)
+{
 }
 
 #endif /* GSD_SETUP_H */

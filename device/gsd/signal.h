@@ -36,6 +36,11 @@
  *                                uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int ch)
  *   gshmemx_putmem_signal_nbi_warp_ch, gshmemx_putmem_signal_nbi_block_ch (same)
  *   void gshmemx_signal_op_ch(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int ch)
+ *   void gshmemx_signal_counted_reset(uint64_t *signal_addr)   (NVSHMEM 3.8; host too)
+ *       this PE's signal word back to 0, for its next round of signals: a
+ *       release store (what was read before it is not reordered after it).
+ *       nvcc's host pass: the host API's atomic set on this PE (the word is
+ *       device memory there).
  */
 #ifndef GSD_SIGNAL_H
 #define GSD_SIGNAL_H
@@ -49,6 +54,10 @@
 #include "path.h"
 #include "rows.h"
 #include "wait.h"
+
+#if defined(GSD_NVCC_HOST_PASS)
+#include "shmem.h"
+#endif
 
 #define GSHMEM_SIGNAL_SET SHMEM_SIGNAL_SET
 #define GSHMEM_SIGNAL_ADD SHMEM_SIGNAL_ADD
@@ -191,6 +200,15 @@ GSD_PUT_SIGNAL_CH(gshmemx_putmem_signal_nbi_block_ch, GSD_BLOCK)
 GSD_FN void gshmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
     gsd_signal("gshmemx_signal_op", sig_addr, signal, sig_op, pe, NULL);
+}
+
+GSD_HD void gshmemx_signal_counted_reset(uint64_t *signal_addr)
+{
+#if defined(GSD_NVCC_HOST_PASS)
+    shmem_uint64_atomic_set(signal_addr, 0, shmem_my_pe());
+#else
+    gsd_store_release(signal_addr, 0);
+#endif
 }
 
 GSD_FN void gshmemx_signal_op_ch(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int ch)

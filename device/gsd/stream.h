@@ -41,7 +41,7 @@
  *   gshmemx_WTYPE_wait_until_all_on_stream(ivars, nelems, status, cmp, cmp_value, stream)
  *   gshmemx_WTYPE_wait_until_all_vector_on_stream(ivars, nelems, status, cmp, cmp_values,
  *       stream)
- *   gshmemx_quiet_on_stream(stream)
+ *   gshmemx_quiet_on_stream(stream), gshmemx_flush_on_stream(stream)
  *   gshmemx_barrier_all_on_stream(stream), gshmemx_sync_all_on_stream(stream)
  *   int gshmemx_barrier_on_stream(team, stream), int gshmemx_team_sync_on_stream(team, stream)
  *   int gshmemx_{TYPENAME_broadcast,broadcastmem}_on_stream(team, dest, source, nelems,
@@ -158,6 +158,7 @@ GSD_OS_VOID(gshmemx_signal_wait_until_on_stream,
 GSHMEM_P2P_TYPES(GSD_OS_WAIT)
 
 GSD_OS_VOID(gshmemx_quiet_on_stream, (gshmemx_stream_t stream), gshmem_quiet())
+GSD_OS_VOID(gshmemx_flush_on_stream, (gshmemx_stream_t stream), gshmemx_flush())
 
 /* ---- collectives --------------------------------------------------------- */
 

@@ -38,6 +38,7 @@
 #include "gsd/arch.h"
 #include "gsd/fatal.h"
 #include "gsd/kernel.h"
+#include "gsd/region.h"
 #pragma GCC visibility pop
 
 #define GSHMEM_LANES_MAX 4096 /* threads of one launch, over all its blocks */
@@ -60,10 +61,25 @@ typedef struct lane_bar {
 } lane_bar_t;
 
 struct gsd_lane_block {
-    lane_bar_t bar;     /* the block's */
-    lane_bar_t *warp;   /* [warps] */
-    lane_bar_t *wgroup; /* [warpgroups] */
+    lane_bar_t bar;      /* the block's */
+    lane_bar_t *warp;    /* [warps] */
+    lane_bar_t *wgroup;  /* [warpgroups] */
+    gsd_region_t region; /* the block's RMA region (gsd/region.h); zero at launch */
 };
+
+/* A host thread's own RMA region (gsd/region.h); a lane uses its block's. */
+static __thread gsd_region_t host_region;
+static uint64_t region_handles;
+
+__attribute__((visibility("default"))) gsd_region_t *gshmemi_region_self(void)
+{
+    return gshmemi_lane_self ? &gshmemi_lane_self->block->region : &host_region;
+}
+
+__attribute__((visibility("default"))) uint64_t gshmemi_region_next(void)
+{
+    return __atomic_add_fetch(&region_handles, 1, __ATOMIC_RELAXED);
+}
 
 static void bar_wait(lane_bar_t *b)
 {

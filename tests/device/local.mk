@@ -24,7 +24,8 @@ check_PROGRAMS += \
 	tests/device/team_init tests/device/team_init_full tests/device/culibrary tests/device/bad_culib_twice \
 	tests/device/bad_cumodule_fini tests/device/bad_dmalloc_asym tests/device/bad_dfree_asym \
 	tests/device/bad_dmalloc_mixed tests/device/exit_request tests/device/bad_watch_trap \
-	tests/device/capture_watch
+	tests/device/capture_watch tests/device/amo_float tests/device/flush tests/device/team_nv \
+	tests/device/hostlib tests/device/region
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -87,6 +88,21 @@ tests_device_bad_watch_trap_LDADD = libgshmem.la -lpthread
 # gshmemi_exit_requested: the status device code's global exit asked for (issue 30).
 tests_device_exit_request_SOURCES = tests/device/exit_request.c $(dev_test_deps)
 tests_device_exit_request_LDADD = libgshmem.la
+# NVSHMEM 3.8's float, double and half atomics (issue 31).
+tests_device_amo_float_SOURCES = tests/device/amo_float.c $(dev_test_deps)
+tests_device_amo_float_LDADD = libgshmem.la
+# gshmemx_flush (+ _warp, _block, _on_stream), gshmemx_signal_counted_reset (issue 31).
+tests_device_flush_SOURCES = tests/device/flush.c $(dev_test_deps)
+tests_device_flush_LDADD = libgshmem.la
+# gshmem_team_split_strided, _split_2d, _get_config, _destroy on device ids (issue 31).
+tests_device_team_nv_SOURCES = tests/device/team_nv.c $(dev_test_deps)
+tests_device_team_nv_LDADD = libgshmem.la
+# gshmemx_hostlib_init_attr / _finalize, gshmemx_set_attr_mpi_comm_args (issue 31).
+tests_device_hostlib_SOURCES = tests/device/hostlib.c $(dev_test_deps)
+tests_device_hostlib_LDADD = libgshmem.la
+# gshmemx_region_start/_stop (+ _block) and _is_active (issue 31).
+tests_device_region_SOURCES = tests/device/region.c $(dev_test_deps)
+tests_device_region_LDADD = libgshmem.la
 tests_device_setup_SOURCES = tests/device/setup.c $(dev_test_deps)
 tests_device_setup_LDADD = libgshmem.la
 # gshmemx_buffer_register: private memory as the local side of RMA (issue 18).
@@ -148,6 +164,11 @@ TESTS += \
 	tests/device/rma-np1.pe tests/device/rma-np2.pe tests/device/rma-np4.pe \
 	tests/device/signal-np1.pe tests/device/signal-np2.pe tests/device/signal-np4.pe \
 	tests/device/amo-np1.pe tests/device/amo-np2.pe tests/device/amo-np4.pe \
+	tests/device/amo_float-np1.pe tests/device/amo_float-np2.pe \
+	tests/device/flush-np1.pe tests/device/flush-np2.pe \
+	tests/device/team_nv-np1.pe tests/device/team_nv-np2.pe \
+	tests/device/hostlib-np1.pe tests/device/hostlib-np2.pe \
+	tests/device/region-np1.pe tests/device/region-np2.pe \
 	tests/device/order-np1.pe tests/device/order-np2.pe tests/device/order-np4.pe \
 	tests/device/wait-np1.pe tests/device/wait-np2.pe tests/device/wait-np4.pe \
 	tests/device/coll-np1.pe tests/device/coll-np2.pe tests/device/coll-np4.pe \

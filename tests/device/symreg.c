@@ -7,7 +7,8 @@
  * over load/store and (the .net twin) through UCX's map_region and the
  * proxy channels; device p, g, atomics, put-with-signal, a signal wait,
  * iput and gshmem_ptr on its last 64 bytes.  A second buffer registers next to the first; both
- * unregister with 0, and a freed slot registers again.  On a GPU the
+ * unregister with 0, and a freed slot registers again (through
+ * gshmemx_buffer_register_symmetric_at_preferred_address).  On a GPU the
  * device half is left out: kernels cannot reach these host pages.
  */
 #ifndef _GNU_SOURCE /* g++ (nvcc) defines it */
@@ -220,9 +221,11 @@ int main(void)
                 gshmemx_buffer_unregister_symmetric(buf, N));
     PT_CHECK_EQ("gshmemx_buffer_unregister_symmetric (second)", 0,
                 gshmemx_buffer_unregister_symmetric(buf2, 64));
-    sym = (unsigned char *)gshmemx_buffer_register_symmetric(buf, N, 0);
-    PT_CHECK_EQ("gshmemx_buffer_register_symmetric (again)", (long long)(uintptr_t)buf,
-                (long long)(uintptr_t)sym);
+    /* NVSHMEM 3.8's form: the preferred address is a hint gshmem cannot use */
+    sym = (unsigned char *)gshmemx_buffer_register_symmetric_at_preferred_address(
+        buf, N, (void *)(uintptr_t)0x7e0000000000ull, 0);
+    PT_CHECK_EQ("gshmemx_buffer_register_symmetric_at_preferred_address (again)",
+                (long long)(uintptr_t)buf, (long long)(uintptr_t)sym);
     shmem_char_p((char *)sym + 1, (char)(dt_me + 7), a.next);
     shmem_barrier_all();
     PT_CHECK_EQ("shmem_char_p after registering again", (long long)prev + 7, (long long)sym[1]);

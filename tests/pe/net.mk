@@ -12,9 +12,13 @@ TESTS += \
 	tests/compat/nv_status-np4-net.net \
 	tests/compat/nv_stream-np1-net.net \
 	tests/compat/nv_stream-np2-net.net \
+	tests/compat/nv_v38-np1-net.net \
+	tests/compat/nv_v38-np2-net.net \
 	tests/device/amo-np1-net.net \
 	tests/device/amo-np2-net.net \
 	tests/device/amo-np4-net.net \
+	tests/device/amo_float-np1-net.net \
+	tests/device/amo_float-np2-net.net \
 	tests/device/bad_addr-np1-net.net \
 	tests/device/bad_addr-np2-net.net \
 	tests/device/bad_chan-np1-net.net \
@@ -61,6 +65,10 @@ TESTS += \
 	tests/device/float16-np1-net.net \
 	tests/device/float16-np2-net.net \
 	tests/device/float16-np4-net.net \
+	tests/device/flush-np1-net.net \
+	tests/device/flush-np2-net.net \
+	tests/device/hostlib-np1-net.net \
+	tests/device/hostlib-np2-net.net \
 	tests/device/hostrma-np1-net.net \
 	tests/device/hostrma-np2-net.net \
 	tests/device/lanes-np1-net.net \
@@ -78,6 +86,8 @@ TESTS += \
 	tests/device/reducescatter-np2-net.net \
 	tests/device/reducescatter-np3-net.net \
 	tests/device/reducescatter-np4-net.net \
+	tests/device/region-np1-net.net \
+	tests/device/region-np2-net.net \
 	tests/device/ring-np1-net.net \
 	tests/device/ring-np2-net.net \
 	tests/device/ring-np4-net.net \
@@ -102,6 +112,8 @@ TESTS += \
 	tests/device/team_init_full-np1-net.net \
 	tests/device/team_init_full-np2-net.net \
 	tests/device/team_init_full-np4-net.net \
+	tests/device/team_nv-np1-net.net \
+	tests/device/team_nv-np2-net.net \
 	tests/device/teams_live-np2-net.net \
 	tests/device/teams_live-np4-net.net \
 	tests/device/thread_launch-np1-net.net \
