@@ -63,16 +63,18 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         uint64_t *at = gsi_sig_digest(c, GSI_SIG_BCAST), word;
 
         gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
+        if (!g->team)
+            return; /* an active set: see below */
         word = __atomic_load_n(at, __ATOMIC_RELAXED);
-        /* Back to 0: an active set's pSync must be, and on a team a digest
-         * left here would still be here when this PE is a root 2^15 calls
-         * later, with that call's tag, and root_check would take it for a
-         * second root.  A later call's root may have stored here already:
-         * clearing its digest only skips that call's compare. */
+        /* Back to 0: a digest left here would still be here when this PE
+         * is a root 2^15 calls later, with that call's tag, and root_check
+         * would take it for a second root.  A later call's root may have
+         * stored here already: clearing its digest only skips that call's
+         * compare. */
         __atomic_store_n(at, 0, __ATOMIC_RELAXED);
-        /* Another tag (a team): a later call's root has already pushed
-         * here, which it could only do once this call's root had; the
-         * check is then left to that later call. */
+        /* Another tag: a later call's root has already pushed here, which
+         * it could only do once this call's root had; the check is then
+         * left to that later call. */
         if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
                                  (word & GSI_SIG_PAYLOAD) != c->digest,
                              0))
@@ -80,20 +82,28 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
                               c->digest);
         return;
     }
+    /* Teams only.  An active set's tag is the same in every call, and with
+     * two pSync arrays in alternation (which the deprecated routines allow)
+     * the root of the call after next may push here while a member is
+     * still in this call: its digest would be taken for this call's
+     * (tests/pe/coll_bcast at 4 PEs, roots in turn). */
     for (int i = 1; i < n; i++) {
         int to = (root + i) % n;
 
         gsi_coll_put(c, dest, source, nbytes, to);
-        __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
-                                                   sizeof(uint64_t), to),
-                         gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
+        if (g->team)
+            __atomic_store_n((uint64_t *)gsi_group_ptr(c->fn, g, gsi_sig_digest(c, GSI_SIG_BCAST),
+                                                       sizeof(uint64_t), to),
+                             gsi_sig_tag(c) | c->digest, __ATOMIC_RELAXED);
     }
     if (root_dest)
         gsi_coll_put(c, dest, source, nbytes, root);
     for (int i = 1; i < n; i++)
         gsi_sig_add(c, GSI_SIG_BCAST, (root + i) % n);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
+    if (g->team) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        root_check(c, __atomic_load_n(gsi_sig_digest(c, GSI_SIG_BCAST), __ATOMIC_RELAXED));
+    }
 }
 
 /* Issue 29: does another member's READY carry this call's tag?  Then it
@@ -130,7 +140,10 @@ static void root_wait_acks(gsi_coll_t *c)
 
     while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target) {
         gsi_coll_wait_step(c, &w, "the other PEs to read the root's data");
-        if (__builtin_expect(w.polls % 256 == 0, 0))
+        /* Teams only: an active set's tag is the same in every call, and
+         * the root of the call before last on this pSync (two alternate:
+         * coll_bcast) may still wait for its ACKs with its READY up. */
+        if (__builtin_expect(w.polls % 256 == 0, 0) && c->g->team)
             other_root(c);
     }
     *got = target;
