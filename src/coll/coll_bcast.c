@@ -44,15 +44,11 @@ static void root_check(gsi_coll_t *c, uint64_t word)
                           c->digest);
 }
 
-/* The root also stores its digest, tagged with the call, beside each
- * member's BCAST counter (gsi_sig_digest: on a team the same line, which
- * the root is about to add to), and the member compares it with its own
- * once the counter has moved: a store and a load of lines already moving,
- * and a compare (issue 29).  On an active set the word is the pSync word
- * after BCAST, and the member puts it back to 0; its tag is the same in
- * every call, but the root of a next call on this pSync may not start
- * before this member is done with it (the pSync rule of the deprecated
- * routines). */
+/* On a team the root also stores its digest, tagged with the call, beside
+ * each member's BCAST counter (gsi_sig_digest: the same line, which the
+ * root is about to add to), and the member compares it with its own once
+ * the counter has moved: a store and a load of lines already moving, and a
+ * compare (issue 29).  Not on an active set: see the root's loop below. */
 static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
                  int root_dest)
 {
@@ -64,7 +60,7 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
 
         gsi_sig_wait_from(c, GSI_SIG_BCAST, 1, root, from_root);
         if (!g->team)
-            return; /* an active set: see below */
+            return; /* an active set: see the root's loop below */
         word = __atomic_load_n(at, __ATOMIC_RELAXED);
         /* Back to 0: a digest left here would still be here when this PE
          * is a root 2^15 calls later, with that call's tag, and root_check
@@ -106,7 +102,8 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
     }
 }
 
-/* Issue 29: does another member's READY carry this call's tag?  Then it
+/* Issue 29, a pull root's check while it waits for the ACKs (teams): does
+ * another member's READY carry this call's tag?  Then it
  * takes itself for the root too, and each root would wait for ACKs that
  * never come.  Only roots publish READY, and only while they wait for their
  * ACKs: a root puts its READY back to 0 once they are in (pull; an active
@@ -129,27 +126,6 @@ static void other_root(gsi_coll_t *c)
     }
 }
 
-/* gsi_sig_wait for the members' ACKs that looks for a second root now and
- * then (gsi_coll_wait_step's period): the ACKs of a good call cost no more
- * than before. */
-static void root_wait_acks(gsi_coll_t *c)
-{
-    uint64_t *word = gsi_sig(c, GSI_SIG_ACK), *got = &c->got[GSI_SIG_ACK * c->got_step];
-    uint64_t target = *got + (uint64_t)c->g->n - 1;
-    gsi_waiter_t w = GSI_WAITER_INIT;
-
-    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target) {
-        gsi_coll_wait_step(c, &w, "the other PEs to read the root's data");
-        /* Teams only: an active set's tag is the same in every call, and
-         * the root of the call before last on this pSync (two alternate:
-         * coll_bcast) may still wait for its ACKs with its READY up. */
-        if (__builtin_expect(w.polls % 256 == 0, 0) && c->g->team)
-            other_root(c);
-    }
-    *got = target;
-    c->counted |= 1u << GSI_SIG_ACK;
-}
-
 static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, int root,
                  int root_dest)
 {
@@ -160,7 +136,11 @@ static void pull(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         gsi_sig_put_tagged(c, GSI_SIG_READY, root, c->digest);
         if (root_dest)
             gsi_coll_put(c, dest, source, nbytes, root);
-        root_wait_acks(c);
+        /* Teams only: an active set's tag is the same in every call, and
+         * the root of the call before last on this pSync (two alternate:
+         * coll_bcast) may still wait for its ACKs with its READY up. */
+        gsi_sig_wait_check(c, GSI_SIG_ACK, (uint64_t)g->n - 1,
+                           "the other PEs to read the root's data", g->team ? other_root : NULL);
         if (g->team) /* every member has read it: see other_root */
             __atomic_store_n(gsi_sig(c, GSI_SIG_READY), 0, __ATOMIC_RELAXED);
         return;

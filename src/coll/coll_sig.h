@@ -163,16 +163,28 @@ static inline void gsi_coll_wait_step(const gsi_coll_t *c, gsi_waiter_t *w, cons
 }
 
 /* Wait until counter k has brought this PE `count` more signals. */
-static inline void gsi_sig_wait(gsi_coll_t *c, int k, uint64_t count, const char *what)
+/* gsi_sig_wait that also calls check(c) every 256th poll (a second root,
+ * coll_bcast.c): the polls of a good call cost no more.  NULL: none (inlined
+ * away in gsi_sig_wait). */
+static inline void gsi_sig_wait_check(gsi_coll_t *c, int k, uint64_t count, const char *what,
+                                      void (*check)(gsi_coll_t *c))
 {
     uint64_t *word = gsi_sig(c, k), *got = &c->got[k * c->got_step];
     uint64_t target = *got + count;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
-    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target)
+    while (__atomic_load_n(word, __ATOMIC_ACQUIRE) < target) {
         gsi_coll_wait_step(c, &w, what);
+        if (check && __builtin_expect(w.polls % 256 == 0, 0))
+            check(c);
+    }
     *got = target;
     c->counted |= 1u << k;
+}
+
+static inline void gsi_sig_wait(gsi_coll_t *c, int k, uint64_t count, const char *what)
+{
+    gsi_sig_wait_check(c, k, count, what, NULL);
 }
 
 /* gsi_sig_wait for a signal that one member, `from`, sends.  With more
