@@ -50,13 +50,19 @@ GSD_FN int gsd_have_proxy(void)
     return (GSD_STATE.flags & GSD_HAVE_PROXY) != 0 && GSD_STATE.n_chan > 0;
 }
 
-GSD_FN void gsd_quiet_all(void)
+/* Every channel's descriptors done by the proxy (gshmemx_flush); no fence. */
+GSD_FN void gsd_flush_all(void)
 {
     int c;
 
     if (gsd_have_proxy())
         for (c = 0; c < GSD_STATE.n_chan; c++)
             gsd_chan_quiet(&GSD_STATE.chan[c]);
+}
+
+GSD_FN void gsd_quiet_all(void)
+{
+    gsd_flush_all();
     gsd_fence(); /* .sc: load/store puts before every later access, loads too */
 }
 
@@ -79,15 +85,6 @@ GSD_FN void gshmem_quiet(void)
 GSD_FN void gshmem_fence(void)
 {
     gsd_fence_all();
-}
-
-GSD_FN void gsd_flush_all(void)
-{
-    int c;
-
-    if (gsd_have_proxy())
-        for (c = 0; c < GSD_STATE.n_chan; c++)
-            gsd_chan_quiet(&GSD_STATE.chan[c]);
 }
 
 /* Every thread's puts are in the channels' heads before one thread reads
