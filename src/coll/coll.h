@@ -65,12 +65,16 @@ void gsi_group_barrier(const char *fn, gsi_group_t *g, int complete);
 
 /* Arguments that must agree across the members of a collective (issue 29),
  * as a 48-bit digest that fits the payload of a tagged signal word
- * (src/coll/coll_sig.h): the routine (bits 40-47; 0: not checked), the root
- * for a broadcast or a hash of the routine's name for a reduction, which
- * names its operator and type (bits 32-39; the root modulo 256), and the
- * size (bits 0-31: bytes, elements for a reduction; 2^32 - 1 or more are
- * all alike).  Exact fields rather than a hash, so that a mismatch names
- * both values. */
+ * (src/coll/coll_sig.h): the routine (bits 44-47; 0: not checked), the
+ * root's index in the group for a broadcast or a hash of the routine's name
+ * for a reduction, which names its operator and type (bits 32-43), and the
+ * size (bits 0-31: bytes, elements for a reduction).  Exact fields rather
+ * than a hash, so that a mismatch names both values, as far as they fit:
+ * a root of 2048 or more and a size of 2^31 or more are folded (bit 11 of
+ * the aux, bit 31 of the size, then a mix of the whole value), so two such
+ * values still differ unless their mixes collide (1 in 2^11, 1 in 2^31),
+ * and the line then says "2048 or more" or "2 GiB or more" for the value
+ * it cannot name. */
 enum gsi_call {
     GSI_CALL_NONE,
     GSI_CALL_BARRIER, /* shmem_barrier_all, shmem_sync_all, shmem_team_sync */
@@ -85,11 +89,43 @@ enum gsi_call {
     GSI_CALL_REDUCESCATTER,
     GSI_CALL_COUNT
 };
+_Static_assert(GSI_CALL_COUNT <= 16, "the routine takes 4 bits of the digest");
 
-static inline uint64_t gsi_call_digest(enum gsi_call call, unsigned aux, uint64_t size)
+#define GSI_DIGEST_AUX_FOLD 0x800u       /* an aux at or past this is folded */
+#define GSI_DIGEST_SIZE_FOLD 0x80000000u /* a size at or past this is folded */
+
+static inline uint64_t gsi_call_digest(enum gsi_call call, uint64_t aux, uint64_t size)
 {
-    return (uint64_t)call << 40 | (uint64_t)(aux & 0xff) << 32 |
-           (size < UINT32_MAX ? size : UINT32_MAX);
+    /* Fibonacci hashing: the high bits of the product mix every bit in. */
+    uint64_t a = aux < GSI_DIGEST_AUX_FOLD
+                     ? aux
+                     : GSI_DIGEST_AUX_FOLD | (aux * 0x9e3779b97f4a7c15ull) >> 53;
+    uint64_t s = size < GSI_DIGEST_SIZE_FOLD
+                     ? size
+                     : GSI_DIGEST_SIZE_FOLD | (size * 0x9e3779b97f4a7c15ull) >> 33;
+
+    return (uint64_t)call << 44 | a << 32 | s;
+}
+
+/* The fields of a digest. */
+static inline unsigned gsi_digest_call(uint64_t d)
+{
+    return (unsigned)(d >> 44 & 0xf);
+}
+static inline unsigned gsi_digest_aux(uint64_t d)
+{
+    return (unsigned)(d >> 32 & 0xfff);
+}
+static inline uint64_t gsi_digest_size(uint64_t d)
+{
+    return d & 0xffffffffu;
+}
+/* A broadcast digest's root (its index in the group), -1 when folded. */
+static inline int gsi_digest_root(uint64_t d)
+{
+    unsigned a = gsi_digest_aux(d);
+
+    return a < GSI_DIGEST_AUX_FOLD ? (int)a : -1;
 }
 
 /* The digest's aux of a reduction: a hash of its name (fn). */

@@ -40,8 +40,7 @@ static const char from_root[] = "the broadcast's data from the root";
 static void root_check(gsi_coll_t *c, uint64_t word)
 {
     if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c), 0))
-        gsi_coll_disagree(c->fn, c->g, (int)(word >> 32 & 0xff), 0, word & GSI_SIG_PAYLOAD,
-                          c->digest);
+        gsi_coll_disagree(c->fn, c->g, gsi_digest_root(word), 0, word & GSI_SIG_PAYLOAD, c->digest);
 }
 
 /* On a team the root also stores its digest, tagged with the call, beside
@@ -74,7 +73,7 @@ static void push(gsi_coll_t *c, void *dest, const void *source, size_t nbytes, i
         if (__builtin_expect((word & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c) &&
                                  (word & GSI_SIG_PAYLOAD) != c->digest,
                              0))
-            gsi_coll_disagree(c->fn, g, (int)(word >> 32 & 0xff), 1, word & GSI_SIG_PAYLOAD,
+            gsi_coll_disagree(c->fn, g, gsi_digest_root(word), 1, word & GSI_SIG_PAYLOAD,
                               c->digest);
         return;
     }

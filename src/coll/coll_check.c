@@ -22,23 +22,47 @@ static const char *const call_name[GSI_CALL_COUNT] = {
     [GSI_CALL_REDUCESCATTER] = "a reduce-scatter",
 };
 
-/* Both sizes, in the words of the routine. */
-static void size_words(char *buf, size_t len, unsigned call, unsigned long long theirs,
-                       unsigned long long mine)
+/* A size field in words: exact, or folded (src/coll/coll.h). */
+static void size_text(char *buf, size_t len, uint64_t field, const char *unit)
 {
+    if (field & GSI_DIGEST_SIZE_FOLD)
+        snprintf(buf, len, "another size of 2^31 %s or more", unit);
+    else
+        snprintf(buf, len, "%llu %s", (unsigned long long)field, unit);
+}
+
+/* Both sizes, in the words of the routine. */
+static void size_words(char *buf, size_t len, unsigned call, uint64_t theirs, uint64_t mine)
+{
+    const char *unit = call == GSI_CALL_BCAST || call == GSI_CALL_FCOLLECT ||
+                               call == GSI_CALL_ALLTOALL || call == GSI_CALL_ALLTOALLS
+                           ? "bytes"
+                           : "elements";
+    char t[64], m[64];
+
+    size_text(t, sizeof t, theirs, unit);
+    size_text(m, sizeof m, mine, unit);
     switch (call) {
-    case GSI_CALL_BCAST:
-        snprintf(buf, len, "broadcasts %llu bytes, this PE %llu bytes", theirs, mine);
-        break;
-    case GSI_CALL_FCOLLECT:
-        snprintf(buf, len, "collects %llu bytes from each PE, this PE %llu bytes", theirs, mine);
-        break;
+    case GSI_CALL_BCAST: snprintf(buf, len, "broadcasts %s, this PE %s", t, m); break;
+    case GSI_CALL_FCOLLECT: snprintf(buf, len, "collects %s from each PE, this PE %s", t, m); break;
     case GSI_CALL_ALLTOALL:
-    case GSI_CALL_ALLTOALLS:
-        snprintf(buf, len, "sends %llu bytes to each PE, this PE %llu bytes", theirs, mine);
-        break;
-    default: snprintf(buf, len, "reduces %llu elements, this PE %llu elements", theirs, mine);
+    case GSI_CALL_ALLTOALLS: snprintf(buf, len, "sends %s to each PE, this PE %s", t, m); break;
+    default: snprintf(buf, len, "reduces %s, this PE %s", t, m);
     }
+}
+
+/* A broadcast's root as the line names it: its PE number, or "a PE of
+ * index 2048 or more in the team" when the digest folded it. */
+static void root_text(char *buf, size_t len, const gsi_group_t *g, uint64_t d)
+{
+    int r = gsi_digest_root(d);
+
+    if (r >= 0 && r < g->n)
+        snprintf(buf, len, "PE %d", gsi_group_pe(g, r));
+    else if (r >= 0)
+        snprintf(buf, len, "index %d, past the team's %d PEs", r, g->n);
+    else
+        snprintf(buf, len, "another PE (of index 2048 or more in the team)");
 }
 
 unsigned gsi_call_name_hash(const char *fn)
@@ -47,32 +71,33 @@ unsigned gsi_call_name_hash(const char *fn)
 
     for (; *fn; fn++)
         h = (h ^ (unsigned char)*fn) * 16777619u;
-    return (h ^ h >> 8 ^ h >> 16 ^ h >> 24) & 0xff;
+    /* 11 bits: below GSI_DIGEST_AUX_FOLD, so the digest keeps it whole. */
+    return (h ^ h >> 11 ^ h >> 22) & (GSI_DIGEST_AUX_FOLD - 1);
 }
 
 _Noreturn void gsi_coll_disagree(const char *fn, const gsi_group_t *g, int member, int root,
                                  uint64_t theirs, uint64_t mine)
 {
-    unsigned call = (unsigned)(mine >> 40 & 0xff), their_call = (unsigned)(theirs >> 40 & 0xff);
-    unsigned aux = (unsigned)(mine >> 32 & 0xff), their_aux = (unsigned)(theirs >> 32 & 0xff);
-    unsigned long long size = mine & UINT32_MAX, their_size = theirs & UINT32_MAX;
-    int pe = member >= 0 && member < g->n ? gsi_group_pe(g, member) : member;
-    char who[64], what[128];
+    unsigned call = gsi_digest_call(mine), their_call = gsi_digest_call(theirs);
+    char pe[32], who[64], what[160], r1[80], r2[80];
 
-    if (root)
-        snprintf(who, sizeof who, "the root, PE %d,", pe);
+    /* member < 0: the PE is not known (a folded root index). */
+    if (member >= 0 && member < g->n)
+        snprintf(pe, sizeof pe, "PE %d", gsi_group_pe(g, member));
     else
-        snprintf(who, sizeof who, "PE %d", pe);
+        snprintf(pe, sizeof pe, "another PE");
+    snprintf(who, sizeof who, root ? "the root, %s," : "%s", pe);
     if (call != their_call)
-        gsi_fatal(fn, "PEs disagree: PE %d calls %s, this PE %s", pe,
+        gsi_fatal(fn, "PEs disagree: %s calls %s, this PE %s", pe,
                   their_call < GSI_CALL_COUNT ? call_name[their_call] : "another collective", fn);
-    if (aux != their_aux && call == GSI_CALL_BCAST)
-        gsi_fatal(fn, "PEs disagree on the root: PE %d names PE %d, this PE names PE %d", pe,
-                  (int)their_aux < g->n ? gsi_group_pe(g, (int)their_aux) : (int)their_aux,
-                  (int)aux < g->n ? gsi_group_pe(g, (int)aux) : (int)aux);
-    if (aux != their_aux)
-        gsi_fatal(fn, "PEs disagree: PE %d calls a reduction of another operator or type than %s",
-                  pe, fn);
-    size_words(what, sizeof what, call, their_size, size);
+    if (gsi_digest_aux(mine) != gsi_digest_aux(theirs) && call == GSI_CALL_BCAST) {
+        root_text(r1, sizeof r1, g, theirs);
+        root_text(r2, sizeof r2, g, mine);
+        gsi_fatal(fn, "PEs disagree on the root: %s names %s, this PE names %s", pe, r1, r2);
+    }
+    if (gsi_digest_aux(mine) != gsi_digest_aux(theirs))
+        gsi_fatal(fn, "PEs disagree: %s calls a reduction of another operator or type than %s", pe,
+                  fn);
+    size_words(what, sizeof what, call, gsi_digest_size(theirs), gsi_digest_size(mine));
     gsi_fatal(fn, "PEs disagree: %s %s", who, what);
 }

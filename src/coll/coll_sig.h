@@ -266,8 +266,7 @@ static inline void gsi_coll_stray_check(const gsi_coll_t *c, int mine)
         uint64_t v = words[j] == mine ? 0 : __atomic_load_n(gsi_sig(c, words[j]), __ATOMIC_ACQUIRE);
 
         if ((v & ~GSI_SIG_PAYLOAD) == gsi_sig_tag(c)) {
-            int from = words[j] == GSI_SIG_BCAST ? (int)(v >> 32 & 0xff)
-                                                 : (g->me - 1 + g->n) % g->n;
+            int from = words[j] == GSI_SIG_BCAST ? gsi_digest_root(v) : (g->me - 1 + g->n) % g->n;
 
             gsi_coll_disagree(c->fn, g, from, 0, v & GSI_SIG_PAYLOAD, c->digest);
         }

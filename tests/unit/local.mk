@@ -5,7 +5,7 @@ if HAVE_CRITERION
 unit_tests = tests/unit/alloc tests/unit/env tests/unit/translate tests/unit/typetable \
 	tests/unit/ring tests/unit/sha256 tests/unit/caps_proxy tests/unit/caps_p2p \
 	tests/unit/float16 tests/unit/pmi2 tests/unit/topo tests/unit/verbs_window tests/unit/wait_gpu \
-	tests/unit/node
+	tests/unit/node tests/unit/coll_digest
 check_PROGRAMS += $(unit_tests)
 TESTS += $(unit_tests)
 unit_cppflags = $(AM_CPPFLAGS) $(GSI_CPPFLAGS)
@@ -56,6 +56,11 @@ tests_unit_node_SOURCES = tests/unit/node.c
 tests_unit_node_CPPFLAGS = $(unit_cppflags)
 tests_unit_node_CFLAGS = $(unit_cflags)
 tests_unit_node_LDADD = $(unit_ldadd)
+# coll_digest: a collective's argument digest and the line a mismatch prints.
+tests_unit_coll_digest_SOURCES = tests/unit/coll_digest.c
+tests_unit_coll_digest_CPPFLAGS = $(unit_cppflags)
+tests_unit_coll_digest_CFLAGS = $(unit_cflags)
+tests_unit_coll_digest_LDADD = $(unit_ldadd)
 tests_unit_ring_SOURCES = tests/unit/ring.c
 tests_unit_ring_CPPFLAGS = $(unit_cppflags)
 tests_unit_ring_CFLAGS = $(unit_cflags)
