@@ -44,7 +44,7 @@ _Static_assert(GSI_SIG_RING_FIRST < GSI_SIG_GOT, "the ring's first word lies amo
  * skipped. */
 static void ring_first_wait(gsi_coll_t *c, int left)
 {
-    const uint64_t *word = gsi_sig(c, GSI_SIG_RING_FIRST);
+    uint64_t *word = gsi_sig(c, GSI_SIG_RING_FIRST);
     uint64_t tag = gsi_sig_tag(c), next = (((c->seq + 1) & 0x7fff) | 0x8000) << 48, v;
     gsi_waiter_t w = GSI_WAITER_INIT;
 
@@ -56,6 +56,14 @@ static void ring_first_wait(gsi_coll_t *c, int left)
     }
     if (__builtin_expect((v & ~GSI_SIG_PAYLOAD) == tag && (v & GSI_SIG_PAYLOAD) != c->digest, 0))
         gsi_coll_disagree(c->fn, c->g, left, 0, v & GSI_SIG_PAYLOAD, c->digest);
+    /* This call's word back to 0: the team's tag counts every collective,
+     * so a word left here would carry a tag that comes round again 2^15
+     * calls later (or one short of it, which reads as "next"), and that
+     * call's wait would end before its block had landed.  A compare and
+     * swap, not a store: the neighbour's next tag may land meanwhile, and
+     * must stay. */
+    if ((v & ~GSI_SIG_PAYLOAD) == tag)
+        __atomic_compare_exchange_n(word, &v, 0, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 
 /* The same on an active set, whose pSync has no room for RING_FIRST: the

@@ -22,7 +22,8 @@ check_PROGRAMS += tests/pe/coll_bcast tests/pe/coll_bcast_net tests/pe/coll_coll
 	tests/pe/bad_coll_alltoall_size tests/pe/bad_coll_reduce_count tests/pe/bad_coll_reduce_op \
 	tests/pe/bad_coll_routine tests/pe/bad_coll_bcast_two_roots \
 	tests/pe/bad_coll_aset_alltoall_size tests/pe/bad_coll_aset_bcast_size \
-	tests/pe/bad_coll_aset_fcollect_size tests/pe/coll_bcast_wrap
+	tests/pe/bad_coll_aset_fcollect_size tests/pe/coll_bcast_wrap \
+	tests/pe/coll_fcollect_wrap
 
 tests_pe_coll_bcast_SOURCES = tests/pe/coll_bcast.c tests/pe/coll_test.h tests/pe/pe_test.h
 tests_pe_coll_bcast_LDADD = libgshmem.la
@@ -90,6 +91,8 @@ tests_pe_bad_coll_aset_fcollect_size_SOURCES = tests/pe/bad_coll_aset_fcollect_s
 tests_pe_bad_coll_aset_fcollect_size_LDADD = libgshmem.la
 tests_pe_coll_bcast_wrap_SOURCES = tests/pe/coll_bcast_wrap.c tests/pe/pe_test.h
 tests_pe_coll_bcast_wrap_LDADD = libgshmem.la
+tests_pe_coll_fcollect_wrap_SOURCES = tests/pe/coll_fcollect_wrap.c tests/pe/pe_test.h
+tests_pe_coll_fcollect_wrap_LDADD = libgshmem.la
 
 TESTS += \
 	tests/pe/coll_bcast-np1.pe tests/pe/coll_bcast-np2.pe tests/pe/coll_bcast-np3.pe \
@@ -135,4 +138,4 @@ TESTS += \
 	tests/pe/bad_coll_aset_fcollect_size-np2.pe tests/pe/bad_coll_aset_fcollect_size-np4.pe \
 	tests/pe/bad_coll_bcast_size-np4.pe tests/pe/bad_coll_bcast_two_roots-np4.pe \
 	tests/pe/bad_coll_fcollect_size-np4.pe tests/pe/bad_coll_reduce_count-np4.pe \
-	tests/pe/coll_bcast_wrap-np2.pe
+	tests/pe/coll_bcast_wrap-np2.pe tests/pe/coll_fcollect_wrap-np2.pe

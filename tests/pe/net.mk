@@ -310,6 +310,7 @@ TESTS += \
 	tests/pe/coll_collect_net-np2-net.net \
 	tests/pe/coll_collect_net-np3-net.net \
 	tests/pe/coll_collect_net-np4-net.net \
+	tests/pe/coll_fcollect_wrap-np2-net.net \
 	tests/pe/coll_sync-np1-net.net \
 	tests/pe/coll_sync-np2-net.net \
 	tests/pe/coll_sync-np3-net.net \
