@@ -47,7 +47,8 @@
  * same API with the kernels on the GPU, device-linked inside the library
  * (a program or Python links or loads it like any shared library; compiled,
  * not run).  Errors: 0, or
- * GSHMEM_MOE_ERR_INVALID (a bad argument; nothing was sent) or
+ * GSHMEM_MOE_ERR_INVALID (a bad argument on this PE or another: every PE
+ * returns it, and none sent anything) or
  * GSHMEM_MOE_ERR_FAILED (no heap room, a
  * launch failed); gshmem_moe_error() gives the line, also printed on stderr.
  */
@@ -149,6 +150,15 @@ GSHMEM_MOE_API int gshmem_moe_recv_source(const gshmem_moe_t *b,
                                           const gshmem_moe_handle_t *handle,
                                           int le, int r, int *src_pe,
                                           int *src_token);
+
+/* Collective, for bindings that check a call's arguments themselves (the
+ * Python package): this PE refuses its dispatch (combine 0) or combine
+ * (combine 1), having said why, and takes part in that call's vote in its
+ * place, so that every other PE's call returns GSHMEM_MOE_ERR_INVALID
+ * naming this PE instead of waiting for its tokens.  Returns
+ * GSHMEM_MOE_ERR_INVALID.  (dispatch and combine vote by themselves: every
+ * PE says whether it refused its arguments before anything is sent.) */
+GSHMEM_MOE_API int gshmem_moe_refuse(gshmem_moe_t *b, int combine);
 
 /* The last error's line ("gshmem: PE n: gshmem_moe_dispatch: ..."), or "". */
 GSHMEM_MOE_API const char *gshmem_moe_error(void);

@@ -55,6 +55,8 @@ struct gshmem_moe {
     uint32_t combined;         /* epoch of the last combine */
     uint32_t tag;              /* its handles' .buffer: this process's count of creates */
     int sent[2];               /* per parity: the tokens the dispatch took */
+    long *cvote;               /* symmetric [2]: combine's vote, source and result (moe_vote) */
+    int *dvote;                /* symmetric [2], in cvote's allocation: dispatch's vote */
 };
 
 /* Tags of buffers made in this process, so that a handle names its buffer
@@ -257,7 +259,9 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
     }
     NK = (size_t)b->N * (size_t)b->K, LPN = (size_t)b->L * (size_t)b->P * (size_t)b->N;
     b->idx[0] = b->m.a.b.idx;
-    b->idx[1] = (int32_t *)gshmem_malloc(NK * 4); /* collective, like moe_init's */
+    b->idx[1] = (int32_t *)gshmem_malloc(NK * 4);      /* collective, like moe_init's */
+    b->cvote = (long *)shmem_malloc(4 * sizeof(long)); /* moe_vote's; dvote in its second half */
+    b->dvote = b->cvote ? (int *)(void *)(b->cvote + 2) : NULL;
     b->idx_host = (int32_t *)malloc(NK * 4);
     b->w_host = (float *)calloc(NK, 4);
     b->scratch = (moe_entry_t *)malloc((size_t)b->N * sizeof(moe_entry_t));
@@ -266,8 +270,8 @@ int gshmem_moe_create(const gshmem_moe_config_t *cfg, gshmem_moe_t **out)
         b->rows[rc] = (gshmem_moe_row_t *)calloc(LPN, sizeof(gshmem_moe_row_t));
         b->lay_n[rc] = (int32_t *)calloc((size_t)b->L, 4);
     }
-    if (!b->idx[1] || !b->idx_host || !b->w_host || !b->scratch || !b->lay[0] || !b->lay[1] ||
-        !b->rows[0] || !b->rows[1] || !b->lay_n[0] || !b->lay_n[1]) {
+    if (!b->idx[1] || !b->cvote || !b->idx_host || !b->w_host || !b->scratch || !b->lay[0] ||
+        !b->lay[1] || !b->rows[0] || !b->rows[1] || !b->lay_n[0] || !b->lay_n[1]) {
         moe_release(b);
         return moe_fail(GSHMEM_MOE_ERR_FAILED, fn, "out of memory (symmetric or private)");
     }
@@ -284,6 +288,7 @@ static void moe_release(gshmem_moe_t *b)
     b->m.a.b.idx = b->idx[0]; /* moe_fini frees the one moe_init made */
     moe_fini(&b->m);
     gshmem_free(b->idx[1]);
+    shmem_free(b->cvote);
     free(b->idx_host), free(b->w_host), free(b->scratch);
     free(b->lay[0]), free(b->lay[1]), free(b->lay_n[0]), free(b->lay_n[1]);
     free(b->rows[0]), free(b->rows[1]);
@@ -426,6 +431,47 @@ static int check_routing(const gshmem_moe_t *b, const char *fn, routing_t idx, i
     return 0;
 }
 
+/* Dispatch and combine are collective: a PE that refuses its arguments
+ * (a routing past num_experts, a count out of range, a stale handle) must
+ * not leave the others waiting for its tokens (issue 29, point 2).  So,
+ * after its checks and before anything is sent, every PE says whether it
+ * refused, in one max reduction over the world (the highest refusing PE
+ * + 1, else 0), and if any did, every PE returns the error and none
+ * sends: the buffer stays as it was, and the call can be made again.  The
+ * refusing PE has said why; the others name it.  Dispatch votes with an
+ * int and combine with a long reduction, so that a PE in one while its
+ * peers are in the other is named by the reductions' own check instead of
+ * the two pairing up.  A few microseconds on a call of milliseconds. */
+static int moe_vote(gshmem_moe_t *b, const char *fn, int rc, int combine)
+{
+    const char *what = combine ? "combined" : "dispatched";
+    int mine = rc ? shmem_my_pe() + 1 : 0, refused;
+
+    if (combine) {
+        b->cvote[0] = mine;
+        shmem_long_max_reduce(SHMEM_TEAM_WORLD, &b->cvote[1], &b->cvote[0], 1);
+        refused = (int)b->cvote[1];
+    } else {
+        b->dvote[0] = mine;
+        shmem_int_max_reduce(SHMEM_TEAM_WORLD, &b->dvote[1], &b->dvote[0], 1);
+        refused = b->dvote[1];
+    }
+    if (refused == 0 || rc != 0)
+        return rc;
+    return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                    "PE %d refused its arguments (its own line says why), so no PE %s", refused - 1,
+                    what);
+}
+
+int gshmem_moe_refuse(gshmem_moe_t *b, int combine)
+{
+    const char *fn = combine ? "gshmem_moe_combine" : "gshmem_moe_dispatch";
+
+    if (!moe_live(b, "gshmem_moe_refuse"))
+        return GSHMEM_MOE_ERR_INVALID;
+    return moe_vote(b, fn, GSHMEM_MOE_ERR_INVALID, combine != 0);
+}
+
 static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_t topk_idx,
                     int ntokens, void *recv_x, float *recv_scales, int32_t *recv_count,
                     gshmem_moe_handle_t *handle)
@@ -439,19 +485,21 @@ static int dispatch(gshmem_moe_t *b, const char *fn, const uint16_t *x, routing_
     fp8 = b->cfg.format == GSHMEM_MOE_FP8;
     in_flight = b->cfg.mode == GSHMEM_MOE_LOW_LATENCY ? 2 : 1;
     if (ntokens < 0 || ntokens > b->N)
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "ntokens %d is not 0 to max_tokens_per_pe %d",
-                        ntokens, b->N);
-    if ((ntokens > 0 && (!x || !topk_idx.idx)) || !recv_count || !handle ||
-        (fp8 && recv_x && !recv_scales))
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
-                        "a NULL array (x, topk_idx, recv_count, handle, or recv_scales for fp8 "
-                        "with recv_x)");
-    if (b->m.epoch_dispatch - b->combined >= in_flight)
-        return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
-                        "%u dispatches wait for their combine; %s mode allows %u",
-                        b->m.epoch_dispatch - b->combined,
-                        in_flight == 2 ? "low-latency" : "normal", in_flight);
-    if ((rc = check_routing(b, fn, topk_idx, ntokens)) != 0)
+        rc = moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "ntokens %d is not 0 to max_tokens_per_pe %d",
+                      ntokens, b->N);
+    else if ((ntokens > 0 && (!x || !topk_idx.idx)) || !recv_count || !handle ||
+             (fp8 && recv_x && !recv_scales))
+        rc = moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                      "a NULL array (x, topk_idx, recv_count, handle, or recv_scales for fp8 "
+                      "with recv_x)");
+    else if (b->m.epoch_dispatch - b->combined >= in_flight)
+        rc = moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
+                      "%u dispatches wait for their combine; %s mode allows %u",
+                      b->m.epoch_dispatch - b->combined, in_flight == 2 ? "low-latency" : "normal",
+                      in_flight);
+    else
+        rc = check_routing(b, fn, topk_idx, ntokens);
+    if ((rc = moe_vote(b, fn, rc, 0)) != 0)
         return rc;
 
     p = (int)((b->m.epoch_dispatch + 1) & 1u);
@@ -534,14 +582,12 @@ static int own_handle(const gshmem_moe_t *b, const gshmem_moe_handle_t *handle, 
                     handle->buffer, b->tag);
 }
 
-int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *topk_w,
-                       const gshmem_moe_handle_t *handle, uint16_t *out)
+/* combine's own checks of its arguments: 0, or a line. */
+static int combine_check(const gshmem_moe_t *b, const char *fn, const float *topk_w,
+                         const gshmem_moe_handle_t *handle, const uint16_t *out)
 {
-    const char *fn = "gshmem_moe_combine";
-    int p, le, r, n, rc;
+    int rc, n;
 
-    if (!moe_live(b, fn))
-        return GSHMEM_MOE_ERR_INVALID;
     if (handle == NULL)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "handle is NULL");
     if ((rc = own_handle(b, handle, fn)) != 0)
@@ -558,6 +604,21 @@ int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *t
                         handle->epoch, b->sent[handle->epoch & 1u]);
     if (n > 0 && (!topk_w || !out))
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "a NULL array (topk_w or out)");
+    return 0;
+}
+
+int gshmem_moe_combine(gshmem_moe_t *b, const uint16_t *expert_y, const float *topk_w,
+                       const gshmem_moe_handle_t *handle, uint16_t *out)
+{
+    const char *fn = "gshmem_moe_combine";
+    int p, le, r, n = 0, rc;
+
+    if (!moe_live(b, fn))
+        return GSHMEM_MOE_ERR_INVALID;
+    if ((rc = combine_check(b, fn, topk_w, handle, out)) == 0)
+        n = handle->num_tokens;
+    if ((rc = moe_vote(b, fn, rc, 1)) != 0)
+        return rc;
 
     p = (int)(handle->epoch & 1u);
     /* No expert_y: the outputs are in place already (gshmem_moe_expert_rows). */

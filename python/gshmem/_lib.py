@@ -179,6 +179,8 @@ def _moe_protos(m):
     m.gshmem_moe_recv_source.restype = c_int
     m.gshmem_moe_recv_source.argtypes = [c_void_p, c_void_p, c_int, c_int,
                                          ctypes.POINTER(c_int), ctypes.POINTER(c_int)]
+    m.gshmem_moe_refuse.restype = c_int
+    m.gshmem_moe_refuse.argtypes = [c_void_p, c_int]
     m.gshmem_moe_error.restype = ctypes.c_char_p
     m.gshmem_moe_error.argtypes = []
 

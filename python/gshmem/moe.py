@@ -129,16 +129,15 @@ class Buffer:
         return self._check_x(fn, "topk_idx", topk_idx, dtype, (n, self.num_topk)), \
             dtype == torch.int64
 
-    def dispatch(self, x, topk_idx, topk_weights=None):
-        """Collective.  x: bf16 [ntokens, hidden], ntokens <= the buffer's
-        num_max_dispatch_tokens_per_rank; topk_idx [ntokens, num_topk] (int64
-        as DeepEP, or int32; -1 = none); topk_weights float32, kept in the
-        handle for combine.  Returns (recv_x, recv_count, handle).  The
-        results may reuse the memory of earlier results that nothing holds
-        any more (_reuse.py), as torch's caching allocator does on a GPU."""
+    def _refuse(self, combine):
+        """This PE refused its own arguments: it takes part in the call's
+        vote (gshmem_moe_refuse), so its peers' call fails naming it instead
+        of waiting for its tokens."""
+        self._lib.gshmem_moe_refuse(self._b, combine)
+
+    def _dispatch_args(self, x, topk_idx, topk_weights):
         torch = _torch()
         fn = "dispatch"
-        self._live(fn)
         if not isinstance(x, torch.Tensor) or x.dim() != 2:
             raise ValueError("gshmem.moe.dispatch: x must be a 2-D torch.Tensor [ntokens, hidden]")
         n = x.shape[0]
@@ -151,6 +150,22 @@ class Buffer:
         if topk_weights is not None:
             topk_weights = self._check_x(fn, "topk_weights", topk_weights, torch.float32,
                                          (n, self.num_topk))
+        return x, idx, wide, topk_weights
+
+    def dispatch(self, x, topk_idx, topk_weights=None):
+        """Collective.  x: bf16 [ntokens, hidden], ntokens <= the buffer's
+        num_max_dispatch_tokens_per_rank; topk_idx [ntokens, num_topk] (int64
+        as DeepEP, or int32; -1 = none); topk_weights float32, kept in the
+        handle for combine.  Returns (recv_x, recv_count, handle).  The
+        results may reuse the memory of earlier results that nothing holds
+        any more (_reuse.py), as torch's caching allocator does on a GPU."""
+        self._live("dispatch")
+        try:
+            x, idx, wide, topk_weights = self._dispatch_args(x, topk_idx, topk_weights)
+        except ValueError:
+            self._refuse(0)
+            raise
+        n = x.shape[0]
         vals, vp = self._recv_vals.take(self._recv_shape)
         scales, sp = self._recv_scales.take(self._scale_shape) if self.use_fp8 else (None, None)
         count, cp = self._count.take((self.num_local_experts,))
@@ -164,15 +179,9 @@ class Buffer:
             recv_x = tuple(t.cuda() for t in recv_x) if self.use_fp8 else recv_x.cuda()
         return recv_x, count, Handle(c, idx, topk_weights, count)
 
-    def combine(self, x, handle, topk_weights=None, out=None):
-        """Collective.  x: bf16 [num_local_experts, P*N, hidden], the expert
-        outputs in recv_x's order; topk_weights float32 [ntokens, num_topk]
-        (default: those given to dispatch); out: where to write the result
-        (bf16 [ntokens, hidden], contiguous), as DeepEP's out=, else a new
-        tensor.  Returns the result."""
+    def _combine_args(self, x, handle, topk_weights, out):
         torch = _torch()
         fn = "combine"
-        self._live(fn)
         if not isinstance(handle, Handle):
             raise ValueError("gshmem.moe.combine: handle must be what dispatch returned")
         n = handle.num_tokens
@@ -182,7 +191,21 @@ class Buffer:
             raise ValueError("gshmem.moe.combine: no topk_weights (give them here or to dispatch)")
         if w is not handle.topk_weights:  # those were checked by dispatch
             w = self._check_x(fn, "topk_weights", w, torch.float32, (n, self.num_topk))
-        staged = out is None or not self._check_out(out, n)
+        return x, w, out is None or not self._check_out(out, n)
+
+    def combine(self, x, handle, topk_weights=None, out=None):
+        """Collective.  x: bf16 [num_local_experts, P*N, hidden], the expert
+        outputs in recv_x's order; topk_weights float32 [ntokens, num_topk]
+        (default: those given to dispatch); out: where to write the result
+        (bf16 [ntokens, hidden], contiguous), as DeepEP's out=, else a new
+        tensor.  Returns the result."""
+        self._live("combine")
+        try:
+            x, w, staged = self._combine_args(x, handle, topk_weights, out)
+        except ValueError:
+            self._refuse(1)
+            raise
+        n = handle.num_tokens
         if staged:
             block, op = self._out.take((n, self.hidden))
         else:

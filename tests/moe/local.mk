@@ -42,6 +42,11 @@ tests_moe_moe_handle_checks_SOURCES = tests/moe/moe_handle_checks.c tests/pe/pe_
 tests_moe_moe_handle_checks_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 # Configs that differ between PEs, or that one PE refuses, fail on every PE.
 check_PROGRAMS += tests/moe/bad_moe_config
+# One PE refuses its dispatch's or combine's arguments while the others
+# call it: every PE returns the error, none waits (the vote in gshmem_moe.c).
+check_PROGRAMS += tests/moe/moe_route_vote
+tests_moe_moe_route_vote_SOURCES = tests/moe/moe_route_vote.c tests/pe/pe_test.h
+tests_moe_moe_route_vote_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 tests_moe_bad_moe_config_SOURCES = tests/moe/bad_moe_config.c
 tests_moe_bad_moe_config_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 
@@ -54,7 +59,8 @@ TESTS += \
 	tests/moe/bad_moe_config-np2.pe tests/moe/bad_moe_config-np4.pe \
 	tests/moe/bad_moe_config_refused.sh \
 	tests/moe/moe_handle_checks-np1.pe tests/moe/moe_handle_checks-np2.pe tests/moe/moe_handle_checks-np4.pe \
-	tests/moe/moe_config_checks-np1.pe tests/moe/moe_config_checks-np2.pe tests/moe/moe_config_checks-np4.pe
+	tests/moe/moe_config_checks-np1.pe tests/moe/moe_config_checks-np2.pe tests/moe/moe_config_checks-np4.pe \
+	tests/moe/moe_route_vote-np2.pe tests/moe/moe_route_vote-np4.pe
 
 if HAVE_UCX
 TESTS += \
@@ -63,5 +69,5 @@ TESTS += \
 	tests/moe/moe_normal-np4-net.net \
 	tests/moe/moe_inflight-np2-net.net tests/moe/moe_inflight-np4-net.net \
 	tests/moe/moe_zero_copy-np2-net.net tests/moe/moe_zero_copy-np4-net.net \
-	tests/moe/moe_handle_checks-np2-net.net
+	tests/moe/moe_handle_checks-np2-net.net tests/moe/moe_route_vote-np2-net.net
 endif

@@ -206,3 +206,40 @@ def test_bad_arguments_raise_before_sending():
                        expected_out(me, E, "random", 3, "full", True).view(torch.int16))
     gshmem.barrier()
     buf.destroy()
+
+
+def test_one_pe_refuses_every_pe_fails():
+    """Issue 29: dispatch and combine are collective, so when one PE refuses
+    its arguments (in Python, or in the library) the others' call must not
+    wait for its tokens: every PE raises, the others naming the PE that
+    refused, and the buffer is as it was, so the same calls with good
+    arguments then work."""
+    me, n = gshmem.my_pe(), gshmem.n_pes()
+    E, last = PER_PE * n, n - 1
+    buf = gshmem.moe.Buffer(H, E, K, N)
+    x, idx, w = ref.inputs(me, 5, N, H, E, K, "random")
+
+    def refused(own, fn):
+        if me == last:
+            return own
+        return r"gshmem: PE %d: gshmem_moe_%s(_i64)?: PE %d refused its arguments" % (me, fn, last)
+
+    with pytest.raises(ValueError, match=refused("is torch.float32, not torch.bfloat16",
+                                                 "dispatch")):
+        buf.dispatch(x.float() if me == last else x, idx, w)
+    bad = idx.clone()
+    if me == last:
+        bad[0, 0] = E
+    with pytest.raises(ValueError, match=refused(r"topk_idx\[0\]\[0\] = %d is not -1" % E,
+                                                 "dispatch")):
+        buf.dispatch(x, bad, w)
+    recv_x, count, handle = buf.dispatch(x, idx, w)
+    y = ref.run_experts(me, recv_x, count, buf.num_local_experts, True)
+    wrong = torch.zeros((1, 1, H), dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match=refused("shape", "combine")):
+        buf.combine(wrong if me == last else y, handle, w)
+    out = buf.combine(y, handle, w)
+    assert torch.equal(out.view(torch.int16),
+                       expected_out(me, E, "random", 5, "full", True).view(torch.int16))
+    gshmem.barrier()
+    buf.destroy()
