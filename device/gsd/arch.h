@@ -38,8 +38,12 @@ void gshmemi_lane_syncwarp(void);
 void gshmemi_lane_syncwarpgroup(void);
 /* CLOCK_MONOTONIC in ns (a call: strict ISO C modes hide clock_gettime). */
 uint64_t gshmemi_lane_clock_ns(void);
-/* Sleep a few microseconds: a wait that has yielded long enough. */
-void gshmemi_lane_nap(void);
+/* A wait's polls: spin to 64, yield to 64 + 1024, then nap (gsd_pause). */
+#define GSD_PAUSE_FIRST_NAP (64 + 1024 + 1)
+/* Sleep a few microseconds: a wait that has yielded long enough.  polls:
+ * the wait's count so far (GSD_PAUSE_FIRST_NAP at its first nap), which
+ * tells the launcher a lane has entered a long wait (src/gpu/lanes.c). */
+void gshmemi_lane_nap(unsigned polls);
 /* Drive the network for operations aimed at this PE (a waiting lane). */
 void gshmemi_lane_progress(void);
 GSD_END_C
@@ -341,9 +345,9 @@ GSD_FN uint64_t gsd_clock_ns(void)
  * naps, so hundreds of waiting lanes do not keep every core busy. */
 GSD_FN void gsd_pause(unsigned *polls)
 {
-    if (++*polls > 64 + 1024) {
+    if (++*polls >= GSD_PAUSE_FIRST_NAP) {
         gshmemi_lane_progress();
-        gshmemi_lane_nap();
+        gshmemi_lane_nap(*polls);
     } else if (*polls > 64) {
         if ((*polls & 15) == 0)
             gshmemi_lane_progress();

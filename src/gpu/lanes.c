@@ -31,6 +31,7 @@
 
 #include "gpu/lanes.h"
 #include "base/log.h"
+#include "core/liveness.h"
 #include "core/pe.h"
 #include "core/wait.h"
 
@@ -81,6 +82,9 @@ __attribute__((visibility("default"))) uint64_t gshmemi_region_next(void)
     return __atomic_add_fetch(&region_handles, 1, __ATOMIC_RELAXED);
 }
 
+static void lane_in_bar(int in);
+static void lane_napped(unsigned polls);
+
 static void bar_wait(lane_bar_t *b)
 {
     unsigned gen, polls = 0;
@@ -104,8 +108,10 @@ static void bar_wait(lane_bar_t *b)
             sched_yield();
         } else {
             __atomic_add_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
+            lane_in_bar(1);
             /* Returns at once when gen has moved on already. */
             syscall(SYS_futex, &b->gen, FUTEX_WAIT_PRIVATE, gen, NULL, NULL, 0);
+            lane_in_bar(0);
             __atomic_sub_fetch(&b->sleepers, 1, __ATOMIC_SEQ_CST);
         }
     }
@@ -155,10 +161,11 @@ void gshmemi_lane_progress(void)
         gsi_pe.net_progress();
 }
 
-void gshmemi_lane_nap(void)
+void gshmemi_lane_nap(unsigned polls)
 {
     struct timespec ts = {0, 10000};
 
+    lane_napped(polls);
     nanosleep(&ts, NULL);
 }
 
@@ -188,7 +195,116 @@ typedef struct lane_worker {
     int quit;
     gsd_lane_t lane;
     launch_t *job;
+    /* The stuck watch's view of the lane (written by the lane, read by the
+     * launching thread): waits counts the device waits that reached a nap,
+     * nap_ns is the last nap's time, in_bar says it sleeps in a block or
+     * warp barrier, done that it has returned from the kernel. */
+    uint64_t waits, nap_ns;
+    int in_bar, done;
 } lane_worker_t;
+
+/* The worker running on this thread, NULL on others. */
+static lane_worker_t *self_worker(void)
+{
+    gsd_lane_t *l = gshmemi_lane_self;
+
+    return l ? (lane_worker_t *)(void *)((char *)l - offsetof(lane_worker_t, lane)) : NULL;
+}
+
+static void lane_in_bar(int in)
+{
+    lane_worker_t *w = self_worker();
+
+    if (w)
+        __atomic_store_n(&w->in_bar, in, __ATOMIC_RELAXED);
+}
+
+/* A new wait at its first nap, and when the lane last napped (its wait
+ * goes on): what the stuck watch below reads. */
+static void lane_napped(unsigned polls)
+{
+    lane_worker_t *w = self_worker();
+
+    if (!w)
+        return;
+    if (polls == GSD_PAUSE_FIRST_NAP)
+        __atomic_add_fetch(&w->waits, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&w->nap_ns, gsi_now_ns(), __ATOMIC_RELAXED);
+}
+
+/* ---- the stuck watch ------------------------------------------------------ */
+
+/* Failure propagation (src/core/liveness.c) watches the waits of the init
+ * thread.  While a kernel runs on host lanes that thread only waits for the
+ * lanes, and counts as busy (gsi_pe.live_busy): a kernel whose lanes all
+ * wait for a peer that finalized or died would hang until the device wait
+ * timeout (issue 29).  So the launching thread looks at its lanes every
+ * WATCH_NS: when every lane still running has napped in a device wait in
+ * the last STUCK_NS (or sleeps in a block barrier, waiting for those), and
+ * none has begun a new wait since the last look, the kernel can only move
+ * when a peer does, and the thread takes part in failure propagation as a
+ * waiter in the launch; any new wait or a lane that stops napping makes it
+ * busy again. */
+#define WATCH_NS (50 * 1000000ull)
+#define STUCK_NS (50 * 1000000ull)
+
+/* Whether the n lanes (pw[i], or arr[i] when pw is NULL) are stuck, and
+ * the sum of their wait counts in *sig. */
+static int lanes_stuck(lane_worker_t *const *pw, lane_worker_t *arr, unsigned n, uint64_t now,
+                       uint64_t *sig)
+{
+    unsigned waiting = 0;
+
+    *sig = 0;
+    for (unsigned i = 0; i < n; i++) {
+        lane_worker_t *w = pw ? pw[i] : &arr[i];
+        uint64_t nap = __atomic_load_n(&w->nap_ns, __ATOMIC_RELAXED);
+
+        if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) ||
+            __atomic_load_n(&w->in_bar, __ATOMIC_RELAXED))
+            continue;
+        if (nap == 0 || now - nap > STUCK_NS)
+            return 0;
+        *sig += __atomic_load_n(&w->waits, __ATOMIC_RELAXED);
+        waiting++;
+    }
+    return waiting > 0;
+}
+
+/* Wait until the launch's lanes are done, under the stuck watch. */
+static void wait_lanes(launch_t *job, lane_worker_t *const *pw, lane_worker_t *arr, unsigned n)
+{
+    static const char what[] = "its kernel, whose lanes all wait in device waits";
+    uint64_t sig = 0, cur;
+    int watching = 0;
+
+    for (;;) {
+        struct timespec ts;
+
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += (long)WATCH_NS;
+        if (ts.tv_nsec >= 1000000000L)
+            ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+        if (sem_timedwait(&job->done, &ts) == 0)
+            break;
+        if (errno != ETIMEDOUT)
+            continue; /* EINTR */
+        uint64_t now = gsi_now_ns();
+
+        if (!lanes_stuck(pw, arr, n, now, &cur)) {
+            if (watching)
+                __atomic_add_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
+            watching = 0;
+            continue;
+        }
+        if (!watching)
+            __atomic_sub_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
+        gsi_live_check(now, !watching || cur != sig, 1, launch_fn, what);
+        watching = 1, sig = cur;
+    }
+    if (watching)
+        __atomic_add_fetch(&gsi_pe.live_busy, 1, __ATOMIC_RELEASE);
+}
 
 static void run_lane(lane_worker_t *w)
 {
@@ -197,6 +313,7 @@ static void run_lane(lane_worker_t *w)
     gshmemi_lane_self = &w->lane;
     job->fn(job->args);
     gshmemi_lane_self = NULL;
+    __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
     if (__atomic_sub_fetch(&job->remaining, 1, __ATOMIC_ACQ_REL) == 0)
         sem_post(&job->done);
 }
@@ -333,6 +450,14 @@ static int pool_grow(unsigned n)
     return 0;
 }
 
+/* A worker about to run job: the stuck watch starts from nothing. */
+static void watch_reset(lane_worker_t *w, launch_t *job)
+{
+    w->job = job;
+    w->waits = w->nap_ns = 0;
+    w->in_bar = w->done = 0;
+}
+
 static int launch_pooled(launch_t *job, unsigned n, gshmemx_dim3_t grid, gshmemx_dim3_t block,
                          struct gsd_lane_block *blocks)
 {
@@ -342,12 +467,11 @@ static int launch_pooled(launch_t *job, unsigned n, gshmemx_dim3_t grid, gshmemx
         return rc;
     for (unsigned i = 0; i < n; i++) {
         set_lane(&pool.w[i]->lane, i, grid, block, blocks);
-        pool.w[i]->job = job;
+        watch_reset(pool.w[i], job);
     }
     for (unsigned i = 0; i < n; i++)
         sem_post(&pool.w[i]->go);
-    while (sem_wait(&job->done) != 0)
-        ;
+    wait_lanes(job, pool.w, NULL, n);
     return 0;
 }
 
@@ -363,7 +487,7 @@ static int launch_own(launch_t *job, unsigned n, gshmemx_dim3_t grid, gshmemx_di
         return ENOMEM;
     for (unsigned i = 0; i < n; i++) {
         set_lane(&w[i].lane, i, grid, block, blocks);
-        w[i].job = job;
+        watch_reset(&w[i], job);
     }
     for (started = 0; started < n; started++)
         if ((rc = start_thread(&w[started], single_main)) != 0)
@@ -373,6 +497,7 @@ static int launch_own(launch_t *job, unsigned n, gshmemx_dim3_t grid, gshmemx_di
          * cannot be called back, so the job ends. */
         gsi_fatal(launch_fn, "started %u of %u threads, then: %s", started, n, strerror(rc));
     }
+    wait_lanes(job, NULL, w, n);
     for (unsigned i = 0; i < n; i++)
         pthread_join(w[i].thread, NULL);
     free(w);

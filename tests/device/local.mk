@@ -19,7 +19,7 @@ check_PROGRAMS += \
 	tests/device/reducescatter tests/device/stream \
 	tests/device/bad_pe tests/device/bad_addr tests/device/bad_sig_op \
 	tests/device/bad_chan tests/device/bad_cmp tests/device/bad_timeout \
-	tests/device/bad_lane_trap tests/device/bad_global_exit_dev tests/device/setup tests/device/buffer \
+	tests/device/bad_lane_trap tests/device/bad_global_exit_dev tests/device/bad_fin_dev tests/device/setup tests/device/buffer \
 	tests/device/symreg \
 	tests/device/team_init tests/device/team_init_full tests/device/culibrary tests/device/bad_culib_twice \
 	tests/device/bad_cumodule_fini tests/device/bad_dmalloc_asym tests/device/bad_dfree_asym \
@@ -138,6 +138,8 @@ tests_device_bad_lane_trap_LDADD = libgshmem.la
 # gshmem_global_exit from device code ends the job with its status (issue 18).
 tests_device_bad_global_exit_dev_SOURCES = tests/device/bad_global_exit_dev.c
 tests_device_bad_global_exit_dev_LDADD = libgshmem.la
+tests_device_bad_fin_dev_SOURCES = tests/device/bad_fin_dev.c tests/pe/bad_fin.h
+tests_device_bad_fin_dev_LDADD = libgshmem.la
 # A kernel in a shared library of its own (libculib), initialized with
 # gshmemx_culibrary_init; -rpath makes libtool build it shared.
 check_LTLIBRARIES += tests/device/libculib.la
@@ -203,6 +205,7 @@ TESTS += \
 	tests/device/bad_lane_trap-np1.pe tests/device/bad_lane_trap-np2.pe \
 	tests/device/bad_global_exit_dev-np1.pe tests/device/bad_global_exit_dev-np2.pe \
 	tests/device/bad_global_exit_dev-np4.pe \
+	tests/device/bad_fin_dev-np2.pe tests/device/bad_fin_dev-np4.pe \
 	tests/device/culibrary-np1.pe tests/device/culibrary-np2.pe \
 	tests/device/bad_culib_twice-np1.pe tests/device/bad_cumodule_fini-np2.pe \
 	tests/device/bad_dmalloc_asym-np2.pe tests/device/bad_dmalloc_asym-np4.pe \

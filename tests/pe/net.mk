@@ -31,6 +31,8 @@ TESTS += \
 	tests/device/bad_dmalloc_asym-np2-net.net \
 	tests/device/bad_dmalloc_asym-np4-net.net \
 	tests/device/bad_dmalloc_mixed-np2-net.net \
+	tests/device/bad_fin_dev-np2-net.net \
+	tests/device/bad_fin_dev-np4-net.net \
 	tests/device/bad_global_exit_dev-np1-net.net \
 	tests/device/bad_global_exit_dev-np2-net.net \
 	tests/device/bad_global_exit_dev-np4-net.net \
