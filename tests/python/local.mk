@@ -24,6 +24,7 @@ EXTRA_DIST += tests/python/run.sh tests/python/gloo_run.py tests/python/conftest
 	tests/python/py-group-np2.sh tests/python/py-uid-np3.sh tests/python/py-example-np4.sh \
 	tests/python/py-bad-args-np2.sh tests/python/bad_alloc.py tests/python/bad_moe_config.py tests/python/pth.sh \
 	tests/python/bad_coll_size.py \
-	tests/python/py-bad-exit-np2.sh tests/python/bad_raise.py tests/python/bad_exit.py \
+	tests/python/py-bad-exit-np2.sh tests/python/bad_raise.py tests/python/bad_raise_moe.py \
+	tests/python/bad_exit.py \
 	tests/python/env.sh tests/python/py-after-finalize-np2.sh tests/python/after_finalize.py \
 	tests/python/py-vllm-connector.sh tests/python/vllm_connector.py tests/python/py-vllm-real.sh

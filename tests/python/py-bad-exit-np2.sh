@@ -1,7 +1,8 @@
 #!/bin/sh
 # A Python PE that fails while its peer waits ends the job with one line
 # within 10 s, over load/store and through UCX: an uncaught exception (bad_raise.py, the package's
-# sys.excepthook) and sys.exit(1) (bad_exit.py: atexit's finalize, seen by
+# sys.excepthook; bad_raise_moe.py, while the peer dispatches through a
+# gshmem.moe.Buffer) and sys.exit(1) (bad_exit.py: atexit's finalize, seen by
 # the waiting PE's failure propagation).  Each job sets GSHMEM_WAIT_TIMEOUT
 # to 60 s, so ending in time proves neither hung until it.  The GPU stays
 # out of it (CUDA_VISIBLE_DEVICES=): a GPU's unseen kernels turn failure
@@ -47,6 +48,7 @@ for p2p in 0 1; do
     GSHMEM_DISABLE_P2P=$p2p
     export GSHMEM_DISABLE_P2P
     one bad_raise.py 'gshmem: PE 1: uncaught ValueError: bad_raise: PE 1 gives up'
+    one bad_raise_moe.py 'gshmem: PE 1: uncaught ValueError: bad_raise_moe: PE 1 gives up mid-dispatch'
     one bad_exit.py 'gshmem: PE 0: shmem_signal_wait_until: PE 1 called shmem_finalize while this PE waits in shmem_signal_wait_until'
 done
 exit $fail
