@@ -69,5 +69,7 @@ TESTS += \
 	tests/moe/moe_normal-np4-net.net \
 	tests/moe/moe_inflight-np2-net.net tests/moe/moe_inflight-np4-net.net \
 	tests/moe/moe_zero_copy-np2-net.net tests/moe/moe_zero_copy-np4-net.net \
-	tests/moe/moe_handle_checks-np2-net.net tests/moe/moe_route_vote-np2-net.net
+	tests/moe/moe_handle_checks-np2-net.net tests/moe/moe_route_vote-np2-net.net \
+	tests/moe/bad_moe_config-np2-net.net tests/moe/bad_moe_destroyed-np2-net.net \
+	tests/moe/bad_moe_garbage-np1-net.net
 endif
