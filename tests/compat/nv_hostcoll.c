@@ -14,6 +14,21 @@
 
 #define N 8
 
+/* 16-bit values: under nvcc with CUDA's own conversions, as an NVSHMEM
+ * program writes them (nvshmem_half_t is CUDA's half there); host lanes
+ * have no cuda_fp16.h, so gshmem's conversions. */
+#if defined(__CUDACC__)
+#define TO_HALF(f) __float2half(f)
+#define TO_BF16(f) __float2bfloat16(f)
+#define HALF_F(h) __half2float(h)
+#define BF16_F(b) __bfloat162float(b)
+#else
+#define TO_HALF(f) gshmemx_float_to_half(f)
+#define TO_BF16(f) gshmemx_float_to_bfloat16(f)
+#define HALF_F(h) gshmemx_half_to_float(h)
+#define BF16_F(b) gshmemx_bfloat16_to_float(b)
+#endif
+
 struct dev_args {
     nvshmem_team_t team;
     int root;            /* broadcast's root, team-relative */
@@ -150,8 +165,8 @@ int main(void)
         nvshmem_bfloat16_t b[N];
 
         for (int i = 0; i < N; i++) {
-            h[i] = gshmemx_float_to_half(0.5f * (float)(me + i));
-            b[i] = gshmemx_float_to_bfloat16(2.0f * (float)(me + i));
+            h[i] = TO_HALF(0.5f * (float)(me + i));
+            b[i] = TO_BF16(2.0f * (float)(me + i));
         }
         nvshmem_half_put(hs, h, N, me);
         nvshmem_bfloat16_put(bs, b, N, me);
@@ -164,17 +179,16 @@ int main(void)
         for (int i = 0; i < N; i++) {
             /* sum of 0.5 (p + i): exact in half at these sizes; x2 to compare ints */
             NV_CHECK("2 x nvshmem_half_sum_reduce dest", i, npes * (npes - 1) / 2 + npes * i,
-                     2.0f * gshmemx_half_to_float(h[i]));
+                     2.0f * HALF_F(h[i]));
             NV_CHECK("nvshmem_bfloat16_max_reduce dest (nvshmem_bfloat16_g)", i,
-                     2 * (npes - 1 + i),
-                     gshmemx_bfloat16_to_float(nvshmem_bfloat16_g(bd + i, me)));
+                     2 * (npes - 1 + i), BF16_F(nvshmem_bfloat16_g(bd + i, me)));
         }
         if (team != NVSHMEM_TEAM_INVALID) {
             NV_CHECK("nvshmem_half_broadcast(team)", 0, 0,
                      nvshmem_half_broadcast(team, hd, hs, N, 0));
             for (int i = 0; i < N; i++)
                 NV_CHECK("2 x nvshmem_half_broadcast(team) dest (nvshmem_half_g)", i, first + i,
-                         2.0f * gshmemx_half_to_float(nvshmem_half_g(hd + i, me)));
+                         2.0f * HALF_F(nvshmem_half_g(hd + i, me)));
         }
     }
 
