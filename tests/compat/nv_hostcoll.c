@@ -13,6 +13,7 @@
 #include "nv_test.h"
 
 #define N 8
+#define BIG (1 << 18) /* ints of the put the barrier must complete */
 
 /* 16-bit values: under nvcc with CUDA's own conversions, as an NVSHMEM
  * program writes them (nvshmem_half_t is CUDA's half there); host lanes
@@ -192,15 +193,27 @@ int main(void)
         }
     }
 
-    /* The barrier completes host puts: each PE puts to its right and reads
-     * its own copy after nvshmem_barrier alone (no quiet of its own). */
+    /* The barrier completes host puts: each PE sends BIG ints to its right
+     * with put_nbi and checks its own copy after nvshmem_barrier alone (no
+     * quiet of its own). */
     {
-        int v = me + 1, right = (me + 1) % npes, left = (me + npes - 1) % npes;
+        int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+        static int v[BIG];
+        int *big = (int *)nvshmem_malloc(BIG * sizeof(int));
 
-        nvshmem_int_put(dst, &v, 1, right);
+        NV_CHECK("nvshmem_malloc (big) != NULL", 0, 1, big != NULL);
+        for (int i = 0; i < BIG; i++)
+            v[i] = me * 1000000 + i;
+        nvshmem_barrier_all();
+        nvshmem_int_put_nbi(big, v, BIG, right);
         NV_CHECK("nvshmem_barrier(WORLD)", 0, 0, nvshmem_barrier(NVSHMEM_TEAM_WORLD));
-        NV_CHECK("the put before nvshmem_barrier, from the left", 0, left + 1,
-                 nvshmem_int_g(dst, me));
+        for (int i = 0; i < BIG; i += BIG / 16 - 1)
+            NV_CHECK("the put_nbi before nvshmem_barrier, from the left", i, left * 1000000 + i,
+                     nvshmem_int_g(big + i, me));
+        NV_CHECK("the put_nbi before nvshmem_barrier, from the left (last)", BIG - 1,
+                 left * 1000000 + BIG - 1, nvshmem_int_g(big + BIG - 1, me));
+        nvshmem_barrier_all();
+        nvshmem_free(big);
     }
 
     /* The device form of the same names gives what host code got. */
