@@ -34,4 +34,5 @@ TESTS += \
 	tests/compat/nv_v38-np1.pe tests/compat/nv_v38-np2.pe \
 	tests/compat/nv_hostcoll-np1.pe tests/compat/nv_hostcoll-np2.pe tests/compat/nv_hostcoll-np4.pe \
 	tests/compat/header-current.sh tests/compat/compile.sh
-EXTRA_DIST += tests/compat/header-current.sh tests/compat/compile.sh scripts/gen_compat.py
+EXTRA_DIST += tests/compat/header-current.sh tests/compat/compile.sh scripts/gen_compat.py \
+	tests/compat/nvidia-examples.sh
