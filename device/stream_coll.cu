@@ -23,6 +23,21 @@
 
 #define STREAM_THREADS 512u
 
+/* The host form of a team collective (gsd/coll.h): its kernel was queued on
+ * the default stream by the _on_stream routine that returned rc; that
+ * stream done, rc.  A failed kernel (a device routine's check ends it) ends
+ * the job here with one line naming fn. */
+extern "C" int gshmemi_coll_host_wait(const char *fn, int rc)
+{
+    cudaError_t e = cudaStreamSynchronize(0);
+
+    if (e != cudaSuccess) {
+        gsd_cuda_report(fn, "%s", cudaGetErrorString(e));
+        gsd_cuda_exit_failed();
+    }
+    return rc;
+}
+
 enum { OS_BARRIER, OS_TEAM_SYNC };
 
 static __global__ void team_k(int op, gshmem_team_t team)

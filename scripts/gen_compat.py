@@ -19,7 +19,9 @@ it is made):
              (__CUDA_ARCH__ under nvcc; on host lanes, inside a lane or
              not).  The shapes are compared from the declarations, so a
              routine whose host form takes other arguments (a team handle)
-             is not split.  NVSHMEM's host-only setup routines that gshmem
+             is not split: the team collectives (reduce, broadcast, barrier,
+             ...) are gshmem routines callable from host code themselves,
+             on NVSHMEM's team ids (gsd/coll.h), and map one to one.  NVSHMEM's host-only setup routines that gshmem
              has only as shmem_ routines (nvshmem_init, ...) map to those.
   constants  the NVSHMEM constants listed below, each to GSHMEM[X]_NAME
              when it exists, or to its OpenSHMEM twin where the meaning
@@ -132,8 +134,8 @@ def preprocess(build, cuda):
 # The host-callable RMA thread forms (gsd/rma.h): in a CUDA build their host
 # pass is the OpenSHMEM routine on the same bytes, so they stay split as when
 # they were device-only (host code of both backends reaches the twin).  The
-# other host+device routines (gshmem_ptr, gshmem_my_pe, ...) give gshmem's
-# own answer on the host and are not split.
+# other host+device routines (gshmem_ptr, gshmem_my_pe, the team
+# collectives, ...) give gshmem's own answer on the host and are not split.
 HOST_PASS_IS_TWIN = re.compile(r'^gshmem_(?:\w+_)?(?:p|g|i?put|i?get)(?:\d+|mem)?(?:_nbi)?$')
 
 

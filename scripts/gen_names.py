@@ -214,6 +214,20 @@ fam('rma', 'gshmem_put{S} gshmem_get{S} gshmem_put{S}_nbi gshmem_get{S}_nbi gshm
     'gshmem_iget{S}', 'host', 'sizes')
 fam('rma', 'gshmem_putmem gshmem_getmem gshmem_putmem_nbi gshmem_getmem_nbi', 'host')
 
+# Host code calls the thread forms of the team collectives too (NVSHMEM's
+# are __host__ __device__): in a CUDA build nvcc's host pass queues their
+# _on_stream routine and waits for it (gsd/coll.h), on host lanes host code
+# runs the same inline code.
+host_rma_coll = 'gshmem_{T}_broadcast gshmem_{T}_fcollect gshmem_{T}_alltoall'
+fam('coll', host_rma_coll, 'host', 'rma')
+fam('coll', host_rma_coll, 'host', 'f16')
+fam('coll', 'gshmem_barrier gshmem_team_sync gshmem_broadcastmem gshmem_fcollectmem '
+    'gshmem_alltoallmem', 'host')
+for kind in ('reduce', 'reducescatter'):
+    fam(kind, 'gshmem_{T}_{O}_' + kind, 'host', 'red_bit', ops=OPS_BIT)
+    fam(kind, 'gshmem_{T}_{O}_' + kind, 'host', 'red', ops=OPS_MINMAX + OPS_ARITH)
+    fam(kind, 'gshmem_{T}_{O}_' + kind, 'host', 'f16', ops=OPS_MINMAX + OPS_ARITH)
+
 # Host setup.
 fam('setup', 'gshmem_malloc gshmem_calloc gshmem_align gshmem_free gshmemx_init_attr '
     'gshmemx_get_uniqueid gshmemx_set_attr_uniqueid_args', 'host')

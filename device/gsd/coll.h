@@ -27,6 +27,16 @@
  * GSHMEM_REDUCE_BIT_TYPES; gshmem_TYPENAME_{min,max,sum,prod}_{reduce,
  * reducescatter} (+ _warp, _block) for GSD_REDUCE_MINMAX_TYPES and
  * GSD_REDUCE_FLOAT16_TYPES (rows.h).
+ *
+ * Host code may call the thread forms of the team collectives too, as
+ * NVSHMEM's (__host__ __device__): gshmem_barrier, gshmem_team_sync, the
+ * broadcast, fcollect and alltoall names and their mem forms, the
+ * reductions and reduce-scatters.  In a CUDA build the host pass queues
+ * the _on_stream form (gsd/stream.h) on the default stream and waits for
+ * it, as NVSHMEM's host collectives do; on host lanes host code runs the
+ * device routine itself (what _on_stream does there).  The barrier's host
+ * form first completes the host's own puts (shmem_quiet): NVSHMEM's
+ * barrier is quiet, then sync.  All return 0, as NVSHMEM's.
  */
 #ifndef GSD_COLL_H
 #define GSD_COLL_H
@@ -34,6 +44,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "shmem.h" /* shmem_quiet: the barrier's host form */
 
 #include "gshmem/typetable.h"
 #include "amo.h"
@@ -128,22 +140,59 @@ GSD_FN void gsd_coll_sync(const char *fn, int group, gshmem_team_t team, int com
     gsd_group_sync(group);
 }
 
+/* The host pass of a team collective (the file's comment): RC, what the
+ * _on_stream routine returned once its kernel was queued on the default
+ * stream, after that stream is done; a failed kernel ends the job with one
+ * line naming FN (device/stream_coll.cu). */
+#if defined(GSD_NVCC_HOST_PASS)
+GSD_BEGIN_C
+int gshmemi_coll_host_wait(const char *fn, int rc);
+int gshmemx_barrier_on_stream(gshmem_team_t team, cudaStream_t stream);
+int gshmemx_team_sync_on_stream(gshmem_team_t team, cudaStream_t stream);
+int gshmemx_broadcastmem_on_stream(gshmem_team_t team, void *dest, const void *source,
+                                   size_t nelems, int PE_root, cudaStream_t stream);
+int gshmemx_fcollectmem_on_stream(gshmem_team_t team, void *dest, const void *source, size_t nelems,
+                                  cudaStream_t stream);
+int gshmemx_alltoallmem_on_stream(gshmem_team_t team, void *dest, const void *source, size_t nelems,
+                                  cudaStream_t stream);
+GSD_END_C
+#endif
+
+/* gshmem_barrier (complete) and gshmem_team_sync, from device or host code
+ * (the file's comment). */
+GSD_HD int gsd_team_sync_hd(const char *fn, gshmem_team_t team, int complete)
+{
+#if defined(GSD_NVCC_HOST_PASS)
+    if (!complete)
+        return gshmemi_coll_host_wait(fn, gshmemx_team_sync_on_stream(team, 0));
+    shmem_quiet();
+    return gshmemi_coll_host_wait(fn, gshmemx_barrier_on_stream(team, 0));
+#else
+#if defined(GSD_HOSTLANE)
+    if (complete && !gshmemi_lane_self)
+        shmem_quiet();
+#endif
+    gsd_coll_sync(fn, GSD_THREAD, team, complete);
+    return 0;
+#endif
+}
+
 #define GSD_SYNC_FORMS(SUFFIX, GROUP)                                                \
     GSD_FN void gshmem##SUFFIX##_barrier_all(void)                                   \
     {                                                                                \
         gsd_coll_sync("gshmem" #SUFFIX "_barrier_all", GROUP, GSHMEM_TEAM_WORLD, 1); \
     }                                                                                \
-    GSD_FN void gshmem##SUFFIX##_barrier(gshmem_team_t team)                         \
+    GSD_HD int gshmem##SUFFIX##_barrier(gshmem_team_t team)                          \
     {                                                                                \
-        gsd_coll_sync("gshmem" #SUFFIX "_barrier", GROUP, team, 1);                  \
+        return gsd_team_sync_hd("gshmem" #SUFFIX "_barrier", team, 1);               \
     }                                                                                \
     GSD_FN void gshmem##SUFFIX##_sync_all(void)                                      \
     {                                                                                \
         gsd_coll_sync("gshmem" #SUFFIX "_sync_all", GROUP, GSHMEM_TEAM_WORLD, 0);    \
     }                                                                                \
-    GSD_FN void gshmem##SUFFIX##_team_sync(gshmem_team_t team)                       \
+    GSD_HD int gshmem##SUFFIX##_team_sync(gshmem_team_t team)                        \
     {                                                                                \
-        gsd_coll_sync("gshmem" #SUFFIX "_team_sync", GROUP, team, 0);                \
+        return gsd_team_sync_hd("gshmem" #SUFFIX "_team_sync", team, 0);             \
     }
 GSD_SYNC_FORMS(, GSD_THREAD)
 #undef GSD_SYNC_FORMS
@@ -152,23 +201,25 @@ GSD_SYNC_FORMS(, GSD_THREAD)
     {                                                                               \
         gsd_coll_sync("gshmemx_barrier_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 1); \
     }                                                                               \
-    GSD_FN void gshmemx_barrier_##SUFFIX(gshmem_team_t team)                        \
+    GSD_FN int gshmemx_barrier_##SUFFIX(gshmem_team_t team)                         \
     {                                                                               \
         gsd_coll_sync("gshmemx_barrier_" #SUFFIX, GROUP, team, 1);                  \
+        return 0;                                                                   \
     }                                                                               \
     GSD_FN void gshmemx_sync_all_##SUFFIX(void)                                     \
     {                                                                               \
         gsd_coll_sync("gshmemx_sync_all_" #SUFFIX, GROUP, GSHMEM_TEAM_WORLD, 0);    \
     }                                                                               \
-    GSD_FN void gshmemx_team_sync_##SUFFIX(gshmem_team_t team)                      \
+    GSD_FN int gshmemx_team_sync_##SUFFIX(gshmem_team_t team)                       \
     {                                                                               \
         gsd_coll_sync("gshmemx_team_sync_" #SUFFIX, GROUP, team, 0);                \
+        return 0;                                                                   \
     }
 GSD_SYNC_FORMS_X(warp, GSD_WARP)
 GSD_SYNC_FORMS_X(block, GSD_BLOCK)
 #undef GSD_SYNC_FORMS_X
 /* NVSHMEM's warpgroup barriers: every lane of the caller's warpgroup calls
- * (gsd/arch.h: 4 warps); the team form returns 0, as NVSHMEM's does. */
+ * (gsd/arch.h: 4 warps).  The team forms return 0, as NVSHMEM's do. */
 GSD_FN int gshmemx_barrier_warpgroup(gshmem_team_t team)
 {
     gsd_coll_sync("gshmemx_barrier_warpgroup", GSD_WARPGROUP, team, 1);
@@ -227,34 +278,60 @@ GSD_FN int gsd_alltoall(const char *fn, int group, gshmem_team_t team, void *des
     return 0;
 }
 
-/* Typed and mem names: X(T, N) rows of the RMA types the device supports. */
-#define GSD_COLL_TYPED(T, N)                                                                      \
-    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmem_##N##_broadcast, gshmem_##N##_fcollect,             \
-                         gshmem_##N##_alltoall, GSD_THREAD)                                       \
-    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_warp, gshmemx_##N##_fcollect_warp, \
-                         gshmemx_##N##_alltoall_warp, GSD_WARP)                                   \
-    GSD_COLL_TYPED_GROUP(T, sizeof(T), gshmemx_##N##_broadcast_block,                             \
+/* The host pass queues the mem form's _on_stream routine (bytes). */
+#if defined(GSD_NVCC_HOST_PASS)
+#define GSD_COPY_HD(KIND, ...) \
+    (void)group;               \
+    return gshmemi_coll_host_wait(fn, gshmemx_##KIND##mem_on_stream(__VA_ARGS__, 0))
+#else
+#define GSD_COPY_HD(KIND, ...) return gsd_##KIND(fn, group, __VA_ARGS__)
+#endif
+GSD_HD int gsd_broadcast_hd(const char *fn, int group, gshmem_team_t team, void *dest,
+                            const void *src, size_t nbytes, int root)
+{
+    GSD_COPY_HD(broadcast, team, dest, src, nbytes, root);
+}
+GSD_HD int gsd_fcollect_hd(const char *fn, int group, gshmem_team_t team, void *dest,
+                           const void *src, size_t nbytes)
+{
+    GSD_COPY_HD(fcollect, team, dest, src, nbytes);
+}
+GSD_HD int gsd_alltoall_hd(const char *fn, int group, gshmem_team_t team, void *dest,
+                           const void *src, size_t nbytes)
+{
+    GSD_COPY_HD(alltoall, team, dest, src, nbytes);
+}
+#undef GSD_COPY_HD
+
+/* Typed and mem names: X(T, N) rows of the RMA types the device supports;
+ * the thread forms host-callable (QUAL GSD_HD, the file's comment). */
+#define GSD_COLL_TYPED(T, N)                                                                  \
+    GSD_COLL_TYPED_GROUP(GSD_HD, T, sizeof(T), gshmem_##N##_broadcast, gshmem_##N##_fcollect, \
+                         gshmem_##N##_alltoall, GSD_THREAD)                                   \
+    GSD_COLL_TYPED_GROUP(GSD_FN, T, sizeof(T), gshmemx_##N##_broadcast_warp,                  \
+                         gshmemx_##N##_fcollect_warp, gshmemx_##N##_alltoall_warp, GSD_WARP)  \
+    GSD_COLL_TYPED_GROUP(GSD_FN, T, sizeof(T), gshmemx_##N##_broadcast_block,                 \
                          gshmemx_##N##_fcollect_block, gshmemx_##N##_alltoall_block, GSD_BLOCK)
 /* SIZE: bytes per element (1 for the mem forms). */
-#define GSD_COLL_TYPED_GROUP(T, SIZE, BCAST, FCOLLECT, ALLTOALL, GROUP)                  \
-    GSD_FN int BCAST(gshmem_team_t team, T *dest, const T *src, size_t nelems, int root) \
-    {                                                                                    \
-        return gsd_broadcast(#BCAST, GROUP, team, dest, src, nelems * (SIZE), root);     \
-    }                                                                                    \
-    GSD_FN int FCOLLECT(gshmem_team_t team, T *dest, const T *src, size_t nelems)        \
-    {                                                                                    \
-        return gsd_fcollect(#FCOLLECT, GROUP, team, dest, src, nelems * (SIZE));         \
-    }                                                                                    \
-    GSD_FN int ALLTOALL(gshmem_team_t team, T *dest, const T *src, size_t nelems)        \
-    {                                                                                    \
-        return gsd_alltoall(#ALLTOALL, GROUP, team, dest, src, nelems * (SIZE));         \
+#define GSD_COLL_TYPED_GROUP(QUAL, T, SIZE, BCAST, FCOLLECT, ALLTOALL, GROUP)           \
+    QUAL int BCAST(gshmem_team_t team, T *dest, const T *src, size_t nelems, int root)  \
+    {                                                                                   \
+        return gsd_broadcast_hd(#BCAST, GROUP, team, dest, src, nelems * (SIZE), root); \
+    }                                                                                   \
+    QUAL int FCOLLECT(gshmem_team_t team, T *dest, const T *src, size_t nelems)         \
+    {                                                                                   \
+        return gsd_fcollect_hd(#FCOLLECT, GROUP, team, dest, src, nelems * (SIZE));     \
+    }                                                                                   \
+    QUAL int ALLTOALL(gshmem_team_t team, T *dest, const T *src, size_t nelems)         \
+    {                                                                                   \
+        return gsd_alltoall_hd(#ALLTOALL, GROUP, team, dest, src, nelems * (SIZE));     \
     }
 GSD_RMA_TYPES(GSD_COLL_TYPED)
-GSD_COLL_TYPED_GROUP(void, 1, gshmem_broadcastmem, gshmem_fcollectmem, gshmem_alltoallmem,
+GSD_COLL_TYPED_GROUP(GSD_HD, void, 1, gshmem_broadcastmem, gshmem_fcollectmem, gshmem_alltoallmem,
                      GSD_THREAD)
-GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_warp, gshmemx_fcollectmem_warp,
+GSD_COLL_TYPED_GROUP(GSD_FN, void, 1, gshmemx_broadcastmem_warp, gshmemx_fcollectmem_warp,
                      gshmemx_alltoallmem_warp, GSD_WARP)
-GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_block,
+GSD_COLL_TYPED_GROUP(GSD_FN, void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_block,
                      gshmemx_alltoallmem_block, GSD_BLOCK)
 #undef GSD_COLL_TYPED
 #undef GSD_COLL_TYPED_GROUP
@@ -311,11 +388,26 @@ GSD_COLL_TYPED_GROUP(void, 1, gshmemx_broadcastmem_block, gshmemx_fcollectmem_bl
  * source holds one block of nreduce per member and member i's dest gets
  * the reduction of block i of every member's source).  The three group
  * forms of each call it. */
+/* The thread form's body and, for the host pass, its _on_stream routine's
+ * declaration (the file's comment). */
+#if defined(GSD_NVCC_HOST_PASS)
+#define GSD_REDUCE_HOST_DECL(T, N, OP, KIND)                                                \
+    GSD_EXTERN_C int gshmemx_##N##_##OP##_##KIND##_on_stream(gshmem_team_t, T *, const T *, \
+                                                             size_t, cudaStream_t);
+#define GSD_REDUCE_THREAD(N, OP, KIND, SCATTER)                   \
+    return gshmemi_coll_host_wait("gshmem_" #N "_" #OP "_" #KIND, \
+                                  gshmemx_##N##_##OP##_##KIND##_on_stream(team, dest, src, n, 0))
+#else
+#define GSD_REDUCE_HOST_DECL(T, N, OP, KIND)
+#define GSD_REDUCE_THREAD(N, OP, KIND, SCATTER)                                                    \
+    return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_" #KIND, GSD_THREAD, team, dest, src, n, \
+                                   SCATTER)
+#endif
 #define GSD_REDUCE_FORMS(T, N, OP, KIND, SCATTER)                                                 \
-    GSD_FN int gshmem_##N##_##OP##_##KIND(gshmem_team_t team, T *dest, const T *src, size_t n)    \
+    GSD_REDUCE_HOST_DECL(T, N, OP, KIND)                                                          \
+    GSD_HD int gshmem_##N##_##OP##_##KIND(gshmem_team_t team, T *dest, const T *src, size_t n)    \
     {                                                                                             \
-        return gsd_##N##_##OP##_reduce("gshmem_" #N "_" #OP "_" #KIND, GSD_THREAD, team, dest,    \
-                                       src, n, SCATTER);                                          \
+        GSD_REDUCE_THREAD(N, OP, KIND, SCATTER);                                                  \
     }                                                                                             \
     GSD_FN int gshmemx_##N##_##OP##_##KIND##_warp(gshmem_team_t team, T *dest, const T *src,      \
                                                   size_t n)                                       \
@@ -422,6 +514,8 @@ GSD_REDUCE_FLOAT16_TYPES(GSD_REDUCE_F16)
 #undef GSD_REDUCE_F16
 #undef GSD_REDUCE_OP
 #undef GSD_REDUCE_FORMS
+#undef GSD_REDUCE_HOST_DECL
+#undef GSD_REDUCE_THREAD
 
 /* MAXLOC over (value x, index y) pairs, NVSHMEM's
  * nvshmemx_double2_maxloc_reduce_block: dest[i] is the pair of largest x

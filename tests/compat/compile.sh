@@ -3,9 +3,10 @@
 # compile as CUDA (gshmemcc -x cu -c, for compute_90 PTX: the front end
 # runs fully, ptxas does not) with warnings as errors, as an NVSHMEM program
 # built against <gshmem/compat/nvshmem.h> would.  It needs no GPU; 77 (skip)
-# in a build without CUDA.  (make check runs them on host lanes.)  Two of
+# in a build without CUDA.  (make check runs them on host lanes.)  Three of
 # them are linked too: nv_driver (the driver API, no include) must need
-# libcuda.so.1, nv_host must not.
+# libcuda.so.1, nv_host and nv_hostcoll must not (nv_hostcoll's host calls
+# of the team collectives need the device library's _on_stream routines).
 set -u
 src=${GSHMEM_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${GSHMEM_TOP_BUILDDIR:-$src}
@@ -44,7 +45,7 @@ done < "$work/list"
 
 # Linked for sm_90 code: a device link of compute_90 PTX alone compiles the
 # device library's PTX again (35 s a program here, against 4 s).
-for t in nv_driver:yes nv_host:no; do
+for t in nv_driver:yes nv_host:no nv_hostcoll:no; do
     prog=${t%%:*}
     want=${t#*:}
     if GSHMEM_CUDA_GENCODE="-gencode arch=compute_90,code=sm_90" "$cc" -x cu -I"$src/tests/compat" "$src/tests/compat/$prog.c" -o "$work/$prog" \
@@ -62,5 +63,5 @@ for t in nv_driver:yes nv_host:no; do
         fails=$((fails + 1))
     fi
 done
-echo "compat compile: $n programs as CUDA with warnings as errors, 2 linked, $fails failed"
+echo "compat compile: $n programs as CUDA with warnings as errors, 3 linked, $fails failed"
 [ "$fails" -eq 0 ] && [ "$n" -gt 0 ]

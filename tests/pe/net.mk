@@ -7,6 +7,9 @@ TESTS += \
 	tests/compat/nv_driver-np4-net.net \
 	tests/compat/nv_host-np1-net.net \
 	tests/compat/nv_host-np2-net.net \
+	tests/compat/nv_hostcoll-np1-net.net \
+	tests/compat/nv_hostcoll-np2-net.net \
+	tests/compat/nv_hostcoll-np4-net.net \
 	tests/compat/nv_status-np1-net.net \
 	tests/compat/nv_status-np2-net.net \
 	tests/compat/nv_status-np4-net.net \
