@@ -87,21 +87,6 @@ static int failed(void)
     return -EIO;
 }
 
-static int mpi_init(const void *args, gsb_info_t *info)
-{
-    const gsb_mpi_args_t *a = args;
-
-    if (!a || !a->mpi_comm) {
-        gsb_set_error("no MPI communicator (attr->mpi_comm is NULL)");
-        return -EINVAL;
-    }
-    if (!plugin && load(a->plugin) != 0)
-        return -ENOENT;
-    if (plugin->init(a->mpi_comm, &info->rank, &info->size, err, sizeof(err)) != 0)
-        return failed();
-    return 0;
-}
-
 /* Wait for the collective in flight, polling the plugin: at once in its
  * first milliseconds (a collective among a few PEs ends within them), then
  * every 200 us, since MPI moves only while it is tested. */
@@ -125,6 +110,25 @@ static int finish(const char *what)
         else
             nanosleep(&nap, NULL);
     }
+}
+
+static int mpi_init(const void *args, gsb_info_t *info)
+{
+    const gsb_mpi_args_t *a = args;
+    int rc;
+
+    if (!a || !a->mpi_comm) {
+        gsb_set_error("no MPI communicator (attr->mpi_comm is NULL)");
+        return -EINVAL;
+    }
+    if (!plugin && load(a->plugin) != 0)
+        return -ENOENT;
+    if (plugin->init(a->mpi_comm, err, sizeof(err)) != 0)
+        return failed();
+    rc = finish("every rank of the communicator to start (MPI_Comm_idup)");
+    if (rc)
+        return rc;
+    return plugin->ranks(&info->rank, &info->size, err, sizeof(err)) != 0 ? failed() : 0;
 }
 
 static int mpi_allgather(const void *in, void *out, size_t len)

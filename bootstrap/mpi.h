@@ -29,8 +29,11 @@ extern const gsb_ops_t gsb_mpi_ops;
  * iallgather or ibarrier, then test until done, so that the library bounds
  * the wait (GSHMEM_WAIT_TIMEOUT) instead of blocking inside MPI forever. */
 typedef struct gsb_mpi_plugin {
-    /* Duplicates *mpi_comm: gshmem's traffic never matches the program's. */
-    int (*init)(void *mpi_comm, int *rank, int *size, char *err, size_t errlen);
+    /* Starts the duplication of *mpi_comm (gshmem's traffic never matches
+     * the program's): a collective like the others, then test. */
+    int (*init)(void *mpi_comm, char *err, size_t errlen);
+    /* Once the duplicate is made: this rank in it, and its size. */
+    int (*ranks)(int *rank, int *size, char *err, size_t errlen);
     int (*iallgather)(const void *in, void *out, size_t len, char *err, size_t errlen);
     int (*ibarrier)(char *err, size_t errlen);
     int (*test)(int *done, char *err, size_t errlen);

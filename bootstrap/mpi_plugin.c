@@ -22,7 +22,7 @@ static int mpi_fail(const char *what, int rc, char *err, size_t errlen)
     return -1;
 }
 
-static int plugin_init(void *mpi_comm, int *rank, int *size, char *err, size_t errlen)
+static int plugin_init(void *mpi_comm, char *err, size_t errlen)
 {
     int up = 0, down = 0, rc;
 
@@ -30,20 +30,23 @@ static int plugin_init(void *mpi_comm, int *rank, int *size, char *err, size_t e
     MPI_Finalized(&down);
     if (!up || down) {
         snprintf(err, errlen,
-                 "MPI is %s: call MPI_Init first and MPI_Finalize after "
-                 "shmem_finalize",
+                 "MPI is %s: call MPI_Init first and MPI_Finalize after shmem_finalize",
                  down ? "finalized" : "not initialized");
         return -1;
     }
     if (*(MPI_Comm *)mpi_comm == MPI_COMM_NULL) {
-        snprintf(err, errlen,
-                 "*mpi_comm is MPI_COMM_NULL: this process is in no "
-                 "communicator");
+        snprintf(err, errlen, "*mpi_comm is MPI_COMM_NULL: this process is in no communicator");
         return -1;
     }
-    rc = MPI_Comm_dup(*(MPI_Comm *)mpi_comm, &comm);
-    if (rc != MPI_SUCCESS)
-        return mpi_fail("MPI_Comm_dup", rc, err, errlen);
+    /* Non-blocking, so that a rank that never comes is a timeout, not a hang. */
+    rc = MPI_Comm_idup(*(MPI_Comm *)mpi_comm, &comm, &pending);
+    return rc == MPI_SUCCESS ? 0 : mpi_fail("MPI_Comm_idup", rc, err, errlen);
+}
+
+static int plugin_ranks(int *rank, int *size, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
     /* Errors come back to gshmem, which reports them in its own line. */
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm, rank);
@@ -104,6 +107,7 @@ static int plugin_finalize(char *err, size_t errlen)
 
 static const gsb_mpi_plugin_t table = {
     .init = plugin_init,
+    .ranks = plugin_ranks,
     .iallgather = plugin_iallgather,
     .ibarrier = plugin_ibarrier,
     .test = plugin_test,
