@@ -27,7 +27,7 @@ tests_compat_nv_v38_LDADD = libgshmem.la
 
 check_PROGRAMS += tests/compat/nv_mpi_init tests/compat/nv_mpi_split tests/compat/nv_shmem_init \
 	tests/compat/bad_mpi_comm_null tests/compat/bad_mpi_no_plugin tests/compat/bad_mpi_not_init \
-	tests/compat/bad_shmem_not_init
+	tests/compat/bad_shmem_not_init tests/compat/bad_mpi_wait
 if HAVE_MPI
 tests_compat_nv_mpi_init_SOURCES = tests/compat/nv_mpi_init.c $(nv_test_deps)
 tests_compat_nv_mpi_init_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
@@ -37,14 +37,18 @@ tests_compat_nv_mpi_split_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
 tests_compat_nv_mpi_split_LDADD = libgshmem.la $(MPI_LIBS)
 tests_compat_bad_mpi_not_init_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) -DNV_TEST_HAVE_MPI
 tests_compat_bad_mpi_not_init_LDADD = libgshmem.la $(MPI_LIBS)
+tests_compat_bad_mpi_wait_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS) -DNV_TEST_HAVE_MPI
+tests_compat_bad_mpi_wait_LDADD = libgshmem.la $(MPI_LIBS)
 EXTRA_DIST += tests/compat/no_mpi.c
 else
 tests_compat_nv_mpi_init_SOURCES = tests/compat/no_mpi.c
 tests_compat_nv_mpi_split_SOURCES = tests/compat/no_mpi.c
 tests_compat_bad_mpi_not_init_LDADD = libgshmem.la
+tests_compat_bad_mpi_wait_LDADD = libgshmem.la
 EXTRA_DIST += tests/compat/nv_mpi_init.c tests/compat/nv_mpi_split.c
 endif
 tests_compat_bad_mpi_not_init_SOURCES = tests/compat/bad_mpi_not_init.c
+tests_compat_bad_mpi_wait_SOURCES = tests/compat/bad_mpi_wait.c
 tests_compat_nv_shmem_init_SOURCES = tests/compat/nv_shmem_init.c $(nv_test_deps)
 tests_compat_nv_shmem_init_LDADD = libgshmem.la
 tests_compat_bad_mpi_comm_null_LDADD = libgshmem.la
@@ -66,5 +70,6 @@ TESTS += \
 	tests/compat/nv_shmem_init-np4.pe \
 	tests/compat/bad_mpi_comm_null-np2.pe tests/compat/bad_mpi_no_plugin-np2.pe \
 	tests/compat/bad_mpi_not_init-np2.pe tests/compat/bad_shmem_not_init-np2.pe \
+	tests/compat/bad_mpi_wait-np2.pe \
 	tests/compat/header-current.sh tests/compat/compile.sh
 EXTRA_DIST += tests/compat/header-current.sh tests/compat/compile.sh scripts/gen_compat.py

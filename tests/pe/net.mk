@@ -3,6 +3,7 @@ TESTS += \
 	tests/compat/bad_mpi_comm_null-np2-net.net \
 	tests/compat/bad_mpi_no_plugin-np2-net.net \
 	tests/compat/bad_mpi_not_init-np2-net.net \
+	tests/compat/bad_mpi_wait-np2-net.net \
 	tests/compat/bad_shmem_not_init-np2-net.net \
 	tests/compat/nv_device-np1-net.net \
 	tests/compat/nv_device-np2-net.net \
