@@ -65,10 +65,14 @@ static int load(const char *name)
     if (!h) {
         if (strchr(name, '/'))
             gsb_set_error("cannot load the MPI plugin %s%s", name, why[0] ? why : ": no such file");
+        else if (why[0]) /* there, but not loadable: another MPI's, say */
+            gsb_set_error("cannot load the MPI plugin %s from %s or %s%s", name, dir, GSHMEM_LIBDIR,
+                          why);
         else
-            gsb_set_error("cannot load the MPI plugin %s from %s or %s%s (gshmem built without "
-                          "MPI: configure found no mpicc; or set GSHMEM_BOOTSTRAP_MPI_PLUGIN)",
-                          name, dir, GSHMEM_LIBDIR, why[0] ? why : ": no such file");
+            gsb_set_error("cannot load the MPI plugin %s from %s or %s: no such file (gshmem "
+                          "built without MPI: configure found no mpicc; or set "
+                          "GSHMEM_BOOTSTRAP_MPI_PLUGIN)",
+                          name, dir, GSHMEM_LIBDIR);
         return -ENOENT;
     }
     entry = (gsb_mpi_entry_fn_t)dlsym(h, GSB_MPI_PLUGIN_ENTRY);
