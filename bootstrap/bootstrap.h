@@ -69,6 +69,10 @@ int gsb_wait_cond(gsb_wait_t *w, pthread_cond_t *cond, pthread_mutex_t *lock, co
 /* The same for a socket: returns 0 once fd is readable (or closed). */
 int gsb_wait_fd(gsb_wait_t *w, int fd, const char *bootstrap, const char *what);
 
+/* The same for a condition only polling sees (a request of the MPI
+ * plugin): 0 (poll again; the caller paces the polls) or -ETIMEDOUT. */
+int gsb_wait_poll(gsb_wait_t *w, const char *bootstrap, const char *what);
+
 /* The last error, as one sentence. */
 const char *gsb_error(void);
 void gsb_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -92,3 +92,10 @@ int gsb_wait_fd(gsb_wait_t *w, int fd, const char *bootstrap, const char *what)
             return 0;
     }
 }
+
+int gsb_wait_poll(gsb_wait_t *w, const char *bootstrap, const char *what)
+{
+    int64_t next;
+
+    return next_wake(w, bootstrap, what, now_ms(CLOCK_MONOTONIC), &next);
+}

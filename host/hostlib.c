@@ -23,16 +23,18 @@ void pgshmemx_hostlib_finalize(void)
 }
 GSI_ALIAS(gshmemx_hostlib_finalize)
 
-/* gshmem has no MPI bootstrap (PMIx, PMI2, a unique id, or one process):
- * NVSHMEM's "not supported", attr untouched. */
+/* NVSHMEM's: the communicator for GSHMEMX_INIT_WITH_MPI_COMM.  NVSHMEM
+ * returns nonzero for a NULL attr; a NULL mpi_comm would fail only at init,
+ * so it is refused here, where the mistake is. */
 int pgshmemx_set_attr_mpi_comm_args(void *mpi_comm, gshmemx_init_attr_t *attr)
 {
-    (void)mpi_comm;
-    (void)attr;
-    fprintf(stderr,
-            "gshmem: gshmemx_set_attr_mpi_comm_args: no MPI bootstrap in gshmem: start under "
-            "a PMIx or PMI2 launcher (mpirun), or from a unique id "
-            "(gshmemx_set_attr_uniqueid_args)\n");
-    return GSHMEMX_ERROR_NOT_SUPPORTED;
+    static const char fn[] = "gshmemx_set_attr_mpi_comm_args";
+
+    if (!attr || !mpi_comm) {
+        GSI_WARN("%s: %s is NULL", fn, attr ? "mpi_comm" : "attr");
+        return GSHMEMX_ERROR_INVALID_VALUE;
+    }
+    attr->mpi_comm = mpi_comm;
+    return 0;
 }
 GSI_ALIAS(gshmemx_set_attr_mpi_comm_args)

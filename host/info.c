@@ -22,6 +22,14 @@ int pgshmemx_info_print(void)
         printf(" %s", gsb_all[i]->name);
     printf(" (GSHMEM_BOOTSTRAP=auto picks pmix under mpirun or srun --mpi=pmix,\n"
            "  pmi2 under srun --mpi=pmi2, else single)\n");
+    /* Not among those GSHMEM_BOOTSTRAP picks: it needs the program's communicator. */
+#ifdef GSHMEM_HAVE_MPI_PLUGIN
+    printf("  and mpi, for gshmemx_init_attr(GSHMEMX_INIT_WITH_MPI_COMM): the plugin "
+           "gshmem_bootstrap_mpi.so, built\n");
+#else
+    printf("  and mpi, for gshmemx_init_attr(GSHMEMX_INIT_WITH_MPI_COMM): its plugin is not "
+           "built (no mpicc at configure)\n");
+#endif
 #ifdef GSHMEM_HAVE_UCX
     printf("transports: p2p (same host: load/store on memfd mappings), %s (other hosts, "
            "or all peers with GSHMEM_DISABLE_P2P=1)\n",

@@ -47,23 +47,42 @@ typedef struct {
         }                                                                      \
     }
 
+/* 200 bytes on 64-bit ABIs, as before mpi_comm: it took the first 8 of the
+ * 64 reserved bytes (rank, nranks and uid end at 136, a multiple of 8). */
 typedef struct {
     int rank;               /* this process, 0..nranks-1 */
     int nranks;             /* processes in the job */
     gshmemx_uniqueid_t uid; /* from gshmemx_get_uniqueid on rank 0 */
-    char reserved[64];      /* zero */
+    void *mpi_comm;         /* GSHMEMX_INIT_WITH_MPI_COMM: an MPI_Comm * */
+    char reserved[56];      /* zero */
 } gshmemx_init_attr_t;
 
 #define GSHMEMX_INIT_ATTR_INITIALIZER                                          \
     {                                                                          \
-        0, 0, GSHMEMX_UNIQUEID_INITIALIZER,                                    \
+        0, 0, GSHMEMX_UNIQUEID_INITIALIZER, 0,                                 \
         {                                                                      \
             0                                                                  \
         }                                                                      \
     }
 
-/* gshmemx_init_attr flags: start from attr's rank, nranks and uid.  With no
- * flag, gshmemx_init_attr is shmem_init_thread(SHMEM_THREAD_MULTIPLE). */
+/* gshmemx_init_attr flags, NVSHMEM's values.  With no flag,
+ * gshmemx_init_attr is shmem_init_thread(SHMEM_THREAD_MULTIPLE).
+ *
+ * GSHMEMX_INIT_WITH_MPI_COMM: the PEs are the ranks of the MPI communicator
+ * *attr->mpi_comm (an MPI_Comm *; gshmemx_set_attr_mpi_comm_args sets it),
+ * PE n its rank n; collective over it, after MPI_Init.  A communicator
+ * smaller than MPI_COMM_WORLD makes a job of its ranks alone: each part of
+ * an MPI_Comm_split may start its own.  gshmem reaches MPI only through its
+ * plugin gshmem_bootstrap_mpi.so (built when configure finds mpicc, installed
+ * beside libgshmem.so and loaded at this call), so the library itself does
+ * not depend on any MPI; without the plugin the call fails with one line.
+ * shmem_finalize ends the job; call it before MPI_Finalize.
+ *
+ * GSHMEMX_INIT_WITH_SHMEM: start on the running OpenSHMEM library, which is
+ * gshmem itself: after shmem_init (or any init) this counts one more init,
+ * matched by one more shmem_finalize; before any, it fails with one line. */
+#define GSHMEMX_INIT_WITH_MPI_COMM (1u << 1)
+#define GSHMEMX_INIT_WITH_SHMEM (1u << 2)
 #define GSHMEMX_INIT_WITH_UNIQUEID (1u << 3)
 
 /* On the process that will be rank 0: opens its listening socket now, so the
@@ -86,8 +105,10 @@ int gshmemx_hostlib_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 int pgshmemx_hostlib_init_attr(unsigned int flags, gshmemx_init_attr_t *attr);
 void gshmemx_hostlib_finalize(void);
 void pgshmemx_hostlib_finalize(void);
-/* NVSHMEM's MPI-communicator init: gshmem has no MPI bootstrap, so this
- * returns 3 (GSHMEMX_ERROR_NOT_SUPPORTED) with one line and leaves attr. */
+/* NVSHMEM's: sets attr->mpi_comm = mpi_comm (an MPI_Comm *) for
+ * gshmemx_init_attr(GSHMEMX_INIT_WITH_MPI_COMM, attr).  Returns 0; a NULL
+ * mpi_comm or attr is reported in one line and returns
+ * GSHMEMX_ERROR_INVALID_VALUE, attr untouched. */
 int gshmemx_set_attr_mpi_comm_args(void *mpi_comm, gshmemx_init_attr_t *attr);
 int pgshmemx_set_attr_mpi_comm_args(void *mpi_comm, gshmemx_init_attr_t *attr);
 

@@ -26,6 +26,8 @@
       "GSHMEM_BOOTSTRAP=uid: this process's rank, 0 to GSHMEM_UID_SIZE-1")        \
     X(uid_size, INT, "GSHMEM_UID_SIZE", NULL, "0", 0, 1 << 30,                     \
       "GSHMEM_BOOTSTRAP=uid: the number of processes")                            \
+    X(mpi_plugin, STR, "GSHMEM_BOOTSTRAP_MPI_PLUGIN", NULL, "gshmem_bootstrap_mpi.so", 0, 0, \
+      "GSHMEMX_INIT_WITH_MPI_COMM: the MPI plugin, a file name looked for beside libgshmem.so, then in the install's lib folder; or a path") \
     X(uid_timeout, INT, "GSHMEM_UID_TIMEOUT", NULL, "60", 1, 86400,                \
       "seconds the uid bootstrap waits for every rank to arrive (or for rank 0)")  \
     X(uid_ifname, STR, "GSHMEM_UID_IFNAME", NULL, "auto", 0, 0,                    \

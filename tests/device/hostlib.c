@@ -1,7 +1,8 @@
 /*
  * tests/device/hostlib.c - NVSHMEM 3.8's host-library init (issue 31):
- * gshmemx_set_attr_mpi_comm_args returns GSHMEMX_ERROR_NOT_SUPPORTED (no
- * MPI bootstrap) and leaves the attributes; gshmemx_hostlib_init_attr
+ * gshmemx_set_attr_mpi_comm_args stores the communicator's address in attr
+ * (and refuses a NULL one, attr untouched; the MPI start itself is
+ * tests/compat/nv_mpi_init.c); gshmemx_hostlib_init_attr
  * starts the library (gshmemx_init_status, a put around the ring, a device
  * kernel that adds on the next PE), gshmemx_hostlib_finalize ends it.
  */
@@ -20,11 +21,19 @@ int main(void)
 
     attr.rank = 5;
     status = gshmemx_set_attr_mpi_comm_args(&mpi_comm, &attr);
-    if (status != GSHMEMX_ERROR_NOT_SUPPORTED || attr.rank != 5) {
+    if (status != 0 || attr.mpi_comm != (void *)&mpi_comm || attr.rank != 5) {
         fprintf(stderr,
-                "FAIL: gshmemx_set_attr_mpi_comm_args: expected %d and attr untouched, "
+                "FAIL: gshmemx_set_attr_mpi_comm_args: expected 0 and attr.mpi_comm set, "
                 "got %d (attr.rank %d)\n",
-                GSHMEMX_ERROR_NOT_SUPPORTED, status, attr.rank);
+                status, attr.rank);
+        fails++;
+    }
+    status = gshmemx_set_attr_mpi_comm_args(NULL, &attr); /* says so in a line */
+    if (status != GSHMEMX_ERROR_INVALID_VALUE || attr.mpi_comm != (void *)&mpi_comm) {
+        fprintf(stderr,
+                "FAIL: gshmemx_set_attr_mpi_comm_args(NULL): expected %d and attr untouched, "
+                "got %d\n",
+                GSHMEMX_ERROR_INVALID_VALUE, status);
         fails++;
     }
     if (gshmemx_hostlib_init_attr(0, &attr) != 0 ||

@@ -97,7 +97,7 @@ tests_device_flush_LDADD = libgshmem.la
 # gshmem_team_split_strided, _split_2d, _get_config, _destroy on device ids (issue 31).
 tests_device_team_nv_SOURCES = tests/device/team_nv.c $(dev_test_deps)
 tests_device_team_nv_LDADD = libgshmem.la
-# gshmemx_hostlib_init_attr / _finalize, gshmemx_set_attr_mpi_comm_args (issue 31).
+# gshmemx_hostlib_init_attr / _finalize, gshmemx_set_attr_mpi_comm_args's attr (issue 31).
 tests_device_hostlib_SOURCES = tests/device/hostlib.c $(dev_test_deps)
 tests_device_hostlib_LDADD = libgshmem.la
 # gshmemx_region_start/_stop (+ _block) and _is_active (issue 31).
