@@ -8,6 +8,8 @@
  * PORT_DOWN_READY exists) and brings it back up afterwards.
  */
 /* EXPECT: gshmem: PE [0-9]+: gst_verbs: port [0-9]+ of [A-Za-z0-9_]+ went down */
+/* The port goes down when the rig's script sees the PEs past init (polled each second): */
+/* EXPECT_WITHIN: 30 */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
