@@ -13,14 +13,6 @@
 
 #define N 256
 
-#if defined(__CUDACC__)
-typedef cudaStream_t stream_t;
-#define STREAM_SYNC(s) cudaStreamSynchronize(s)
-#else
-typedef void *stream_t; /* host lanes: gshmemx_stream_t */
-#define STREAM_SYNC(s) ((void)(s))
-#endif
-
 GSHMEM_KERNEL(simple_shift, int *, destination)
 {
     int mype = nvshmem_my_pe(), npes = nvshmem_n_pes();

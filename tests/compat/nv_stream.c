@@ -12,14 +12,6 @@
 
 #define N 2048u
 
-#if defined(__CUDACC__)
-typedef cudaStream_t stream_t;
-#define STREAM_SYNC(s) cudaStreamSynchronize(s)
-#else
-typedef void *stream_t; /* host lanes: gshmemx_stream_t */
-#define STREAM_SYNC(s) ((void)(s))
-#endif
-
 struct fill_args {
     int *src;
     int base;

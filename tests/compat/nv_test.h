@@ -16,6 +16,16 @@
 
 static int nv_fails;
 
+/* A stream as the _on_stream routines take it: CUDA's, or on host lanes
+ * gshmemx_stream_t (their calls are done on return). */
+#if defined(__CUDACC__)
+typedef cudaStream_t stream_t;
+#define STREAM_SYNC(s) cudaStreamSynchronize(s)
+#else
+typedef void *stream_t; /* host lanes: gshmemx_stream_t */
+#define STREAM_SYNC(s) ((void)(s))
+#endif
+
 /* NV_CHECK(what, idx, expected, actual): print both values on a mismatch
  * (the first 10 of each PE). */
 #define NV_CHECK(what, idx, exp, act)                                                          \
