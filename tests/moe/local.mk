@@ -38,14 +38,16 @@ tests_moe_bad_moe_garbage_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 check_PROGRAMS += tests/moe/moe_handle_checks tests/moe/moe_config_checks
 tests_moe_moe_config_checks_SOURCES = tests/moe/moe_config_checks.c tests/pe/pe_test.h
 tests_moe_moe_config_checks_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
-tests_moe_moe_handle_checks_SOURCES = tests/moe/moe_handle_checks.c tests/pe/pe_test.h
+tests_moe_moe_handle_checks_SOURCES = tests/moe/moe_handle_checks.c tests/moe/moe_ident.h \
+	tests/pe/pe_test.h
 tests_moe_moe_handle_checks_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 # Configs that differ between PEs, or that one PE refuses, fail on every PE.
 check_PROGRAMS += tests/moe/bad_moe_config
 # One PE refuses its dispatch's or combine's arguments while the others
 # call it: every PE returns the error, none waits (the vote in gshmem_moe.c).
 check_PROGRAMS += tests/moe/moe_route_vote
-tests_moe_moe_route_vote_SOURCES = tests/moe/moe_route_vote.c tests/pe/pe_test.h
+tests_moe_moe_route_vote_SOURCES = tests/moe/moe_route_vote.c tests/moe/moe_ident.h \
+	tests/pe/pe_test.h
 tests_moe_moe_route_vote_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
 tests_moe_bad_moe_config_SOURCES = tests/moe/bad_moe_config.c
 tests_moe_bad_moe_config_LDADD = libs/moe/libgshmem_moe.la libgshmem.la
