@@ -263,7 +263,9 @@ static int lanes_stuck(lane_worker_t *const *pw, lane_worker_t *arr, unsigned n,
         if (__atomic_load_n(&w->done, __ATOMIC_ACQUIRE) ||
             __atomic_load_n(&w->in_bar, __ATOMIC_RELAXED))
             continue;
-        if (nap == 0 || now - nap > STUCK_NS)
+        /* Signed: a lane may nap after now was read, and that nap is
+         * fresh, not 584 years old. */
+        if (nap == 0 || (int64_t)(now - nap) > (int64_t)STUCK_NS)
             return 0;
         *sig += __atomic_load_n(&w->waits, __ATOMIC_RELAXED);
         waiting++;
