@@ -9,9 +9,9 @@
  *                 block one read or write of one slot, the file opened
  *                 O_DIRECT with an io_uring queue of -q entries.  A request
  *                 carries -k blocks (default: the queue depth), and -W
- *                 requests (2) are in flight: the file's I/O thread runs
- *                 queued requests as one run, so the engine keeps -q I/Os
- *                 in flight across requests, as fio's iodepth does.
+ *                 requests (2) are in flight: the file's I/O thread streams
+ *                 queued requests into its ring, so the engine keeps -q
+ *                 I/Os in flight across requests, as fio's iodepth does.
  *                 read/write take the slots in order, randread/randwrite in
  *                 a fixed shuffle (each slot once per pass, as fio's random
  *                 map does).  The blocks of a request lie a page apart in
@@ -209,8 +209,8 @@ static void pattern(const char *name, size_t bs)
         gshmem_kv_req_t inflight[64];
         long head = 0, tail = 0;
 
-        /* Up to -W requests in flight: the file's I/O thread carries out
-         * the queued ones as one run, so the engine's queue does not drain
+        /* Up to -W requests in flight: the file's I/O thread streams the
+         * queued ones into its ring, so the engine's queue does not drain
          * at each request's end, as fio's never does. */
         for (int64_t i = 0; i < n || head < tail;) {
             if (i < n && tail - head < window) {

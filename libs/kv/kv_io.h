@@ -23,7 +23,20 @@ typedef struct kv_io {
     uint64_t off;
     size_t len;
     size_t done; /* bytes moved so far (short reads and writes go on from here) */
+    void *owner; /* a stream's: the job the I/O is of (kv_file_queue.c) */
 } kv_io_t;
+
+/* What a stream (the engine's stream op) is fed from: the file's queue,
+ * job after job, so that the engine's queue never drains between requests
+ * (fio's iodepth never does), and each request ends when its last I/O
+ * does, not when the run does. */
+typedef struct kv_io_feed {
+    /* The next I/O list of the run's direction in *io, *n: nonzero, or 0
+     * when nothing more is queued now. */
+    int (*more)(struct kv_io_feed *feed, kv_io_t **io, size_t *n);
+    /* o has moved all its bytes; the engine touches it no more. */
+    void (*whole)(struct kv_io_feed *feed, kv_io_t *o);
+} kv_io_feed_t;
 
 struct gshmem_kv_file;
 
@@ -36,6 +49,10 @@ typedef struct kv_job {
     size_t n_io;
     int is_read;
     const char *fn;
+    /* A stream's (kv_file_queue.c): its I/Os not yet whole, and its
+     * neighbours among the stream's jobs not yet ended. */
+    size_t left;
+    struct kv_job *prev_taken, *next_taken;
 } kv_job_t;
 
 typedef struct kv_io_engine {
@@ -46,6 +63,10 @@ typedef struct kv_io_engine {
     /* Carries out io[0..n) and returns when none is in flight: 0, or
      * GSHMEM_KV_ERR_IO with one line (fn's) for the first failure. */
     int (*run)(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, const char *fn);
+    /* run, then what feed gives while the run goes on (NULL: the engine
+     * has no stream; its runs are batched instead).  Same status. */
+    int (*stream)(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, kv_io_feed_t *feed,
+                  const char *fn);
     void (*close)(struct gshmem_kv_file *f);
 } kv_io_engine_t;
 
