@@ -391,6 +391,7 @@ int kv_file_plan(const struct gshmem_kv_file *f, const gshmem_kv_xfer_t *x, cons
                     continue;
                 }
                 io[k].buf = m, io[k].off = off, io[k].len = p->length, io[k].done = 0;
+                io[k].region = l * L->rpl + r, io[k].fix = 0;
                 k++;
             }
     }

@@ -133,6 +133,8 @@ static int stream_more(kv_io_feed_t *feed, kv_io_t **io, size_t *n)
         *io = j->io, *n = j->n_io, got = 1;
     }
     pthread_mutex_unlock(&kv->lock);
+    if (got && st->f->eng->fix) /* not under the lock: it may pin a layout */
+        st->f->eng->fix(st->f, j->L, j->io, j->n_io);
     return got;
 }
 
@@ -165,6 +167,8 @@ static void stream_run(gshmem_kv_t *kv, struct gshmem_kv_file *f, kv_job_t *j)
     stream_take(&st, j);
     pthread_mutex_unlock(&kv->lock);
     pthread_mutex_lock(&f->io_lock);
+    if (f->eng->fix)
+        f->eng->fix(f, j->L, j->io, j->n_io);
     kv_set_quiet(1); /* a failure is said once, by the retry below */
     (void)f->eng->stream(f, j->is_read, j->io, j->n_io, &st.feed, j->fn);
     kv_set_quiet(0);

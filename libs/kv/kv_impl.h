@@ -83,7 +83,10 @@ typedef struct kv_layout {
     int busy;             /* requests in progress on it */
     unsigned char *saved; /* [n_regions][probe_len]: the bytes the probes cover */
     size_t probe_len;
-    int gpu; /* every region is CUDA device memory (kv_cuda.h) */
+    int gpu;      /* every region is CUDA device memory (kv_cuda.h) */
+    size_t span;  /* of each region: (n_blocks - 1) x stride + block bytes */
+    uint64_t gen; /* this registration's number, never reused (a file's
+                     engine keeps its buffers by it) */
 } kv_layout_t;
 
 enum { KV_REQ_FREE = 0, KV_REQ_POSTED, KV_REQ_SIGNALING, KV_REQ_ENDED };

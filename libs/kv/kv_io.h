@@ -24,6 +24,8 @@ typedef struct kv_io {
     size_t len;
     size_t done; /* bytes moved so far (short reads and writes go on from here) */
     void *owner; /* a stream's: the job the I/O is of (kv_file_queue.c) */
+    int region;  /* the layout region buf lies in (kv_file_plan) */
+    int fix;     /* io_uring: registered buffer index + 1, 0: none (the engine's fix) */
 } kv_io_t;
 
 /* What a stream (the engine's stream op) is fed from: the file's queue,
@@ -67,6 +69,15 @@ typedef struct kv_io_engine {
      * has no stream; its runs are batched instead).  Same status. */
     int (*stream)(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size_t n, kv_io_feed_t *feed,
                   const char *fn);
+    /* Registers L's regions with f's engine, once per layout (its
+     * buffers then need no pinning per I/O), and sets io[i].fix for each
+     * I/O inside one registered buffer.  A layout that cannot be
+     * registered (the locked-memory limit) goes plain, said once under
+     * SHMEM_INFO.  NULL: the engine registers nothing. */
+    void (*fix)(struct gshmem_kv_file *f, const kv_layout_t *L, kv_io_t *io, size_t n);
+    /* Drops what fix registered of the layout of registration gen (its
+     * deregister: nothing of it is in flight).  Any thread. */
+    void (*unfix)(struct gshmem_kv_file *f, uint64_t gen);
     void (*close)(struct gshmem_kv_file *f);
 } kv_io_engine_t;
 

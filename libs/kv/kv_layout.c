@@ -18,8 +18,9 @@
  * does not come back makes that peer's layout unreachable (transfers to it
  * are refused), never a write to the wrong place.
  */
-#include "kv_impl.h"
 #include "kv_cuda.h"
+#include "kv_impl.h"
+#include "kv_io.h" /* the storage tier's engines, told of a drop */
 
 #include <gshmem.h>
 
@@ -228,6 +229,8 @@ static void probes_restore(kv_layout_t *L)
     L->saved = NULL;
 }
 
+static uint64_t layout_gens; /* kv_layout_t.gen's source, every engine's */
+
 /* This PE's side of a register: the layout prepared and published in the
  * directory's slot id, its probes written. */
 static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const char *fn)
@@ -252,6 +255,8 @@ static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const c
         goto err_free;
     }
     span = region_span(L->n_blocks, L->block_stride, L->block_bytes);
+    L->span = span;
+    L->gen = __atomic_add_fetch(&layout_gens, 1, __ATOMIC_RELAXED);
     for (int i = 0; i < L->n_regions; i++) {
         L->base[i] = (char *)l->region_base[i];
         n_gpu += kv_cuda_is_device(L->base[i]);
@@ -303,6 +308,11 @@ void kv_layout_drop(gshmem_kv_t *kv, int id)
         return;
     probes_restore(L);
     kv_net_layout_drop(kv, id);
+    /* The storage tier's engines let go of its memory (none is in flight:
+     * the layout is not busy). */
+    for (int i = 0; i < KV_MAX_FILES; i++)
+        if (kv->files[i] && kv->files[i]->eng && kv->files[i]->eng->unfix)
+            kv->files[i]->eng->unfix(kv->files[i], L->gen);
     while (L->n_reg > 0)
         gshmemx_buffer_unregister(L->reg[--L->n_reg]);
     for (int p = 0; p < kv->npes; p++)

@@ -45,4 +45,5 @@ static void posix_close(struct gshmem_kv_file *f)
     (void)f;
 }
 
-const kv_io_engine_t kv_io_posix = {"pread/pwrite", posix_open, posix_run, NULL, posix_close};
+const kv_io_engine_t kv_io_posix = {"pread/pwrite", posix_open, posix_run,  NULL,
+                                    NULL,           NULL,       posix_close};

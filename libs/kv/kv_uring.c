@@ -2,26 +2,19 @@
  * libs/kv/kv_uring.c - the storage tier's io_uring engine (liburing).  One
  * ring per open file, of the file's queue depth, with the file registered
  * (a fixed file spares the kernel a lookup of the descriptor per
- * operation).  A transfer's runs go in as SQEs and one io_uring_submit
- * (several when there are more runs than the queue holds); each completion
- * that moved less than asked is prepared again from where it stopped.
+ * operation) and the layouts' memory too (kv_uring_fix.c).  A transfer's
+ * runs go in as SQEs, the queue refilled as each completes, and a stream
+ * takes the file's next queued request when its list is out; each
+ * completion that moved less than asked is prepared again from where it
+ * stopped.
  * After a failure no new run starts, but the call returns only when
  * nothing of it is in flight: the memory may be reused once it returns.
  */
-#include "kv_io.h"
+#include "kv_uring_fix.h"
 
 #include <errno.h>
-#include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct uring {
-    struct io_uring ring;
-    int fixed;  /* the file is registered: SQEs name index 0 */
-    int broken; /* SQEs left unsubmitted in the ring: rebuild it before reuse */
-    int dead;   /* could not be rebuilt: pread/pwrite from here on */
-    int live;   /* the ring exists (close exits it) */
-} uring_t;
 
 /* One SQE is at most this long; the rest goes as a resubmission. */
 #define KV_URING_MAX_LEN (1u << 30)
@@ -34,6 +27,7 @@ static int setup(uring_t *u, struct gshmem_kv_file *f)
         return rc;
     u->live = 1;
     u->fixed = io_uring_register_files(&u->ring, &f->fd, 1) == 0;
+    kv_uring_fix_setup(u);
     return 0;
 }
 
@@ -48,6 +42,7 @@ static int uring_open(struct gshmem_kv_file *f)
         free(u);
         return rc;
     }
+    pthread_mutex_init(&u->fix_lock, NULL);
     f->eng_state = u;
     return 0;
 }
@@ -58,7 +53,11 @@ static void prep(uring_t *u, struct io_uring_sqe *sqe, int fd, int is_read, kv_i
     unsigned len = left > KV_URING_MAX_LEN ? KV_URING_MAX_LEN : (unsigned)left;
     int target = u->fixed ? 0 : fd;
 
-    if (is_read)
+    if (o->fix && u->bufs && is_read) /* a registered buffer: no pinning per I/O */
+        io_uring_prep_read_fixed(sqe, target, o->buf + o->done, len, o->off + o->done, o->fix - 1);
+    else if (o->fix && u->bufs)
+        io_uring_prep_write_fixed(sqe, target, o->buf + o->done, len, o->off + o->done, o->fix - 1);
+    else if (is_read)
         io_uring_prep_read(sqe, target, o->buf + o->done, len, o->off + o->done);
     else
         io_uring_prep_write(sqe, target, o->buf + o->done, len, o->off + o->done);
@@ -142,10 +141,16 @@ static int uring_stream(struct gshmem_kv_file *f, int is_read, kv_io_t *io, size
     if (u->broken) {
         /* queue_exit drops the unsubmitted SQEs, which point at this
          * call's memory: they must never go in later. */
+        pthread_mutex_lock(&u->fix_lock);
         io_uring_queue_exit(&u->ring);
+        kv_uring_fix_forget(u);
         u->broken = 0, u->live = 0;
         if (setup(u, f) < 0)
             u->dead = 1;
+        /* I/O of queued requests may name the old ring's buffers: the new
+         * one has none, and they go plain. */
+        u->bufs = 0;
+        pthread_mutex_unlock(&u->fix_lock);
     }
     return rc;
 }
@@ -163,8 +168,11 @@ static void uring_close(struct gshmem_kv_file *f)
         return;
     if (u->live)
         io_uring_queue_exit(&u->ring);
+    kv_uring_fix_forget(u);
+    pthread_mutex_destroy(&u->fix_lock);
     free(u);
     f->eng_state = NULL;
 }
 
-const kv_io_engine_t kv_io_uring = {"io_uring", uring_open, uring_run, uring_stream, uring_close};
+const kv_io_engine_t kv_io_uring = {"io_uring",   uring_open,     uring_run,  uring_stream,
+                                    kv_uring_fix, kv_uring_unfix, uring_close};

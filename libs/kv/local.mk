@@ -16,7 +16,7 @@ libs_kv_libgshmem_kv_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 libs_kv_libgshmem_kv_la_LIBADD = libgshmem.la -lpthread -ldl
 # The storage tier's io_uring engine, where liburing is there (configure.ac).
 if HAVE_URING
-libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_uring.c
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_uring.c libs/kv/kv_uring_fix.h libs/kv/kv_uring_fix.c
 libs_kv_libgshmem_kv_la_CFLAGS += $(URING_CFLAGS)
 libs_kv_libgshmem_kv_la_LIBADD += $(URING_LIBS)
 endif

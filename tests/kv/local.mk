@@ -13,11 +13,13 @@
 # short; kv_file_full: a full disk (a 1 MiB tmpfs: root, else a skip);
 # kv_file_async: requests end on the file's I/O thread (queue, cancel,
 # close and destroy with requests in flight).
+# kv_file_fixed: io_uring's registered buffers, given back at deregister.
 # The tier is local to a PE: at 1 PE.
 # exports.sh: libgshmem_kv.so exports only gshmem_kv_ names.
 KV_TEST_COMMON = tests/kv/kv_test.h tests/pe/pe_test.h
 check_PROGRAMS += tests/kv/kv_xfer tests/kv/kv_bad tests/kv/kv_msg \
-	tests/kv/kv_file tests/kv/kv_file_bad tests/kv/kv_file_full tests/kv/kv_file_async
+	tests/kv/kv_file tests/kv/kv_file_bad tests/kv/kv_file_full tests/kv/kv_file_async \
+	tests/kv/kv_file_fixed
 tests_kv_kv_xfer_SOURCES = tests/kv/kv_xfer.c $(KV_TEST_COMMON)
 tests_kv_kv_xfer_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -lpthread
 tests_kv_kv_msg_SOURCES = tests/kv/kv_msg.c $(KV_TEST_COMMON)
@@ -46,13 +48,15 @@ tests_kv_kv_file_full_SOURCES = tests/kv/kv_file_full.c $(KV_FILE_TEST_COMMON)
 tests_kv_kv_file_full_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 tests_kv_kv_file_async_SOURCES = tests/kv/kv_file_async.c $(KV_FILE_TEST_COMMON)
 tests_kv_kv_file_async_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
+tests_kv_kv_file_fixed_SOURCES = tests/kv/kv_file_fixed.c $(KV_FILE_TEST_COMMON)
+tests_kv_kv_file_fixed_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 
 TESTS += \
 	tests/kv/kv_xfer-np1.pe tests/kv/kv_xfer-np2.pe tests/kv/kv_xfer-np4.pe \
 	tests/kv/kv_bad-np1.pe tests/kv/kv_bad-np2.pe tests/kv/kv_bad-np4.pe \
 	tests/kv/kv_msg-np1.pe tests/kv/kv_msg-np2.pe tests/kv/kv_msg-np4.pe \
 	tests/kv/kv_file-np1.pe tests/kv/kv_file_bad-np1.pe tests/kv/kv_file_full-np1.pe \
-	tests/kv/kv_file_async-np1.pe \
+	tests/kv/kv_file_async-np1.pe tests/kv/kv_file_fixed-np1.pe \
 	tests/kv/exports.sh
 EXTRA_DIST += tests/kv/exports.sh
 
