@@ -32,6 +32,10 @@ check_PROGRAMS += tests/kv/no_uring
 tests_kv_no_uring_SOURCES = tests/kv/no_uring.c
 TESTS += tests/kv/kv-file-no-uring.sh
 EXTRA_DIST += tests/kv/kv-file-no-uring.sh
+# kv-file-fixed-memlock.sh: kv_file_fixed for a user who cannot pin a layout
+# (registered buffers refused: every layout plain, the bytes right).
+TESTS += tests/kv/kv-file-fixed-memlock.sh
+EXTRA_DIST += tests/kv/kv-file-fixed-memlock.sh
 # kv-file-gpu.sh: the tier's GPU path (staged through host memory) on a
 # stand-in CUDA driver it builds from fake_cuda.c (kv_file_gpu says what).
 check_PROGRAMS += tests/kv/kv_file_gpu
