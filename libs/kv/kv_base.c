@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static __thread char kv_err[512];
@@ -60,6 +61,14 @@ int kv_fail(int status, const char *fn, const char *fmt, ...)
 void kv_set_quiet(int on)
 {
     kv_quiet = on;
+}
+
+int kv_info_on(void)
+{
+    const char *v = getenv("SHMEM_INFO");
+
+    return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+                 !strcasecmp(v, "on"));
 }
 
 void kv_set_error(const char *line)

@@ -42,14 +42,6 @@ static struct gshmem_kv_file *find(gshmem_kv_t *kv, gshmem_kv_file_t *f, const c
     return NULL;
 }
 
-static int info_on(void)
-{
-    const char *v = getenv("SHMEM_INFO");
-
-    return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
-                 !strcasecmp(v, "on"));
-}
-
 /* O_DIRECT's alignment of memory and of file offsets and lengths. */
 static void direct_align(struct gshmem_kv_file *f)
 {
@@ -82,7 +74,7 @@ static int pick_engine(struct gshmem_kv_file *f, const char *fn)
             f->eng = &kv_io_uring;
             return 0;
         }
-        if (info_on())
+        if (kv_info_on())
             fprintf(stderr, "gshmem: PE %d: %s: io_uring refused (%s): pread/pwrite for %s\n",
                     shmem_my_pe(), fn, strerror(-rc), f->path);
     }
@@ -215,7 +207,7 @@ int gshmem_kv_file_open(gshmem_kv_t *kv, const char *path, const gshmem_kv_file_
         kv_file_free(f);
         goto out;
     }
-    if (info_on())
+    if (kv_info_on())
         fprintf(stderr,
                 "gshmem: PE %d: %s: %s: %lld slots of %zu bytes, engine %s (queue depth %d)%s\n",
                 kv->me, fn, f->path, (long long)f->n_slots, f->slot_bytes, f->eng->name,

@@ -146,6 +146,8 @@ void kv_set_error(const char *line);
 /* on: this thread's kv_fail lines are kept but not printed (a try whose
  * failure is retried, and said, by the retry). */
 void kv_set_quiet(int on);
+/* SHMEM_INFO asks for the library's notes (1, yes, true or on). */
+int kv_info_on(void);
 /* The live engine kv, locked; NULL (and one line) if kv is not one. */
 gshmem_kv_t *kv_enter(gshmem_kv_t *kv, const char *fn);
 void kv_leave(gshmem_kv_t *kv);

@@ -17,16 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/uio.h>
-
-static int info_on(void)
-{
-    const char *v = getenv("SHMEM_INFO");
-
-    return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
-                 !strcasecmp(v, "on"));
-}
 
 void kv_uring_fix_setup(uring_t *u)
 {
@@ -57,15 +48,21 @@ static int take_slots(uring_t *u, int n, uint64_t gen)
     return -1;
 }
 
-/* Empties the slots of gen's registration, in the table and the kernel's. */
-static void drop_slots(uring_t *u, uint64_t gen)
+/* Empties slot k in the kernel's table (an empty iovec unregisters). */
+static void clear_slot(uring_t *u, int k)
 {
     static const struct iovec none = {NULL, 0};
 
+    io_uring_register_buffers_update_tag(&u->ring, (unsigned)k, &none, NULL, 1);
+}
+
+/* Empties the slots of gen's registration, in the table and the kernel's. */
+static void drop_slots(uring_t *u, uint64_t gen)
+{
     for (int k = 0; k < KV_URING_BUFS; k++)
         if (u->slot_gen[k] == gen) {
             if (u->bufs)
-                io_uring_register_buffers_update_tag(&u->ring, (unsigned)k, &none, NULL, 1);
+                clear_slot(u, k);
             u->slot_gen[k] = 0;
         }
 }
@@ -113,24 +110,20 @@ static uring_fix_t *find_or_add(uring_t *u, struct gshmem_kv_file *f, const kv_l
             /* Nothing of this region may stay half registered. */
             for (int k = first; k < first + chunks; k++)
                 u->slot_gen[k] = 0;
-            if (rc > 0) {
-                static const struct iovec none = {NULL, 0};
-
-                for (int k = first; k < first + rc; k++)
-                    io_uring_register_buffers_update_tag(&u->ring, (unsigned)k, &none, NULL, 1);
-            }
+            for (int k = first; k < first + rc; k++) /* rc > 0: some went in */
+                clear_slot(u, k);
             err = rc < 0 ? -rc : EAGAIN;
             failed = 1;
             continue;
         }
         x->first[r] = first;
     }
-    if (!failed && info_on())
+    if (!failed && kv_info_on())
         fprintf(stderr,
                 "gshmem: PE %d: io_uring: a layout of %d regions of %zu bytes registered "
                 "with %s\n",
                 shmem_my_pe(), L->n_regions, L->span, f->path);
-    if (failed && info_on())
+    if (failed && kv_info_on())
         fprintf(stderr,
                 "gshmem: PE %d: io_uring: a layout of %d regions of %zu bytes is not all "
                 "registered with %s (%s): its I/O pins its pages as it goes\n",
