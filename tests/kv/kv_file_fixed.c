@@ -137,8 +137,8 @@ static void run(const char *engine, int want_registered)
     /* All or none: a layout refused after others were given (their slots
      * never given back) fails here. */
     PT_CHECK_EQ_F(engine, want_registered ? 2 * ROUNDS : 0, got,
-                  "layouts said registered under SHMEM_INFO (%s)", log);
-    PT_CHECK_EQ_F(engine, 0, plain, "layouts said left plain (%s)", log);
+                  "layouts said registered under SHMEM_INFO (%.80s)", log);
+    PT_CHECK_EQ_F(engine, 0, plain, "layouts said left plain (%.80s)", log);
     KT_OK(gshmem_kv_file_close(kv, f));
     unlink(p);
     if (getenv("KEEP_LOG") == NULL)
