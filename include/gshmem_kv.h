@@ -13,13 +13,18 @@
  * run of blocks that are adjacent on both sides (coalescing), with no
  * descriptor per block.
  *
- * Memory.  Host memory.  A layout that peers read or write (the remote side
- * of a transfer) lies on the symmetric heap (shmem_malloc, shmem_align,
- * shmem_calloc; gshmem_malloc on host lanes): peers find it at the same
- * offset, so nothing but the layout's shape and offsets is exchanged, once,
- * at registration.  A layout in any other memory of the process (malloc,
- * mmap, a framework's tensor) is registered with the runtime
+ * Memory.  A layout that peers read or write (the remote side of a
+ * transfer) lies on the symmetric heap (shmem_malloc, shmem_align,
+ * shmem_calloc) or the device heap (gshmem_malloc): peers find it at the
+ * same offset, so nothing but the layout's shape and offsets is exchanged,
+ * once, at registration.  A layout in any other host memory of the process
+ * (malloc, mmap, a framework's tensor) is registered with the runtime
  * (gshmemx_buffer_register) and can be the local side of transfers only.
+ * GPU memory (CUDA device memory; a layout is all GPU or all host): between
+ * PEs on the device heap only; with peers outside the job any allocation,
+ * through a UCX built with CUDA (else a transfer to or from it fails
+ * GSHMEM_KV_ERR_UNSUPPORTED with a line that names the side); to and from
+ * the storage tier always.
  * Register checks that each peer's regions are where their offsets say: it
  * writes a random probe over the first (up to 8) bytes of each region and
  * puts the bytes back before it returns, so nothing may use the memory

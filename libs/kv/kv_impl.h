@@ -45,7 +45,8 @@ typedef struct kv_net kv_net_t; /* kv_net.c */
 
 /* One slot of the directory: what a PE publishes of its layout of one id,
  * followed by max_regions region offsets (from the directory's own
- * address: the heap is at the same offset on every PE). */
+ * address: the heap is at the same offset on every PE; for a layout on
+ * the device heap, from the engine's anchor there, gshmem_kv.ddir). */
 typedef struct kv_dir_rec {
     uint64_t state; /* KV_DIR_* */
     uint64_t hash;
@@ -54,6 +55,7 @@ typedef struct kv_dir_rec {
     int32_t n_layers, regions_per_layer;
     uint64_t symmetric; /* 1: every region is symmetric memory */
     uint64_t probe;     /* written at each region's start during register */
+    uint64_t device;    /* 1: the regions are on the device heap (offsets from ddir) */
 } kv_dir_rec_t;
 
 #define KV_DIR_EMPTY 0
@@ -84,6 +86,7 @@ typedef struct kv_layout {
     unsigned char *saved; /* [n_regions][probe_len]: the bytes the probes cover */
     size_t probe_len;
     int gpu;      /* every region is CUDA device memory (kv_cuda.h) */
+    int dheap;    /* ... on the device heap (gshmem_malloc): PEs reach it */
     size_t span;  /* of each region: (n_blocks - 1) x stride + block bytes */
     uint64_t gen; /* this registration's number, never reused (a file's
                      engine keeps its buffers by it) */
@@ -116,6 +119,7 @@ struct gshmem_kv {
     pthread_cond_t done_cv; /* a request ended */
     pthread_cond_t work_cv; /* a request was posted, or stop */
     char *dir;              /* symmetric: max_layouts slots */
+    char *ddir;             /* symmetric, on the device heap (gshmem_malloc): its anchor */
     size_t dir_slot;        /* bytes per slot */
     kv_layout_t *layouts;   /* [max_layouts] */
     kv_req_t *reqs;         /* [max_requests] */

@@ -48,13 +48,26 @@ int kv_dir_create(gshmem_kv_t *kv)
                        "no room on the symmetric heap for the directory (%zu bytes; "
                        "SHMEM_SYMMETRIC_SIZE)",
                        KV_DIR_HEAD + (size_t)kv->cfg.max_layouts * kv->dir_slot);
+    /* The device heap's anchor: a layout there is named by its offset from
+     * this (the device heap's base differs from the host heap's, and
+     * between processes).  On host lanes it is the host heap's. */
+    kv->ddir = (char *)gshmem_malloc(KV_DIR_HEAD);
+    if (kv->ddir == NULL) {
+        shmem_free(kv->dir);
+        kv->dir = NULL;
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, "gshmem_kv_create",
+                       "no room on the device heap for the engine's anchor (%d bytes; "
+                       "GSHMEM_DEVICE_HEAP_SIZE)",
+                       KV_DIR_HEAD);
+    }
     return 0;
 }
 
 void kv_dir_destroy(gshmem_kv_t *kv)
 {
+    gshmem_free(kv->ddir);
     shmem_free(kv->dir);
-    kv->dir = NULL;
+    kv->dir = kv->ddir = NULL;
 }
 
 kv_dir_rec_t *kv_dir_rec(gshmem_kv_t *kv, int id)
@@ -204,27 +217,44 @@ static uint64_t new_probe(int me)
     return z ^ (z >> 31);
 }
 
+/* A probe's bytes in or out of region memory: GPU memory (the device
+ * heap) through the runtime's host RMA to this PE (a copy by the driver;
+ * the CPU never touches it), host memory by memcpy. */
+static void probe_copy(const kv_layout_t *L, void *dst, const void *src, int to_region, int me)
+{
+    if (!L->gpu)
+        memcpy(dst, src, L->probe_len);
+    else if (to_region)
+        shmem_putmem(dst, src, L->probe_len, me);
+    else
+        shmem_getmem(dst, src, L->probe_len, me);
+}
+
 /* Saves the first probe_len bytes of every region, then writes the probe
  * over them (all saved first: regions may overlap). */
-static int probes_set(kv_layout_t *L, size_t span, uint64_t probe)
+static int probes_set(kv_layout_t *L, size_t span, uint64_t probe, int me)
 {
     L->probe_len = span < 8 ? span : 8;
     L->saved = (unsigned char *)malloc((size_t)L->n_regions * L->probe_len);
     if (L->saved == NULL)
         return -1;
     for (int i = 0; i < L->n_regions; i++)
-        memcpy(L->saved + (size_t)i * L->probe_len, L->base[i], L->probe_len);
+        probe_copy(L, L->saved + (size_t)i * L->probe_len, L->base[i], 0, me);
     for (int i = 0; i < L->n_regions; i++)
-        memcpy(L->base[i], &probe, L->probe_len);
+        probe_copy(L, L->base[i], &probe, 1, me);
+    if (L->gpu)
+        shmem_quiet(); /* there before the vote's barrier, which peers read after */
     return 0;
 }
 
-static void probes_restore(kv_layout_t *L)
+static void probes_restore(kv_layout_t *L, int me)
 {
     if (L->saved == NULL)
         return;
     for (int i = 0; i < L->n_regions; i++)
-        memcpy(L->base[i], L->saved + (size_t)i * L->probe_len, L->probe_len);
+        probe_copy(L, L->base[i], L->saved + (size_t)i * L->probe_len, 1, me);
+    if (L->gpu)
+        shmem_quiet();
     free(L->saved);
     L->saved = NULL;
 }
@@ -271,21 +301,25 @@ static int prepare(gshmem_kv_t *kv, int id, const gshmem_kv_layout_t *l, const c
                      n_gpu, L->n_regions);
         goto err_free;
     }
-    /* GPU memory: the storage tier's (staged), not the runtime's. */
+    /* GPU memory on the device heap (gshmem_malloc) is symmetric and named
+     * from the device anchor; other GPU memory (a framework's tensors) is
+     * not registered with the runtime, whose host RMA takes GPU memory on
+     * the device heap only: such a layout goes to the storage tier and to
+     * peers outside the job (kv_net.c), never between PEs (kv_xfer.c). */
     L->gpu = n_gpu > 0;
-    if (L->gpu)
-        sym = 0;
-    else if ((rc = register_private(L, kv->me, fn)) != 0)
+    if (!L->gpu && (rc = register_private(L, kv->me, fn)) != 0)
         goto err_free;
     for (int i = 0; i < L->n_regions; i++)
-        off[i] = sym ? (int64_t)(L->base[i] - kv->dir) : 0;
+        off[i] = sym ? (int64_t)(L->base[i] - (L->gpu ? kv->ddir : kv->dir)) : 0;
+    L->dheap = sym && L->gpu;
+    rec->device = (uint64_t)L->dheap;
     rec->hash = L->hash;
     rec->n_blocks = L->n_blocks;
     rec->block_bytes = L->block_bytes, rec->block_stride = L->block_stride;
     rec->n_layers = L->n_layers, rec->regions_per_layer = L->rpl;
     rec->symmetric = (uint64_t)sym;
     rec->probe = new_probe(kv->me);
-    if (sym && probes_set(L, span, rec->probe) != 0) {
+    if (sym && probes_set(L, span, rec->probe, kv->me) != 0) {
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
         while (L->n_reg > 0)
             gshmemx_buffer_unregister(L->reg[--L->n_reg]);
@@ -306,7 +340,7 @@ void kv_layout_drop(gshmem_kv_t *kv, int id)
 
     if (L->base == NULL)
         return;
-    probes_restore(L);
+    probes_restore(L, kv->me);
     kv_net_layout_drop(kv, id);
     /* The storage tier's engines let go of its memory (none is in flight:
      * the layout is not busy). */
@@ -404,7 +438,7 @@ static int fetch_peers(gshmem_kv_t *kv, int id, const char *fn)
         plen[p] = region_span(rec[p].n_blocks, rec[p].block_stride, rec[p].block_bytes);
         plen[p] = plen[p] < 8 ? plen[p] : 8;
         for (int i = 0; i < n; i++) {
-            P->base[i] = kv->dir + off[(size_t)p * n + i];
+            P->base[i] = (rec[p].device ? kv->ddir : kv->dir) + off[(size_t)p * n + i];
             /* Within this PE's symmetric memory, then the probe itself. */
             if (!shmem_addr_accessible(P->base[i], p) ||
                 !shmem_addr_accessible(P->base[i] + plen[p] - 1, p)) {
@@ -473,7 +507,7 @@ int gshmem_kv_layout_register(gshmem_kv_t *kv, const gshmem_kv_layout_t *layout,
      * them. */
     shmem_barrier_all();
     if (rc == 0)
-        probes_restore(&kv->layouts[slot]);
+        probes_restore(&kv->layouts[slot], kv->me);
     kv_leave(kv);
     return rc;
 }

@@ -9,7 +9,11 @@
  * region one range: blocks - 1 strides and a block) when a blob first
  * describes it, and unmapped with the layout; the blob carries each
  * region's address and packed key.  Nothing else of this process is
- * reachable through the worker.
+ * reachable through the worker.  A layout in GPU memory is mapped as
+ * UCS_MEMORY_TYPE_CUDA where the context says it moves that memory type
+ * (a UCX built with CUDA: cuda_copy, cuda_ipc, GPUDirect RDMA); where it
+ * does not, the blob still names the layout, flagged without keys, so a
+ * transfer to it is refused with a line that says why on either side.
  *
  * Same host.  A peer whose blob names this boot and pid namespace, and
  * whose memory a probe can read, is copied to and from directly
@@ -44,8 +48,9 @@
  *   id, pid namespace, pid), u64 mailbox address, i32 its memfd, u32 its
  *   key's length, the worker address (padded to 8), the mailbox's key
  *   (padded to 8), then per layout: i32 id, i32 layers, i32 regions per layer,
- *   i32 0, u64 hash, i64 blocks, u64 block bytes, u64 stride, then per
- *   region: u64 address, u32 key length, u32 0, the key (padded to 8).
+ *   u32 flags (KV_LAY_*), u64 hash, i64 blocks, u64 block bytes, u64 stride,
+ *   then per region: u64 address, u32 key length, u32 0, the key (padded to
+ *   8; none with KV_LAY_NOKEY).
  */
 #include "kv_impl.h"
 #include "kv_direct.h"
@@ -64,7 +69,9 @@
 #include <ucp/api/ucp.h>
 
 #define KV_INFO_MAGIC 0x4f464e49564b5347ull /* "GSKVINFO" */
-#define KV_INFO_VERSION 3
+#define KV_INFO_VERSION 4
+#define KV_LAY_GPU 1u      /* the layout is GPU memory */
+#define KV_LAY_NOKEY 2u    /* ... which its process's UCX cannot map: no keys */
 #define KV_MAX_RPEERS 1024 /* peer ids are never reused: adds per engine */
 #define KV_MAX_INFO_LAYOUTS 4096
 #define KV_MAX_KEY 65536 /* a packed key longer than this is not one */
@@ -76,6 +83,7 @@ typedef struct kv_rlayout {
     kv_peer_t P;     /* hash, blocks, stride; base: the peer's addresses */
     ucp_rkey_h *key; /* [regions] */
     int n_regions;
+    unsigned flags; /* KV_LAY_* */
 } kv_rlayout_t;
 
 typedef struct kv_rpeer {
@@ -96,6 +104,7 @@ struct kv_net {
     ucp_context_h ctx;
     ucp_worker_h worker;
     int efd;
+    int cuda; /* the context moves CUDA memory (ucp_context_query) */
     uint64_t nonce;
     ucp_mem_h **memh;    /* [max_layouts][regions]: the layouts a blob described */
     ucp_mem_h mbox_memh; /* the engine's mailbox for peers outside the job */
@@ -168,6 +177,12 @@ static int net_up(gshmem_kv_t *kv, const char *fn)
         rc = ucx_fail(fn, "ucp_init", st);
         goto err_free;
     }
+    {
+        ucp_context_attr_t a = {.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES};
+
+        n->cuda = ucp_context_query(n->ctx, &a) == UCS_OK &&
+                  (a.memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)) != 0;
+    }
     if ((st = ucp_worker_create(n->ctx, &wp, &n->worker)) != UCS_OK) {
         rc = ucx_fail(fn, "ucp_worker_create", st);
         goto err_ctx;
@@ -233,7 +248,15 @@ static int map_layout(gshmem_kv_t *kv, int id, const char *fn)
                                                  UCP_MEM_MAP_PARAM_FIELD_LENGTH,
                                    .address = L->base[r],
                                    .length = span_of(L)};
-        ucs_status_t st = ucp_mem_map(kv->net->ctx, &mp, &m[r]);
+        ucs_status_t st;
+
+        /* GPU memory: said, not left to UCX's detection (whose cache of
+         * memory types a framework's allocator can outrun). */
+        if (L->gpu) {
+            mp.field_mask |= UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+            mp.memory_type = UCS_MEMORY_TYPE_CUDA;
+        }
+        st = ucp_mem_map(kv->net->ctx, &mp, &m[r]);
 
         if (st != UCS_OK) {
             while (r-- > 0)
@@ -307,7 +330,8 @@ typedef struct info_head {
 } info_head_t;
 
 typedef struct info_layout {
-    int32_t id, n_layers, rpl, zero;
+    int32_t id, n_layers, rpl;
+    uint32_t flags; /* KV_LAY_* */
     uint64_t hash;
     int64_t n_blocks;
     uint64_t block_bytes, stride;
@@ -338,9 +362,8 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
         ucp_worker_release_address(kv->net->worker, addr);
         return ucx_fail(fn, "ucp_rkey_pack of the mailbox", st);
     }
-    /* A layout in GPU memory is the storage tier's only: not in the blob. */
     for (int id = 0; id < kv->cfg.max_layouts; id++)
-        h.n_layouts += kv->layouts[id].live && !kv->layouts[id].gpu;
+        h.n_layouts += kv->layouts[id].live;
     h.addr_len = (uint32_t)addr_len;
     kv_host_self(&h.host);
     h.mbox = (uint64_t)(uintptr_t)kv->xmbox;
@@ -353,12 +376,13 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
     ucp_rkey_buffer_release(mkey);
     for (int id = 0; id < kv->cfg.max_layouts && rc == 0; id++) {
         kv_layout_t *L = &kv->layouts[id];
-        info_layout_t il = {id,      L->n_layers, L->rpl,         0,
+        const unsigned nokey = L->gpu && !kv->net->cuda ? KV_LAY_NOKEY : 0;
+        info_layout_t il = {id,      L->n_layers, L->rpl,         (L->gpu ? KV_LAY_GPU : 0) | nokey,
                             L->hash, L->n_blocks, L->block_bytes, L->block_stride};
 
-        if (!L->live || L->gpu)
+        if (!L->live)
             continue;
-        if ((rc = map_layout(kv, id, fn)) != 0)
+        if (!nokey && (rc = map_layout(kv, id, fn)) != 0)
             break;
         put_bytes(c, &il, sizeof il);
         for (int r = 0; r < L->n_regions; r++) {
@@ -366,6 +390,11 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
             size_t key_len;
             info_region_t ir;
 
+            if (nokey) { /* the address only: the peer's line names it */
+                ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], 0, 0};
+                put_bytes(c, &ir, sizeof ir);
+                continue;
+            }
             st = ucp_rkey_pack(kv->net->ctx, kv->net->memh[id][r], &key, &key_len);
             if (st != UCS_OK) {
                 rc = ucx_fail(fn, "ucp_rkey_pack", st);
@@ -498,15 +527,17 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
     shape.n_layers = il->n_layers, shape.regions_per_layer = il->rpl;
     shape.block_bytes = il->block_bytes;
     if (il->id < 0 || il->n_layers < 1 || il->rpl < 1 || il->rpl > KV_MAX_RPL ||
+        (il->flags & ~(KV_LAY_GPU | KV_LAY_NOKEY)) != 0 || il->flags == KV_LAY_NOKEY ||
         il->n_layers > (1 << 20) / il->rpl || il->n_blocks < 1 || il->block_bytes < 1 ||
         il->stride < il->block_bytes || gshmem_kv_layout_hash(&shape) != il->hash)
         return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                        "the blob's layout %d is malformed (id %d, %d layers of %d regions, %lld "
-                       "blocks of %llu bytes %llu apart, hash 0x%016llx)",
+                       "blocks of %llu bytes %llu apart, hash 0x%016llx, flags 0x%x)",
                        k, il->id, il->n_layers, il->rpl, (long long)il->n_blocks,
                        (unsigned long long)il->block_bytes, (unsigned long long)il->stride,
-                       (unsigned long long)il->hash);
+                       (unsigned long long)il->hash, il->flags);
     rl->id = il->id;
+    rl->flags = il->flags;
     rl->n_regions = il->n_layers * il->rpl;
     rl->P.hash = il->hash, rl->P.n_blocks = il->n_blocks, rl->P.block_stride = il->stride;
     rl->P.symmetric = 1;
@@ -522,9 +553,14 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
         if (!key)
             return kv_fail(GSHMEM_KV_ERR_INVALID, fn, "the blob ends inside region %d of layout %d",
                            r, rl->id);
+        if ((ir->key_len == 0) != ((rl->flags & KV_LAY_NOKEY) != 0))
+            return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                           "the blob's region %d of layout %d has a key of %u bytes, and the "
+                           "layout says it has %s",
+                           r, rl->id, ir->key_len, rl->flags & KV_LAY_NOKEY ? "none" : "one");
         rl->P.base[r] = (char *)(uintptr_t)ir->addr;
-        if (!q->ep)
-            continue; /* checking only; or a direct peer, which needs no key */
+        if (!q->ep || (rl->flags & KV_LAY_NOKEY))
+            continue; /* checking only; a direct peer, which needs no key; no key */
         if ((st = ucp_ep_rkey_unpack(q->ep, key, &rl->key[r])) != UCS_OK)
             return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
                            "the blob's key of region %d of layout %d: UCX ucp_ep_rkey_unpack: %s",
@@ -572,6 +608,27 @@ static kv_mbox_t *map_peer_mbox(const info_head_t *h)
     return m == MAP_FAILED ? NULL : (kv_mbox_t *)m;
 }
 
+/* Whether q is copied to directly: on this host, readable by
+ * process_vm_readv (probed at a host address of its: a host layout's
+ * first region, else its mailbox), and with no GPU layout on either side
+ * that UCX could move (process_vm_* reach host memory only; UCX's cuda_ipc
+ * reaches both, so such a peer takes UCX for everything). */
+static int direct_ok(gshmem_kv_t *kv, const kv_rpeer_t *q, const info_head_t *h)
+{
+    const void *probe = q->mbox;
+    int gpu = 0;
+
+    for (int i = q->n_lay - 1; i >= 0; i--) {
+        if (q->lay[i].flags & KV_LAY_GPU)
+            gpu = 1;
+        else
+            probe = q->lay[i].P.base[0];
+    }
+    for (int id = 0; id < kv->cfg.max_layouts; id++)
+        gpu |= kv->layouts[id].live && kv->layouts[id].gpu;
+    return !(gpu && kv->net->cuda) && kv_direct_usable(&h->host, probe);
+}
+
 int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn)
 {
     cursor_t c = {.in = (const unsigned char *)info, .cap = len};
@@ -613,9 +670,7 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
      * "got REP message"). */
     if ((rc = parse_layouts(kv, q, &c, h->n_layouts, fn)) != 0)
         goto err_close;
-    if (kv_direct_usable(&h->host, q->n_lay > 0 ? (const void *)q->lay[0].P.base[0]
-                                                : (const void *)q->mbox) &&
-        (q->mbox_map = map_peer_mbox(h)) != NULL) {
+    if (direct_ok(kv, q, h) && (q->mbox_map = map_peer_mbox(h)) != NULL) {
         q->direct = (pid_t)h->host.pid;
         goto done;
     }
@@ -716,6 +771,42 @@ int gshmem_kv_peer_remove(gshmem_kv_t *kv, int id)
 
 /* ---- transfers ----------------------------------------------------------------- */
 
+/* A transfer with GPU memory on either side: refused, with the side and
+ * the reason, where the path cannot carry it. */
+static int plan_gpu(gshmem_kv_t *kv, const kv_rpeer_t *q, const kv_rlayout_t *rl,
+                    const gshmem_kv_xfer_t *x, const char *fn)
+{
+    const int mine = kv->layouts[x->layout].gpu, theirs = (rl->flags & KV_LAY_GPU) != 0;
+
+    if (!mine && !theirs)
+        return 0;
+    if (mine && !kv->net->cuda)
+        return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                       "layout %d is GPU memory, and this process's UCX moves host memory only "
+                       "(built without CUDA: a UCX with cuda_copy and cuda_ipc, such as PyPI's "
+                       "libucx-cu12, first on the library path, moves it)",
+                       x->layout);
+    if (rl->flags & KV_LAY_NOKEY)
+        return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                       "peer %d's layout %d is GPU memory, and its process's UCX moves host "
+                       "memory only (built without CUDA): it gave no keys for it",
+                       x->pe, x->layout);
+    if (q->direct && !kv->net->cuda)
+        return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                       "peer %d's layout %d is GPU memory, and this process's UCX moves host "
+                       "memory only (built without CUDA), so this peer on the same host is "
+                       "copied to with process_vm_readv/writev, which reach host memory only",
+                       x->pe, x->layout);
+    if (q->direct)
+        return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
+                       "peer %d is on this host and copied to with process_vm_readv/writev, "
+                       "which reach host memory only; layout %d is GPU memory here, "
+                       "registered after the peer was added (add the peer again: a peer with "
+                       "GPU memory on either side goes through UCX)",
+                       x->pe, x->layout);
+    return 0;
+}
+
 int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
                 void ***keys)
 {
@@ -733,7 +824,7 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
         if (q->lay[i].id == x->layout) {
             *P = &q->lay[i].P;
             *keys = (void **)q->lay[i].key;
-            return 0;
+            return plan_gpu(kv, q, &q->lay[i], x, fn);
         }
     return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
                    "peer %d's blob has no layout %d (registered after the blob was made?)", x->pe,
@@ -765,7 +856,11 @@ void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const cha
     int e;
 
     if (r->net_status != 0)
-        return; /* an operation failed already: the request ends with it */
+        return;                       /* an operation failed already: the request ends with it */
+    if (kv->layouts[r->layout].gpu) { /* the local side's kind, said */
+        prm.op_attr_mask = UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+        prm.memory_type = UCS_MEMORY_TYPE_CUDA;
+    }
     if (q->direct) {
         if ((e = kv_direct_add(&kv->net->batch, q->direct, is_read, local, remote, len)) != 0)
             r->net_status = direct_fail(q, r, e);

@@ -7,6 +7,7 @@
  * follows its data behind a fence; a read's is sent by progress once the
  * data is here (kv_req.c).
  */
+#include "kv_cuda.h"
 #include "kv_impl.h"
 
 #include <shmem.h>
@@ -59,6 +60,13 @@ static int check_signal(const gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, int ou
     if (!outside && !shmem_addr_accessible(s->addr, x->pe))
         return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "signal address %p is not symmetric memory",
                        (void *)s->addr);
+    /* The signal is a host atomic or store at the peer, which the runtime
+     * refuses on a node peer's GPU memory by ending the job. */
+    if (!outside && kv_cuda_is_device(s->addr))
+        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                       "signal address %p is on the device heap: a transfer's signal is a host "
+                       "atomic, on host memory (shmem_malloc)",
+                       (void *)s->addr);
     return 0;
 }
 
@@ -74,11 +82,13 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
     if (x->layout < 0 || x->layout >= kv->cfg.max_layouts || !kv->layouts[x->layout].live)
         return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn, "layout id %d is not registered", x->layout);
     L = &kv->layouts[x->layout];
-    if (L->gpu)
+    if (L->gpu && !L->dheap && !kv_is_remote(x->pe))
         return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
-                       "layout %d is in GPU memory: this build moves GPU blocks to and from the "
-                       "storage tier only (gshmem_kv_file_store/load, staged through host "
-                       "memory); reads and writes between PEs and peers are host memory only",
+                       "layout %d is GPU memory off the device heap: between PEs of the job a "
+                       "GPU layout lies on the device heap (gshmem_malloc), which the runtime "
+                       "reaches; other GPU memory (a framework's tensors) moves to peers outside "
+                       "the job (gshmem_kv_peer_add, gshmem_kv_connect: UCX with CUDA support) "
+                       "and to the storage tier",
                        x->layout);
     if (kv_is_remote(x->pe)) {
         if ((rc = kv_net_plan(kv, x, fn, &P, &p->keys)) != 0)
@@ -186,6 +196,7 @@ static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req
     }
     t0 = kv_now_ns();
     r->pe = x->pe, r->is_read = is_read, r->sig = x->signal, r->sig_sent = 0;
+    r->layout = x->layout; /* kv_net_op reads its memory's kind */
     ops = post(kv, x, &p, r, is_read, &bytes);
     if (p.keys)
         kv_net_flush(kv, r); /* with a write's signal, ordered after the data */
@@ -198,7 +209,6 @@ static int xfer(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *req
     }
     for (int b = 0; b < p.L->rpl; b++)
         nreg += (int)(p.mask >> b & 1);
-    r->layout = x->layout;
     r->stats.bytes = bytes, r->stats.ops = ops;
     r->stats.blocks = (uint64_t)x->n * (uint64_t)x->n_layers * (uint64_t)nreg;
     r->t_posted = kv_now_ns();

@@ -25,7 +25,7 @@ check_PROGRAMS += \
 	tests/device/bad_cumodule_fini tests/device/bad_dmalloc_asym tests/device/bad_dfree_asym \
 	tests/device/bad_dmalloc_mixed tests/device/exit_request tests/device/bad_watch_trap \
 	tests/device/capture_watch tests/device/amo_float tests/device/flush tests/device/team_nv \
-	tests/device/hostlib tests/device/region
+	tests/device/hostlib tests/device/region tests/device/kv_heap
 
 tests_device_lanes_SOURCES = tests/device/lanes.c $(dev_test_deps)
 tests_device_lanes_LDADD = libgshmem.la
@@ -53,6 +53,9 @@ tests_device_mem_LDADD = libgshmem.la
 # collectives on TEAM_WORLD (issue 17: slot-by-slot team publication).
 tests_device_teams_live_SOURCES = tests/device/teams_live.c $(dev_test_deps)
 tests_device_teams_live_LDADD = libgshmem.la -lpthread
+# libgshmem_kv with its layouts on the device heap (the GPU path between PEs).
+tests_device_kv_heap_SOURCES = tests/device/kv_heap.c $(dev_test_deps)
+tests_device_kv_heap_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 # The host API (put, get, p, g, fetch-add, gshmem_ptr) on device-heap memory.
 tests_device_hostrma_SOURCES = tests/device/hostrma.c $(dev_test_deps)
 tests_device_hostrma_LDADD = libgshmem.la
@@ -171,6 +174,7 @@ TESTS += \
 	tests/device/team_nv-np1.pe tests/device/team_nv-np2.pe \
 	tests/device/hostlib-np1.pe tests/device/hostlib-np2.pe \
 	tests/device/region-np1.pe tests/device/region-np2.pe \
+	tests/device/kv_heap-np1.pe tests/device/kv_heap-np2.pe tests/device/kv_heap-np4.pe \
 	tests/device/order-np1.pe tests/device/order-np2.pe tests/device/order-np4.pe \
 	tests/device/wait-np1.pe tests/device/wait-np2.pe tests/device/wait-np4.pe \
 	tests/device/coll-np1.pe tests/device/coll-np2.pe tests/device/coll-np4.pe \

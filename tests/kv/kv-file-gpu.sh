@@ -4,7 +4,8 @@
 # (and fake_cufile.c as libcufile.so.0, in a folder of its own) in a
 # scratch folder, puts it first on LD_LIBRARY_PATH, and runs
 # tests/kv/kv_file_gpu (one PE, no launcher): staged with each I/O engine,
-# then through the stand-in cuFile.
+# then through the stand-in cuFile; then tests/kv/kv_gpu_net (GPU layouts
+# between PEs and with peers outside the job).
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 src=${GSHMEM_TOP_SRCDIR:-$build}
@@ -24,4 +25,10 @@ for run in "auto $d" "posix $d" "auto $d/gds:$d"; do
     [ $rc -eq 77 ] && exit 77
     [ $rc -eq 0 ] || fail=1
 done
+# GPU layouts between PEs and with peers outside the job (kv_gpu_net).
+echo "kv-file-gpu.sh: kv_gpu_net"
+LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+    timeout -k 10 "${GSHMEM_TEST_TIMEOUT:-60}" "$build/tests/kv/kv_gpu_net"
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 77 ] || fail=1
 exit $fail

@@ -41,6 +41,12 @@ EXTRA_DIST += tests/kv/kv-file-fixed-memlock.sh
 check_PROGRAMS += tests/kv/kv_file_gpu
 tests_kv_kv_file_gpu_SOURCES = tests/kv/kv_file_gpu.c tests/kv/kv_file_test.h $(KV_TEST_COMMON)
 tests_kv_kv_file_gpu_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -ldl
+# kv_gpu_net: GPU layouts between PEs and with peers outside the job, on the
+# same stand-in (kv-file-gpu.sh runs it after kv_file_gpu).
+check_PROGRAMS += tests/kv/kv_gpu_net
+tests_kv_kv_gpu_net_SOURCES = tests/kv/kv_gpu_net.c $(KV_TEST_COMMON)
+tests_kv_kv_gpu_net_CFLAGS = $(AM_CFLAGS) $(UCX_CFLAGS)
+tests_kv_kv_gpu_net_LDADD = libs/kv/libgshmem_kv.la libgshmem.la -ldl
 TESTS += tests/kv/kv-file-gpu.sh
 EXTRA_DIST += tests/kv/kv-file-gpu.sh tests/kv/fake_cuda.c tests/kv/fake_cufile.c
 KV_FILE_TEST_COMMON = tests/kv/kv_file_test.h $(KV_TEST_COMMON)

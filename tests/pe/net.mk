@@ -90,6 +90,9 @@ TESTS += \
 	tests/device/hostlib-np2-net.net \
 	tests/device/hostrma-np1-net.net \
 	tests/device/hostrma-np2-net.net \
+	tests/device/kv_heap-np1-net.net \
+	tests/device/kv_heap-np2-net.net \
+	tests/device/kv_heap-np4-net.net \
 	tests/device/lanes-np1-net.net \
 	tests/device/lanes-np2-net.net \
 	tests/device/lanes-np4-net.net \
