@@ -101,6 +101,8 @@ prepare() {
         # dlopen; culib_kernel.c is that library, no main): not GPU programs.
         # exit_request: host lanes only (the watcher acts on its word).
         case $n in culib_kernel | culibrary | bad_culib_twice | bad_cumodule_fini | exit_request) continue ;; esac
+        # kv_heap links libgshmem_kv: built below, after that library.
+        [ "$n" = kv_heap ] && continue
         # ptxas -O0: -O3 spends over 10 minutes on the largest test (tests/gpu/run.sh).
         echo "dev_$n|-Xptxas -O0|-I$src/tests/device -I$src/tests/pe|$t"
     done >> "$kit/programs.list"
@@ -128,14 +130,14 @@ EOT
         GSHMEM_NVCCFLAGS="$nvflags" nice -n 10 "$3" -x cu $cflags -o "$out" $srcs \
             > "$5/logs/$name.build" 2>&1 || { echo "kit: FAIL build $name (see $5/logs/$name.build)"; rm -f "$out"; }
     ' sh {} "$bundle" "$cc" "$deps" "$kit"
-    nbin=$(find "$bundle/bin" -type f ! -name query ! -name kv_file_gpu | wc -l)
+    nbin=$(find "$bundle/bin" -type f ! -name query ! -name kv_file_gpu ! -name dev_kv_heap | wc -l)
     if [ "$nbin" -ne "$(wc -l < "$kit/programs.list")" ]; then
         echo "kit: $nbin of $(wc -l < "$kit/programs.list") programs built"
         return 1
     fi
     # The KV library's storage tier with a layout in GPU memory
     # (tests/kv/kv_file_gpu.c: its real-driver mode), a C program.
-    echo "kit: building libgshmem_kv and tests/kv/kv_file_gpu (niced)"
+    echo "kit: building libgshmem_kv, tests/kv/kv_file_gpu and tests/device/kv_heap (niced)"
     nice -n 10 make -C "$build" -j2 libs/kv/libgshmem_kv.la > "$kit/make-kv.log" 2>&1 || {
         echo "kit: make libgshmem_kv.la failed, see $kit/make-kv.log"
         return 1
@@ -145,6 +147,14 @@ EOT
         -L"$build/libs/kv/.libs" -L"$build/.libs" -Wl,-rpath,"$build/libs/kv/.libs:$build/.libs" \
         -lgshmem_kv -lgshmem -ldl > "$kit/logs/kv_file_gpu.build" 2>&1 || {
         echo "kit: FAIL build kv_file_gpu (see $kit/logs/kv_file_gpu.build)"
+        return 1
+    }
+    # Its layouts on the device heap (tests/device/kv_heap.c): a device
+    # program, run with the others (stages 3 and 7) as dev_kv_heap.
+    GSHMEM_NVCCFLAGS="-Xptxas -O0" nice -n 10 "$cc" -x cu -I"$src/tests/device" -I"$src/tests/pe" \
+        -o "$bundle/bin/dev_kv_heap" "$src/tests/device/kv_heap.c" -L"$build/libs/kv/.libs" \
+        -lgshmem_kv > "$kit/logs/dev_kv_heap.build" 2>&1 || {
+        echo "kit: FAIL build dev_kv_heap (see $kit/logs/dev_kv_heap.build)"
         return 1
     }
     # The device query (stage 1 of run), built here: no nvcc needed there.

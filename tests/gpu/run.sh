@@ -89,8 +89,12 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 for p in $progs; do echo "$p"; done |
-    xargs -P "$jobs" -I{} sh -c '"$1" -x cu -I"$2/tests/device" -I"$2/tests/pe" \
-        -o "$3/{}" "$2/tests/device/{}.c" > "$3/{}.build" 2>&1' sh "$cc" "$src" "$work"
+    xargs -P "$jobs" -I{} sh -c 'extra=
+        # kv_heap: libgshmem_kv with its layouts on the device heap.
+        [ "{}" = kv_heap ] && extra="-L$4/libs/kv/.libs -Wl,-rpath,$4/libs/kv/.libs -lgshmem_kv"
+        # shellcheck disable=SC2086
+        "$1" -x cu -I"$2/tests/device" -I"$2/tests/pe" \
+        -o "$3/{}" "$2/tests/device/{}.c" $extra > "$3/{}.build" 2>&1' sh "$cc" "$src" "$work" "$build"
 # The MoE dispatch/combine test (tests/moe) in both modes, with its library.
 moe_src="$src/libs/moe/moe.c $src/libs/moe/moe_ll.c $src/libs/moe/moe_normal.c
          $src/libs/moe/moe_data.c"

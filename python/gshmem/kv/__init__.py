@@ -45,7 +45,7 @@ import numpy as np
 
 from .. import core
 from .._lib import GshmemError, _load
-from ..memory import _torch, check_symmetric, check_pe, on_gpu
+from ..memory import _torch, check_symmetric, check_pe
 
 # The status codes (GSHMEM_KV_STATUS_MAP in gshmem_kv.h).
 STATUS = {0: "OK", 1: "INPROGRESS", -1: "ERR_INVALID", -2: "ERR_HANDLE", -3: "ERR_NOT_FOUND",
@@ -282,9 +282,6 @@ class Engine:
     def __init__(self, max_layouts=0, max_regions=0, max_requests=0, progress_thread=False,
                  default_timeout_ms=0):
         core._need_init("kv.Engine")
-        if on_gpu():
-            raise ValueError("gshmem.kv.Engine: KV caches in GPU memory are not supported yet "
-                             "(host memory only)")
         cfg = _Config(int(max_layouts), int(max_regions), int(max_requests),
                       1 if progress_thread else 0, int(default_timeout_ms))
         kv = ctypes.c_void_p()
@@ -328,9 +325,12 @@ class Engine:
         """Collective: one tensor per layer, [2, num_blocks, ...] (K, V) or,
         with every tensor one dimension less than that, [num_blocks, ...]
         (MLA), contiguous tensors of one shape and dtype, on the CPU or on
-        one CUDA device.  Caches in GPU memory serve the storage tier
-        (FileTier, staged through host memory); read and write between PEs
-        and peers raise KVError ERR_UNSUPPORTED for them (host memory only)."""
+        one CUDA device.  Caches in GPU memory move to and from the storage
+        tier (FileTier: staged through host memory, or GPUDirect Storage), to
+        peers outside the job where UCX is built with CUDA (add_peer,
+        connect), and between PEs when they lie on the device heap
+        (gshmem.empty on a GPU); elsewhere read and write raise KVError
+        ERR_UNSUPPORTED with the reason."""
         fn = "register_kv_caches"
         torch = _torch()
         caches = list(caches.values()) if isinstance(caches, dict) else list(caches)
