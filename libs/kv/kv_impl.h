@@ -204,13 +204,16 @@ static inline int kv_is_remote(int pe)
 {
     return pe >= GSHMEM_KV_PEER_REMOTE;
 }
-/* The peer's side of layout x->layout and one UCX key per region; 0, or a
- * kv_fail status (no such peer, gone, no such layout, a signal). */
+/* The peer's side of layout x->layout, one UCX key per region of it, and
+ * this side's UCX memory handle per region (NULL each for a peer copied
+ * to directly); 0, or a kv_fail status (no such peer, gone, no such
+ * layout, memory its path cannot reach, a failed mapping). */
 int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
-                void ***keys);
-/* One get or put of a run; a failure is kept in r->net_status. */
+                void ***keys, void ***memh);
+/* One get or put of a run (memh: the local side's handle); a failure is
+ * kept in r->net_status. */
 void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const char *remote,
-               size_t len, void *key);
+               size_t len, void *key, void *memh);
 /* After the runs: the flush whose end is the request's. */
 void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r);
 /* GSHMEM_KV_INPROGRESS, 0, or the error that ended r. */

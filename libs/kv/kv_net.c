@@ -808,7 +808,7 @@ static int plan_gpu(gshmem_kv_t *kv, const kv_rpeer_t *q, const kv_rlayout_t *rl
 }
 
 int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
-                void ***keys)
+                void ***keys, void ***memh)
 {
     kv_rpeer_t *q = rpeer(kv, x->pe, fn);
 
@@ -822,9 +822,23 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
                        q->pe, ucs_status_string(q->failed));
     for (int i = 0; i < q->n_lay; i++)
         if (q->lay[i].id == x->layout) {
+            int rc;
+
             *P = &q->lay[i].P;
             *keys = (void **)q->lay[i].key;
-            return plan_gpu(kv, q, &q->lay[i], x, fn);
+            *memh = NULL;
+            if ((rc = plan_gpu(kv, q, &q->lay[i], x, fn)) != 0 || q->direct)
+                return rc;
+            /* This side mapped too (once per layout), its handle passed
+             * with each run: an RDMA transport then uses the layout's own
+             * registration instead of a lookup in (or a registration into)
+             * UCX's cache per operation, and GPU memory is known as such.
+             * (Over tcp, UCX 1.13 emulates puts and gets with active
+             * messages either way: no difference measured there.) */
+            if ((rc = map_layout(kv, x->layout, fn)) != 0)
+                return rc;
+            *memh = (void **)kv->net->memh[x->layout];
+            return 0;
         }
     return kv_fail(GSHMEM_KV_ERR_NOT_FOUND, fn,
                    "peer %d's blob has no layout %d (registered after the blob was made?)", x->pe,
@@ -847,7 +861,7 @@ static int direct_fail(kv_rpeer_t *q, kv_req_t *r, int e)
 }
 
 void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const char *remote,
-               size_t len, void *key)
+               size_t len, void *key, void *memh)
 {
     kv_rpeer_t *q = &kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE];
     ucp_ep_h ep = q->ep;
@@ -856,9 +870,13 @@ void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const cha
     int e;
 
     if (r->net_status != 0)
-        return;                       /* an operation failed already: the request ends with it */
+        return; /* an operation failed already: the request ends with it */
+    if (memh) {
+        prm.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
+        prm.memh = (ucp_mem_h)memh;
+    }
     if (kv->layouts[r->layout].gpu) { /* the local side's kind, said */
-        prm.op_attr_mask = UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+        prm.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMORY_TYPE;
         prm.memory_type = UCS_MEMORY_TYPE_CUDA;
     }
     if (q->direct) {

@@ -49,9 +49,9 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
 }
 
 int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_peer_t **P,
-                void ***keys)
+                void ***keys, void ***memh)
 {
-    (void)kv, (void)P, (void)keys;
+    (void)kv, (void)P, (void)keys, (void)memh;
     return kv_fail(GSHMEM_KV_ERR_RANGE, fn,
                    "PE %d is out of range (and this build has no peers "
                    "outside the job: no UCX)",
@@ -60,9 +60,9 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
 
 /* Never reached: no request to a peer outside the job is ever posted. */
 void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const char *remote,
-               size_t len, void *key)
+               size_t len, void *key, void *memh)
 {
-    (void)kv, (void)r, (void)is_read, (void)local, (void)remote, (void)len, (void)key;
+    (void)kv, (void)r, (void)is_read, (void)local, (void)remote, (void)len, (void)key, (void)memh;
 }
 
 void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r)

@@ -16,6 +16,7 @@ typedef struct kv_plan {
     kv_layout_t *L;
     kv_peer_t *P;
     void **keys; /* a peer outside the job: a UCX key per region; NULL: a PE */
+    void **memh; /* ... and this side's UCX handle per region (NULL: direct) */
     uint32_t mask;
     size_t offset, length;
 } kv_plan_t;
@@ -91,7 +92,7 @@ static int check(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, gshmem_kv_req_t *re
                        "and to the storage tier",
                        x->layout);
     if (kv_is_remote(x->pe)) {
-        if ((rc = kv_net_plan(kv, x, fn, &P, &p->keys)) != 0)
+        if ((rc = kv_net_plan(kv, x, fn, &P, &p->keys, &p->memh)) != 0)
             return rc;
     } else if (x->pe < 0 || x->pe >= kv->npes) {
         return kv_fail(GSHMEM_KV_ERR_RANGE, fn, "PE %d is out of range: the job has PEs 0 to %d",
@@ -129,7 +130,8 @@ static void emit(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const kv_plan_t *p,
                  int is_read, char *local, char *remote, size_t len, int region)
 {
     if (p->keys)
-        kv_net_op(kv, r, is_read, local, remote, len, p->keys[region]);
+        kv_net_op(kv, r, is_read, local, remote, len, p->keys[region],
+                  p->memh ? p->memh[region] : NULL);
     else if (is_read)
         shmem_getmem_nbi(local, remote, len, x->pe);
     else
