@@ -302,3 +302,7 @@ EXTRA_DIST += tests/pe/reinit_soak.sh
 # and host programs through the core's network path, without UCX.
 TESTS += tests/pe/node.sh
 EXTRA_DIST += tests/pe/node.sh
+# gshmemrun's binding: one-PE jobs unbound, a caller's --bind-to wins, a
+# 2-PE job one core per PE.
+TESTS += tests/pe/gshmemrun-bind.sh
+EXTRA_DIST += tests/pe/gshmemrun-bind.sh
