@@ -1,4 +1,4 @@
-# perftest/kv_pairs.sh - sourced by kv_compare.sh and kv_notify.sh: what
+# perftest/kv_pairs.sh - sourced by kv_compare.sh, kv_notify.sh and kv_sweep.sh: what
 # runs of two-process KV pairs share.  Sets py (NIXL's interpreter,
 # PYTHON, default /tmp/nixlenv/bin/python), have_nixl (1 when it imports
 # NIXL), reps (REPS, default 3), out (a scratch file for the JSON lines)

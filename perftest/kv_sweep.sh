@@ -19,14 +19,14 @@
 #   MODES="read write"
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/.." && pwd)}
-reps=${REPS:-3}
+src=${GSHMEM_TOP_SRCDIR:-$build}
+# reps, out, GSHMEM_KV_SECRET and kv_rounds (the order turning each rep).
+# shellcheck source=perftest/kv_pairs.sh
+. "$src/perftest/kv_pairs.sh"
+trap 'rm -f "$out"' EXIT
 configs=${CONFIGS:-"4k:1 4k:32 4k:1024 64k:1 64k:32 64k:256 1m:1 1m:32 4m:1 4m:8"}
 paths=${PATHS:-"ls posix tcp direct xtcp"}
 modes=${MODES:-"read write"}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-export GSHMEM_KV_SECRET
 export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-512M}
 run=$build/tools/gshmemrun
 
@@ -46,10 +46,11 @@ iters_of() { # BYTES_PER_REQUEST
     echo $n
 }
 
-one() { # PATH MODE BLOCK K
-    b=$(bytes_of "$3")
-    n=$(iters_of $((2 * b * $4)))
-    tag="$3:$4 $2 $1"
+one() { # PATH K MODE (kv_rounds: $cfg is the block)
+    b=$(bytes_of "$cfg")
+    k=$2 mode=$3
+    n=$(iters_of $((2 * b * k)))
+    tag="$cfg:$k $mode $1"
     case $1 in
     ls | posix | tcp)
         case $1 in
@@ -77,19 +78,14 @@ one() { # PATH MODE BLOCK K
     esac
 }
 
-for rep in $(seq 1 "$reps"); do
-    for c in $configs; do
-        blk=${c%%:*} k=${c#*:}
-        for mode in $modes; do
-            order=$paths
-            [ $((rep % 2)) = 0 ] && order=$(echo "$paths" | tr ' ' '\n' | tac | tr '\n' ' ')
-            for p in $order; do
-                one "$p" "$mode" "$blk" "$k"
-            done
-        done
+# Each config once per mode: "block:k:mode" for kv_rounds.
+rounds=
+for c in $configs; do
+    for mode in $modes; do
+        rounds="$rounds $c:$mode"
     done
-    echo "kv_sweep: rep $rep of $reps done" >&2
 done
+kv_rounds "$reps" "$rounds" "$paths" one
 python3 - "$out" "$paths" <<'PY'
 import json, statistics, sys
 paths = sys.argv[2].split()
