@@ -253,6 +253,14 @@ GSHMEM_KV_API int gshmem_kv_req_free(gshmem_kv_t *kv, gshmem_kv_req_t req);
  * GSHMEM_KV_ERR_PEER and later transfers to it are refused; remove it, and
  * add the blob of its replacement.  Built without UCX, these calls return
  * GSHMEM_KV_ERR_UNSUPPORTED.
+ *
+ * With GSHMEM_KV_VERBS set to this host's address on an RDMA device (on
+ * both sides), a peer that is not on this host goes over RC QPs of the
+ * engine's own instead of UCX (librdmacm; the blob then also carries the
+ * listener's address, a token a connection must present, and RDMA keys):
+ * the same calls, statuses and signals, with no thread of the peer in the
+ * path.  A bad or unusable address fails the first of these calls with
+ * GSHMEM_KV_ERR_INVALID or GSHMEM_KV_ERR_UNSUPPORTED and a line.
  */
 #define GSHMEM_KV_PEER_REMOTE (1 << 20)
 /* buf NULL: *len is the blob's size and nothing is written; else at most

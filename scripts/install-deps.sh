@@ -16,7 +16,7 @@
 # of apt's output.
 set -e
 pkgs="build-essential autoconf automake libtool pkg-config libpmix-dev libucx-dev
-      libhwloc-dev openmpi-bin libopenmpi-dev libibverbs-dev python3 python3-numpy"
+      libhwloc-dev openmpi-bin libopenmpi-dev libibverbs-dev librdmacm-dev python3 python3-numpy"
 case ${1:-} in
 --tests)
     pkgs="$pkgs libcriterion-dev rdma-core python3-torch python3-pytest ucx-utils iproute2

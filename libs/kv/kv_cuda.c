@@ -21,6 +21,9 @@ typedef int (*attr_fn_t)(void *, int, uintptr_t);
 typedef int (*ctx_fn_t)(void *);
 typedef int (*dtoh_fn_t)(void *, uintptr_t, size_t);
 typedef int (*htod_fn_t)(uintptr_t, const void *, size_t);
+typedef int (*handle_fn_t)(void *, unsigned long long, size_t, int, unsigned long long);
+
+#define KV_CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD 1
 
 static struct {
     int usable;
@@ -28,6 +31,7 @@ static struct {
     ctx_fn_t set_ctx;
     dtoh_fn_t dtoh;
     htod_fn_t htod;
+    handle_fn_t handle; /* cuMemGetHandleForAddressRange (CUDA 11.7 on); may be NULL */
 } cu;
 static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
 
@@ -43,6 +47,7 @@ static void cu_open(void)
     cu.set_ctx = (ctx_fn_t)dlsym(h, "cuCtxSetCurrent");
     cu.dtoh = (dtoh_fn_t)dlsym(h, "cuMemcpyDtoH_v2");
     cu.htod = (htod_fn_t)dlsym(h, "cuMemcpyHtoD_v2");
+    cu.handle = (handle_fn_t)dlsym(h, "cuMemGetHandleForAddressRange");
     /* No driver that initializes: no device memory in this process. */
     cu.usable = init && cu.attr && cu.set_ctx && cu.dtoh && cu.htod && init(0) == 0;
 }
@@ -96,6 +101,29 @@ int kv_cuda_to_device(void *dev, const void *src, size_t n, char *err, size_t er
         return -1;
     if ((e = cu.htod((uintptr_t)dev, src, n)) != 0) {
         snprintf(err, errlen, "cuMemcpyHtoD of %zu bytes to %p: CUDA error %d", n, dev, e);
+        return -1;
+    }
+    return 0;
+}
+
+int kv_cuda_dmabuf(const void *dev, size_t n, int *fd, char *err, size_t errlen)
+{
+    int e;
+
+    pthread_once(&cu_once, cu_open);
+    if (!cu.usable || !cu.handle) {
+        snprintf(err, errlen, "%s",
+                 cu.usable ? "the CUDA driver has no cuMemGetHandleForAddressRange"
+                           : "no CUDA driver in this process");
+        return -1;
+    }
+    *fd = -1;
+    if ((e = cu.handle(fd, (unsigned long long)(uintptr_t)dev, n,
+                       KV_CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0)) != 0 ||
+        *fd < 0) {
+        snprintf(err, errlen,
+                 "cuMemGetHandleForAddressRange(DMA_BUF_FD) of %zu bytes at %p: CUDA error %d", n,
+                 dev, e);
         return -1;
     }
     return 0;

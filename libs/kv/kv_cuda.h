@@ -18,4 +18,9 @@ int kv_cuda_is_device(const void *ptr);
 int kv_cuda_to_host(void *dst, const void *dev, size_t n, char *err, size_t errlen);
 int kv_cuda_to_device(void *dev, const void *src, size_t n, char *err, size_t errlen);
 
+/* A dma-buf of the device range [dev, dev + n) (both aligned to the host
+ * page) for an RDMA registration (kv_verbs.c): 0 with the fd in *fd, or
+ * -1 with why in err. */
+int kv_cuda_dmabuf(const void *dev, size_t n, int *fd, char *err, size_t errlen);
+
 #endif /* KV_CUDA_H */

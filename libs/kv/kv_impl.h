@@ -19,6 +19,8 @@
  *               data file of the storage tier's (kv_crc.c: its CRC32C)
  *   kv_net.c    peers outside the job: the blob, UCX (built with UCX;
  *               kv_net_none.c otherwise)
+ *   kv_verbs.c  ... and over RDMA verbs, where GSHMEM_KV_VERBS says
+ *               (built with librdmacm; kv_verbs_none.c otherwise)
  *   kv_listen.c listen and connect: the blob over TCP, authenticated
  *   kv_mbox.c   mailboxes: signal words and small messages (kv_mbox.h)
  *   kv_cuda.c   GPU memory: is an address device memory, the copies
@@ -98,8 +100,9 @@ typedef struct kv_req {
     uint64_t magic;
     uint32_t gen;                                     /* the handle's upper half; never 0 */
     int state, status, canceled, is_read, layout, pe; /* pe: or a peer_add id */
-    void *flush;    /* a peer outside the job: the UCX flush that ends it */
-    int net_status; /* ... or the error that ended it first */
+    void *flush;      /* a peer outside the job: the UCX flush that ends it */
+    int net_status;   /* ... or the error that ended it first */
+    uint64_t net_seq; /* over verbs: its QP's completed count that ends it, + 1 (0: none) */
     gshmem_kv_signal_t sig;
     int sig_sent; /* a read's signal to a peer outside the job is on its way */
     uint64_t seq; /* post order: a quiet begun after seq covers it */

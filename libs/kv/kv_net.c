@@ -32,6 +32,21 @@
  * nothing happens: a peer's gets and puts over tcp, and the wire-up of its
  * endpoint, need this side to answer.
  *
+ * RDMA verbs.  Where GSHMEM_KV_VERBS names this host's address on an RDMA
+ * device, the engine also listens there (kv_verbs.c), registers each
+ * layout with that device when a blob first describes it, and the blob
+ * carries the address, a token and each region's rkey.  A peer whose blob
+ * has them, and that is not copied to directly, gets an RC QP connected by
+ * this side instead of a UCX endpoint: its reads, writes, signals (an
+ * atomic add, or a write, fenced after the data) and messages (reads,
+ * compare-and-swaps and writes on its mailbox) are work requests of ours,
+ * with no thread of the peer in the path; a request ends when its QP's
+ * completions reach its last work request.  Why beside UCX, which also
+ * drives RDMA NICs: one registration per layout and one doorbell per 32
+ * runs, no wire-up protocol that needs UCX on both sides' terms (UCX 1.13
+ * needs ud_verbs to wire rc_verbs up, and that fails on some RoCE GIDs:
+ * tests/rdma/README.md), and a disconnect that fails requests at once.
+ *
  * Signals and messages.  The engine's mailbox for peers outside the job
  * (kv_mbox.h) is mapped with ucp_mem_map at the worker's start; the blob
  * carries its address, its memfd's number and its key.  A peer on this
@@ -46,15 +61,17 @@
  *   u64 magic, u32 version, u32 total length, u64 nonce, i32 pe,
  *   i32 layouts, u32 address length, u32 0, the host (kv_direct.h: boot
  *   id, pid namespace, pid), u64 mailbox address, i32 its memfd, u32 its
- *   key's length, the worker address (padded to 8), the mailbox's key
+ *   key's length, the verbs listener (kv_verbs.h's kv_vb_addr_t: all zero
+ *   without), the worker address (padded to 8), the mailbox's key
  *   (padded to 8), then per layout: i32 id, i32 layers, i32 regions per layer,
  *   u32 flags (KV_LAY_*), u64 hash, i64 blocks, u64 block bytes, u64 stride,
- *   then per region: u64 address, u32 key length, u32 0, the key (padded to
- *   8; none with KV_LAY_NOKEY).
+ *   then per region: u64 address, u32 key length, u32 verbs rkey (0: none),
+ *   the key (padded to 8; none with KV_LAY_NOKEY).
  */
 #include "kv_impl.h"
 #include "kv_direct.h"
 #include "kv_mbox.h"
+#include "kv_verbs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,7 +86,7 @@
 #include <ucp/api/ucp.h>
 
 #define KV_INFO_MAGIC 0x4f464e49564b5347ull /* "GSKVINFO" */
-#define KV_INFO_VERSION 4
+#define KV_INFO_VERSION 5
 #define KV_LAY_GPU 1u      /* the layout is GPU memory */
 #define KV_LAY_NOKEY 2u    /* ... which its process's UCX cannot map: no keys */
 #define KV_MAX_RPEERS 1024 /* peer ids are never reused: adds per engine */
@@ -82,6 +99,7 @@ typedef struct kv_rlayout {
     int id;
     kv_peer_t P;     /* hash, blocks, stride; base: the peer's addresses */
     ucp_rkey_h *key; /* [regions] */
+    void **vkey;     /* [regions]: verbs rkeys, as kv_xfer.c passes keys (0: none) */
     int n_regions;
     unsigned flags; /* KV_LAY_* */
 } kv_rlayout_t;
@@ -98,6 +116,8 @@ typedef struct kv_rpeer {
     kv_mbox_t *mbox;     /* its mailbox: at its address (UCX), or mapped here (direct) */
     ucp_rkey_h mbox_key; /* UCX */
     kv_mbox_t *mbox_map; /* direct: the mapping of its memfd */
+    kv_vqp_t *vqp;       /* over verbs: the QP this side connected */
+    uint32_t mbox_vkey;  /* ... and its mailbox's rkey */
 } kv_rpeer_t;
 
 struct kv_net {
@@ -108,6 +128,8 @@ struct kv_net {
     uint64_t nonce;
     ucp_mem_h **memh;    /* [max_layouts][regions]: the layouts a blob described */
     ucp_mem_h mbox_memh; /* the engine's mailbox for peers outside the job */
+    kv_vb_t *vb;         /* verbs (GSHMEM_KV_VERBS), or NULL */
+    kv_vmr_t ***vmr;     /* [max_layouts][regions]: their verbs registrations */
     kv_rpeer_t *peer;    /* [KV_MAX_RPEERS] */
     int n_peers;         /* ids handed out */
     pthread_t thread;
@@ -126,17 +148,22 @@ static void *net_thread(void *arg)
 {
     gshmem_kv_t *kv = (gshmem_kv_t *)arg;
     kv_net_t *n = kv->net;
-    struct pollfd pfd = {.fd = n->efd, .events = POLLIN};
+    struct pollfd pfd[2] = {{.fd = n->efd, .events = POLLIN},
+                            {.fd = n->vb ? kv_vb_fd(n->vb) : -1, .events = POLLIN}};
 
     pthread_mutex_lock(&kv->lock);
     while (!n->stop) {
         while (ucp_worker_progress(n->worker))
             ;
+        if (n->vb) { /* connections to accept, peers that left; completions */
+            kv_vb_events(n->vb);
+            kv_vb_poll(n->vb);
+        }
         kv_remote_pass(kv);
         if (ucp_worker_arm(n->worker) == UCS_ERR_BUSY)
             continue; /* events came in meanwhile */
         pthread_mutex_unlock(&kv->lock);
-        poll(&pfd, 1, KV_IDLE_POLL_MS);
+        poll(pfd, 2, KV_IDLE_POLL_MS);
         pthread_mutex_lock(&kv->lock);
     }
     pthread_mutex_unlock(&kv->lock);
@@ -163,7 +190,9 @@ static int net_up(gshmem_kv_t *kv, const char *fn)
         n->memh = (ucp_mem_h **)calloc((size_t)kv->cfg.max_layouts, sizeof(ucp_mem_h *));
     if (n)
         n->peer = (kv_rpeer_t *)calloc(KV_MAX_RPEERS, sizeof(kv_rpeer_t));
-    if (!n || !n->memh || !n->peer) {
+    if (n)
+        n->vmr = (kv_vmr_t ***)calloc((size_t)kv->cfg.max_layouts, sizeof(kv_vmr_t **));
+    if (!n || !n->memh || !n->peer || !n->vmr) {
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
         goto err_free;
     }
@@ -202,6 +231,13 @@ static int net_up(gshmem_kv_t *kv, const char *fn)
             goto err_worker;
         }
     }
+    {
+        const char *where = getenv("GSHMEM_KV_VERBS");
+
+        if (where && *where && strcmp(where, "off") != 0 &&
+            (rc = kv_vb_open(&n->vb, where, kv->xmbox, sizeof(kv_mbox_t), fn)) != 0)
+            goto err_mbox;
+    }
     n->nonce = kv_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)n;
     kv->net = n;
     if ((e = pthread_create(&n->thread, NULL, net_thread, kv)) != 0) {
@@ -214,6 +250,7 @@ static int net_up(gshmem_kv_t *kv, const char *fn)
     return 0;
 
 err_mbox:
+    kv_vb_close(n->vb);
     ucp_mem_unmap(n->ctx, n->mbox_memh);
 err_worker:
     ucp_worker_destroy(n->worker);
@@ -221,7 +258,7 @@ err_ctx:
     ucp_cleanup(n->ctx);
 err_free:
     if (n)
-        free(n->memh), free(n->peer);
+        free(n->memh), free(n->peer), free(n->vmr);
     free(n);
     return rc;
 }
@@ -271,10 +308,39 @@ static int map_layout(gshmem_kv_t *kv, int id, const char *fn)
     return 0;
 }
 
+/* The layout's verbs registrations, once (net up with verbs). */
+static int vb_map_layout(gshmem_kv_t *kv, int id, const char *fn)
+{
+    kv_layout_t *L = &kv->layouts[id];
+    kv_vmr_t **m;
+    int rc;
+
+    if (kv->net->vmr[id])
+        return 0;
+    if (!(m = (kv_vmr_t **)calloc((size_t)L->n_regions, sizeof(kv_vmr_t *))))
+        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
+    for (int r = 0; r < L->n_regions; r++)
+        if ((rc = kv_vb_reg(kv->net->vb, L->base[r], span_of(L), L->gpu, &m[r], fn)) != 0) {
+            while (r-- > 0)
+                kv_vb_dereg(m[r]);
+            free(m);
+            return rc;
+        }
+    kv->net->vmr[id] = m;
+    return 0;
+}
+
 void kv_net_layout_drop(gshmem_kv_t *kv, int id)
 {
     ucp_mem_h *m = kv->net ? kv->net->memh[id] : NULL;
+    kv_vmr_t **v = kv->net ? kv->net->vmr[id] : NULL;
 
+    for (int r = 0; v && r < kv->layouts[id].n_regions; r++)
+        kv_vb_dereg(v[r]);
+    if (v) {
+        free(v);
+        kv->net->vmr[id] = NULL;
+    }
     if (!m)
         return;
     for (int r = 0; r < kv->layouts[id].n_regions; r++)
@@ -327,6 +393,7 @@ typedef struct info_head {
     uint64_t mbox;   /* the mailbox's address */
     int32_t mbox_fd; /* its memfd, which a direct peer maps */
     uint32_t mbox_key_len;
+    kv_vb_addr_t vb; /* the verbs listener; all zero: none */
 } info_head_t;
 
 typedef struct info_layout {
@@ -339,7 +406,7 @@ typedef struct info_layout {
 
 typedef struct info_region {
     uint64_t addr;
-    uint32_t key_len, zero;
+    uint32_t key_len, vkey; /* vkey: the verbs rkey, 0: none */
 } info_region_t;
 
 /* Writes (or with c->p NULL, sizes) the blob; lock held, net up. */
@@ -369,6 +436,8 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
     h.mbox = (uint64_t)(uintptr_t)kv->xmbox;
     h.mbox_fd = kv->xmbox_fd;
     h.mbox_key_len = (uint32_t)mkey_len;
+    if (kv->net->vb)
+        kv_vb_addr(kv->net->vb, &h.vb);
     put_bytes(c, &h, sizeof h);
     put_bytes(c, addr, addr_len);
     put_bytes(c, mkey, mkey_len);
@@ -384,14 +453,18 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
             continue;
         if (!nokey && (rc = map_layout(kv, id, fn)) != 0)
             break;
+        if (kv->net->vb && (rc = vb_map_layout(kv, id, fn)) != 0)
+            break;
         put_bytes(c, &il, sizeof il);
         for (int r = 0; r < L->n_regions; r++) {
             void *key;
             size_t key_len;
             info_region_t ir;
 
+            const uint32_t vkey = kv->net->vb ? kv_vb_rkey(kv->net->vmr[id][r]) : 0;
+
             if (nokey) { /* the address only: the peer's line names it */
-                ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], 0, 0};
+                ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], 0, vkey};
                 put_bytes(c, &ir, sizeof ir);
                 continue;
             }
@@ -400,7 +473,7 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
                 rc = ucx_fail(fn, "ucp_rkey_pack", st);
                 break;
             }
-            ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], (uint32_t)key_len, 0};
+            ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], (uint32_t)key_len, vkey};
             put_bytes(c, &ir, sizeof ir);
             put_bytes(c, key, key_len);
             ucp_rkey_buffer_release(key);
@@ -480,6 +553,7 @@ static void rpeer_free_keys(kv_rpeer_t *q)
             if (rl->key[r])
                 ucp_rkey_destroy(rl->key[r]);
         free(rl->key);
+        free(rl->vkey);
         free(rl->P.base);
     }
     free(q->lay);
@@ -503,6 +577,12 @@ static void rpeer_close(gshmem_kv_t *kv, kv_rpeer_t *q)
     if (q->mbox_key)
         ucp_rkey_destroy(q->mbox_key);
     q->mbox_key = NULL;
+    if (q->vqp) { /* its work requests in flight end in error with the QP */
+        kv_vb_disconnect(kv->net->vb, q->vqp);
+        q->vqp = NULL;
+        if (q->failed == UCS_OK)
+            q->failed = UCS_ERR_CANCELED;
+    }
     if (!q->ep)
         return;
     req = ucp_ep_close_nbx(q->ep, &prm);
@@ -543,7 +623,8 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
     rl->P.symmetric = 1;
     rl->P.base = (char **)calloc((size_t)rl->n_regions, sizeof(char *));
     rl->key = (ucp_rkey_h *)calloc((size_t)rl->n_regions, sizeof(ucp_rkey_h));
-    if (!rl->P.base || !rl->key)
+    rl->vkey = (void **)calloc((size_t)rl->n_regions, sizeof(void *));
+    if (!rl->P.base || !rl->key || !rl->vkey)
         return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
     for (int r = 0; r < rl->n_regions; r++) {
         const info_region_t *ir = (const info_region_t *)take(c, sizeof *ir);
@@ -559,6 +640,7 @@ static int parse_layout(gshmem_kv_t *kv, kv_rpeer_t *q, cursor_t *c, int k, cons
                            "layout says it has %s",
                            r, rl->id, ir->key_len, rl->flags & KV_LAY_NOKEY ? "none" : "one");
         rl->P.base[r] = (char *)(uintptr_t)ir->addr;
+        rl->vkey[r] = (void *)(uintptr_t)ir->vkey;
         if (!q->ep || (rl->flags & KV_LAY_NOKEY))
             continue; /* checking only; a direct peer, which needs no key; no key */
         if ((st = ucp_ep_rkey_unpack(q->ep, key, &rl->key[r])) != UCS_OK)
@@ -674,6 +756,19 @@ int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const c
         q->direct = (pid_t)h->host.pid;
         goto done;
     }
+    if (kv->net->vb && h->vb.sa_len != 0) {
+        /* Both sides have verbs: an RC QP, no UCX endpoint. */
+        uint64_t deadline = kv_now_ns() + (uint64_t)kv->cfg.default_timeout_ms * 1000000u;
+
+        if ((rc = kv_vb_connect(kv->net->vb, &h->vb, deadline, &q->vqp, fn)) != 0)
+            goto err_close;
+        q->mbox_vkey = h->vb.mbox_rkey;
+        if (kv_info_on())
+            fprintf(stderr, "gshmem: PE %d: %s: peer %d (PE %d of its job) over verbs, %s\n",
+                    kv->me, fn, GSHMEM_KV_PEER_REMOTE + kv->net->n_peers, q->pe,
+                    kv_vb_peer_name(q->vqp));
+        goto done;
+    }
     rpeer_free_keys(q);
     c.at = after_addr;
     {
@@ -771,6 +866,29 @@ int gshmem_kv_peer_remove(gshmem_kv_t *kv, int id)
 
 /* ---- transfers ----------------------------------------------------------------- */
 
+/* Whether q failed: a verbs QP's failure is taken into q->failed here. */
+static int gone(kv_rpeer_t *q)
+{
+    if (q->failed == UCS_OK && q->vqp && kv_vb_dead(q->vqp))
+        q->failed = UCS_ERR_CONNECTION_RESET;
+    return q->failed != UCS_OK;
+}
+
+/* Posts q's queued work requests: the request's net_seq (the QP's count
+ * that ends it, plus one: 0 is none), or 0 when the QP failed. */
+static uint64_t vb_flush(kv_rpeer_t *q)
+{
+    uint64_t seq;
+
+    return kv_vb_flush(q->vqp, &seq) == 0 ? seq + 1 : 0;
+}
+
+/* Why q failed, for lines. */
+static const char *gone_why(const kv_rpeer_t *q)
+{
+    return q->vqp && kv_vb_dead(q->vqp) ? kv_vb_why(q->vqp) : ucs_status_string(q->failed);
+}
+
 /* A transfer with GPU memory on either side: refused, with the side and
  * the reason, where the path cannot carry it. */
 static int plan_gpu(gshmem_kv_t *kv, const kv_rpeer_t *q, const kv_rlayout_t *rl,
@@ -779,6 +897,8 @@ static int plan_gpu(gshmem_kv_t *kv, const kv_rpeer_t *q, const kv_rlayout_t *rl
     const int mine = kv->layouts[x->layout].gpu, theirs = (rl->flags & KV_LAY_GPU) != 0;
 
     if (!mine && !theirs)
+        return 0;
+    if (q->vqp) /* verbs: registered through a dma-buf (or nvidia_peermem) at the blob */
         return 0;
     if (mine && !kv->net->cuda)
         return kv_fail(GSHMEM_KV_ERR_UNSUPPORTED, fn,
@@ -817,9 +937,9 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
                        x->pe - GSHMEM_KV_PEER_REMOTE < kv->net->n_peers
                    ? GSHMEM_KV_ERR_PEER
                    : GSHMEM_KV_ERR_RANGE;
-    if (q->failed != UCS_OK)
+    if (gone(q))
         return kv_fail(GSHMEM_KV_ERR_PEER, fn, "peer %d (PE %d of its job) is gone: %s", x->pe,
-                       q->pe, ucs_status_string(q->failed));
+                       q->pe, gone_why(q));
     for (int i = 0; i < q->n_lay; i++)
         if (q->lay[i].id == x->layout) {
             int rc;
@@ -829,6 +949,21 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
             *memh = NULL;
             if ((rc = plan_gpu(kv, q, &q->lay[i], x, fn)) != 0 || q->direct)
                 return rc;
+            if (q->vqp) {
+                /* Its rkeys; this side's registrations (made at the
+                 * first blob, or now). */
+                for (int r = 0; r < q->lay[i].n_regions; r++)
+                    if (!q->lay[i].vkey[r])
+                        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                                       "peer %d's blob has no verbs key for region %d of "
+                                       "layout %d",
+                                       x->pe, r, x->layout);
+                if ((rc = vb_map_layout(kv, x->layout, fn)) != 0)
+                    return rc;
+                *keys = q->lay[i].vkey;
+                *memh = (void **)kv->net->vmr[x->layout];
+                return 0;
+            }
             /* This side mapped too (once per layout), its handle passed
              * with each run: an RDMA transport then uses the layout's own
              * registration instead of a lookup in (or a registration into)
@@ -884,6 +1019,15 @@ void kv_net_op(gshmem_kv_t *kv, kv_req_t *r, int is_read, void *local, const cha
             r->net_status = direct_fail(q, r, e);
         return;
     }
+    if (q->vqp) {
+        if (kv_vb_rdma(q->vqp, is_read, local, kv_vb_lkey((kv_vmr_t *)memh),
+                       (uint64_t)(uintptr_t)remote, (uint32_t)(uintptr_t)key, len) != 0)
+            r->net_status = kv_fail(GSHMEM_KV_ERR_PEER,
+                                    is_read ? "gshmem_kv_read" : "gshmem_kv_write",
+                                    "peer %d (PE %d of its job): %s", r->pe, q->pe,
+                                    kv_vb_why(q->vqp));
+        return;
+    }
     s = is_read ? ucp_get_nbx(ep, local, len, (uint64_t)(uintptr_t)remote, (ucp_rkey_h)key, &prm)
                 : ucp_put_nbx(ep, local, len, (uint64_t)(uintptr_t)remote, (ucp_rkey_h)key, &prm);
     if (UCS_PTR_IS_PTR(s))
@@ -912,6 +1056,15 @@ static void send_signal(gshmem_kv_t *kv, kv_rpeer_t *q, kv_req_t *r)
             __atomic_store_n(w, r->sig.value, __ATOMIC_RELEASE);
         else
             __atomic_fetch_add(w, r->sig.value, __ATOMIC_ACQ_REL);
+        return;
+    }
+    if (q->vqp) {
+        if (kv_vb_signal(q->vqp, r->sig.op != GSHMEM_KV_SIGNAL_SET, r->sig.value, remote,
+                         q->mbox_vkey) != 0)
+            r->net_status = kv_fail(GSHMEM_KV_ERR_PEER,
+                                    r->is_read ? "gshmem_kv_read" : "gshmem_kv_write",
+                                    "the signal to peer %d (PE %d of its job): %s", r->pe, q->pe,
+                                    kv_vb_why(q->vqp));
         return;
     }
     if (r->sig.op == GSHMEM_KV_SIGNAL_SET)
@@ -948,6 +1101,16 @@ void kv_net_flush(gshmem_kv_t *kv, kv_req_t *r)
     }
     if (r->net_status != 0)
         return;
+    if (q->vqp) {
+        if (!r->is_read && r->sig.addr)
+            send_signal(kv, q, r); /* fenced after the writes, on the same QP */
+        if (r->net_status == 0 && (r->net_seq = vb_flush(q)) == 0)
+            r->net_status = kv_fail(GSHMEM_KV_ERR_PEER,
+                                    r->is_read ? "gshmem_kv_read" : "gshmem_kv_write",
+                                    "peer %d (PE %d of its job): %s", r->pe, q->pe,
+                                    kv_vb_why(q->vqp));
+        return;
+    }
     if (!r->is_read && r->sig.addr) {
         ucp_worker_fence(kv->net->worker); /* the signal after every run */
         send_signal(kv, q, r);
@@ -966,6 +1129,22 @@ int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r)
     kv_rpeer_t *q = &kv->net->peer[r->pe - GSHMEM_KV_PEER_REMOTE];
     ucs_status_t st;
 
+    if (r->net_seq) {
+        /* Over verbs: done when the QP's completions reach its last work
+         * request; failed when the QP did first (or is gone: removed). */
+        if (q->vqp) {
+            kv_vb_poll(kv->net->vb);
+            if (kv_vb_completed(q->vqp) + 1 < r->net_seq && !kv_vb_dead(q->vqp))
+                return GSHMEM_KV_INPROGRESS;
+        }
+        if ((!q->vqp || kv_vb_completed(q->vqp) + 1 < r->net_seq) && r->net_status == 0)
+            r->net_status = kv_fail(GSHMEM_KV_ERR_PEER, "gshmem_kv",
+                                    "a %s of %llu bytes with peer %d (PE %d of its job) failed: %s",
+                                    r->is_read ? "read" : "write",
+                                    (unsigned long long)r->stats.bytes, r->pe, q->pe,
+                                    q->vqp ? kv_vb_why(q->vqp) : "the peer was removed");
+        r->net_seq = 0;
+    }
     if (r->flush) {
         /* Also when the peer failed or was removed: UCX ends the flush
          * with an error, and a request in flight is never freed. */
@@ -989,6 +1168,13 @@ int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r)
         send_signal(kv, q, r);
         if (q->direct || r->net_status != 0)
             return r->net_status;
+        if (q->vqp) {
+            if ((r->net_seq = vb_flush(q)) != 0)
+                return GSHMEM_KV_INPROGRESS;
+            return r->net_status = kv_fail(GSHMEM_KV_ERR_PEER, "gshmem_kv_read",
+                                           "the signal to peer %d (PE %d of its job): %s", r->pe,
+                                           q->pe, kv_vb_why(q->vqp));
+        }
         s = ucp_ep_flush_nbx(q->ep, &prm);
         if (UCS_PTR_IS_PTR(s)) {
             r->flush = s;
@@ -1004,9 +1190,14 @@ int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r)
 
 void kv_net_progress(gshmem_kv_t *kv)
 {
-    if (kv->net)
-        while (ucp_worker_progress(kv->net->worker))
-            ;
+    if (!kv->net)
+        return;
+    while (ucp_worker_progress(kv->net->worker))
+        ;
+    if (kv->net->vb) {
+        kv_vb_events(kv->net->vb);
+        kv_vb_poll(kv->net->vb);
+    }
 }
 
 void kv_net_destroy(gshmem_kv_t *kv)
@@ -1033,10 +1224,11 @@ void kv_net_destroy(gshmem_kv_t *kv)
     }
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         kv_net_layout_drop(kv, id);
+    kv_vb_close(n->vb); /* after the layouts' registrations, on its PD */
     ucp_mem_unmap(n->ctx, n->mbox_memh);
     ucp_worker_destroy(n->worker);
     ucp_cleanup(n->ctx);
-    free(n->memh), free(n->peer);
+    free(n->memh), free(n->peer), free(n->vmr);
     free(n);
     kv->net = NULL;
 }
@@ -1145,6 +1337,52 @@ static const kv_mbox_ops_t ucx_mbox_ops = {.fetch = ucx_mfetch,
                                            .put = ucx_mput,
                                            .publish = ucx_mpublish};
 
+/* ... and a verbs peer's: each operation waited for, in order on its QP
+ * (so the body has landed before the seq is written). */
+static int vb_mfail(ucx_mctx_t *m, int e, const char *what)
+{
+    if (m->q->failed == UCS_OK)
+        m->q->failed = UCS_ERR_CONNECTION_RESET;
+    return kv_fail(e == ETIMEDOUT ? GSHMEM_KV_ERR_TIMEOUT : GSHMEM_KV_ERR_PEER, m->fn,
+                   "RDMA %s of a message to peer PE %d of its job: %s", what, m->q->pe,
+                   kv_vb_why(m->q->vqp));
+}
+
+static int vb_mfetch(void *ctx, uint64_t *word, uint64_t *out)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    int e = kv_vb_fetch(m->q->vqp, (uint64_t)(uintptr_t)word, m->q->mbox_vkey, out, m->deadline);
+
+    return e ? vb_mfail(m, e, "read") : 0;
+}
+
+static int vb_mcas(void *ctx, uint64_t *word, uint64_t expect, uint64_t desired, uint64_t *old)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    int e = kv_vb_cas(m->q->vqp, (uint64_t)(uintptr_t)word, m->q->mbox_vkey, expect, desired, old,
+                      m->deadline);
+
+    return e ? vb_mfail(m, e, "compare-and-swap") : 0;
+}
+
+static int vb_mput(void *ctx, void *dst, const void *src, size_t n)
+{
+    ucx_mctx_t *m = (ucx_mctx_t *)ctx;
+    int e = kv_vb_write(m->q->vqp, (uint64_t)(uintptr_t)dst, m->q->mbox_vkey, src, n, m->deadline);
+
+    return e ? vb_mfail(m, e, "write") : 0;
+}
+
+static int vb_mpublish(void *ctx, uint64_t *word, uint64_t v)
+{
+    return vb_mput(ctx, word, &v, sizeof v);
+}
+
+static const kv_mbox_ops_t vb_mbox_ops = {.fetch = vb_mfetch,
+                                          .cas = vb_mcas,
+                                          .put = vb_mput,
+                                          .publish = vb_mpublish};
+
 int kv_net_msg_send(gshmem_kv_t *kv, int peer, const void *data, size_t len, uint64_t deadline_ns,
                     const char *fn)
 {
@@ -1158,13 +1396,16 @@ int kv_net_msg_send(gshmem_kv_t *kv, int peer, const void *data, size_t len, uin
                                                                           : GSHMEM_KV_ERR_RANGE;
     if (q->failed == UCS_OK && q->direct && kill(q->direct, 0) != 0 && errno == ESRCH)
         q->failed = UCS_ERR_CONNECTION_RESET;
-    if (q->failed != UCS_OK)
+    if (gone(q))
         return kv_fail(GSHMEM_KV_ERR_PEER, fn, "peer %d (PE %d of its job) is gone: %s", peer,
-                       q->pe, ucs_status_string(q->failed));
+                       q->pe, gone_why(q));
     snprintf(who, sizeof who, "peer %d (PE %d of its job)", peer, q->pe);
     if (q->direct)
         return kv_mbox_send(&kv_mbox_mapped_ops, NULL, q->mbox_map, kv->me, kv->net->nonce, data,
                             len, deadline_ns, who, fn);
+    if (q->vqp)
+        return kv_mbox_send(&vb_mbox_ops, &m, q->mbox, kv->me, kv->net->nonce, data, len,
+                            deadline_ns, who, fn);
     return kv_mbox_send(&ucx_mbox_ops, &m, q->mbox, kv->me, kv->net->nonce, data, len, deadline_ns,
                         who, fn);
 }

@@ -22,9 +22,18 @@ libs_kv_libgshmem_kv_la_LIBADD += $(URING_LIBS)
 endif
 # Peers outside the job go through UCX; without it their calls say so.
 if HAVE_UCX
-libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net.c libs/kv/kv_direct.h libs/kv/kv_direct.c
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net.c libs/kv/kv_direct.h libs/kv/kv_direct.c \
+	libs/kv/kv_verbs.h
 libs_kv_libgshmem_kv_la_CFLAGS += $(UCX_CFLAGS)
 libs_kv_libgshmem_kv_la_LIBADD += $(UCX_LIBS)
+# ... and over RDMA verbs where GSHMEM_KV_VERBS says (with librdmacm).
+if HAVE_RDMACM
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_verbs.c
+libs_kv_libgshmem_kv_la_CFLAGS += $(IBVERBS_CFLAGS) $(RDMACM_CFLAGS)
+libs_kv_libgshmem_kv_la_LIBADD += $(IBVERBS_LIBS) $(RDMACM_LIBS)
+else
+libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_verbs_none.c
+endif
 else
 libs_kv_libgshmem_kv_la_SOURCES += libs/kv/kv_net_none.c
 endif

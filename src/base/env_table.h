@@ -85,6 +85,8 @@
     X(kv_file_engine, STR, "GSHMEM_KV_FILE_ENGINE", NULL, "auto", 0, 0,            \
       "libgshmem_kv's storage tier: auto (io_uring where built and the kernel allows it, else pread/pwrite) or posix (pread/pwrite); read by libgshmem_kv at gshmem_kv_file_open") \
     X(kv_direct, BOOL, "GSHMEM_KV_DIRECT", NULL, "1", 0, 1,                        \
-      "libgshmem_kv: copy to and from a peer outside the job on this host directly (process_vm_readv/writev) when allowed; 0: through UCX always; read at gshmem_kv_peer_add and _connect")
+      "libgshmem_kv: copy to and from a peer outside the job on this host directly (process_vm_readv/writev) when allowed; 0: through UCX always; read at gshmem_kv_peer_add and _connect") \
+    X(kv_verbs, STR, "GSHMEM_KV_VERBS", NULL, "off", 0, 0,                          \
+      "libgshmem_kv: off, or this host's IP address on an RDMA device; then peers outside the job whose engines set it too are reached by RC QPs of libgshmem_kv's own (librdmacm) instead of UCX; read at the engine's first local_info, peer_add, listen or connect")
 
 #endif

@@ -13,6 +13,11 @@
 #     the same puller adds and uses (pull-restart, serve ROUND 2).
 # Each job must end within GSHMEM_TEST_TIMEOUT; every job but the dying
 # server must exit 0.
+#
+# KV_TWO_JOBS_PATHS picks the paths (default "direct tcp"); "verbs" is
+# libgshmem_kv's own RDMA path, with GSHMEM_KV_VERBS set by the caller (the
+# soft-RoCE rig: tests/rdma/tests.list) and the direct copy off: there each
+# job's SHMEM_INFO lines must show every peer added over verbs.
 set -u
 build=${GSHMEM_TOP_BUILDDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 limit=${GSHMEM_TEST_TIMEOUT:-60}
@@ -20,10 +25,18 @@ prog=$build/tests/kv/kv_peers
 KV_PEERS_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 export KV_PEERS_SECRET
 fail=0
-job() { # NP ARGS...: one job, bounded
+log=$(mktemp) || exit 99
+trap 'rm -f "$log" "$log".*' EXIT
+job() { # NP ARGS...: one job, bounded; its output also into $log
     np=$1
     shift
-    timeout -k 10 "$limit" "$build/tools/gshmemrun" -np "$np" "$prog" "$@"
+    out=$(mktemp "$log.XXXXXX") || exit 99
+    timeout -k 10 "$limit" "$build/tools/gshmemrun" -np "$np" "$prog" "$@" >"$out" 2>&1
+    jrc=$?
+    cat "$out"
+    cat "$out" >>"$log"
+    rm -f "$out"
+    return $jrc
 }
 pair() { # WHAT SERVE-ROLE PULL-ROLE: a server job and a puller job of 2 PEs
     dir=$(mktemp -d) || exit 99
@@ -37,14 +50,23 @@ pair() { # WHAT SERVE-ROLE PULL-ROLE: a server job and a puller job of 2 PEs
     [ $src -eq 0 ] && [ $prc -eq 0 ] || fail=1
     rm -rf "$dir"
 }
-for tls in "" tcp; do
-    if [ -n "$tls" ]; then
-        UCX_TLS=$tls,self GSHMEM_KV_DIRECT=0
+for path in ${KV_TWO_JOBS_PATHS:-direct tcp}; do
+    case $path in
+    direct) name="default: direct" ;;
+    tcp)
+        UCX_TLS=tcp,self GSHMEM_KV_DIRECT=0
         export UCX_TLS GSHMEM_KV_DIRECT
-        name="$tls, GSHMEM_KV_DIRECT=0"
-    else
-        name="default: direct"
-    fi
+        name="tcp, GSHMEM_KV_DIRECT=0"
+        ;;
+    verbs)
+        [ -n "${GSHMEM_KV_VERBS:-}" ] || { echo "kv-two-jobs.sh: verbs needs GSHMEM_KV_VERBS"; exit 99; }
+        GSHMEM_KV_DIRECT=0 SHMEM_INFO=1
+        export GSHMEM_KV_DIRECT SHMEM_INFO
+        name="${UCX_TLS:-default}, GSHMEM_KV_VERBS=$GSHMEM_KV_VERBS"
+        ;;
+    *) echo "kv-two-jobs.sh: no path '$path'"; exit 99 ;;
+    esac
+    : >"$log"
     pair "blob by file" serve pull
     pair "listen and connect" serve-listen pull-connect
 
@@ -66,6 +88,13 @@ for tls in "" tcp; do
     [ $drc -ne 0 ] && [ $drc -ne 124 ] && [ $drc -ne 137 ] && [ $prc -eq 0 ] && [ $src -eq 0 ] ||
         fail=1
     rm -rf "$dir"
-    unset UCX_TLS GSHMEM_KV_DIRECT
+    if [ "$path" = verbs ]; then
+        # Every peer_add of the pullers (5: two pairs of 2 PEs, the restart's
+        # two) and none over anything else.
+        nv=$(grep -c "over verbs" "$log")
+        echo "kv-two-jobs.sh: verbs: $nv peers added over verbs"
+        [ "$nv" -ge 5 ] || fail=1
+    fi
+    unset UCX_TLS GSHMEM_KV_DIRECT SHMEM_INFO
 done
 exit $fail

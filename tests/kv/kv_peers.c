@@ -20,7 +20,9 @@
  *                        coalesced), writes blocks back, and tries the bad
  *                        inputs: a blob cut short or changed, a made-up
  *                        peer, a signal, a layout the blob lacks, a block out
- *                        of range, a removed peer.
+ *                        of range, a removed peer; first, on an engine of
+ *                        its own, a GSHMEM_KV_VERBS that is no address and
+ *                        one that is on no RDMA device.
  *
  * Signals and messages: pull's read of runs sets the server's signal word
  * 1 to 77 once the data is here, its write back adds 5 to word 0 after the
@@ -462,6 +464,32 @@ static void pull_restart(gshmem_kv_t *kv, kt_pool_t *pool, int id, const char *d
     pull(kv, pool, id, dir, 0, 0);
 }
 
+/* GSHMEM_KV_VERBS that is no address, or one on no RDMA device here (TEST-NET-1),
+ * refuses the engine's first call that needs the network with a line
+ * naming the variable; the caller's value (the rig's) is put back. */
+static void bad_verbs_env(void)
+{
+    const char *keep = getenv("GSHMEM_KV_VERBS");
+    char *saved = keep ? strdup(keep) : NULL;
+    gshmem_kv_t *kv = NULL;
+    size_t len = 0;
+
+    PT_CHECK_EQ("gshmem_kv_create", 0, gshmem_kv_create(NULL, &kv));
+    setenv("GSHMEM_KV_VERBS", "not-an-address", 1);
+    EXPECT_ERR(gshmem_kv_local_info(kv, NULL, 0, &len), GSHMEM_KV_ERR_INVALID,
+               "GSHMEM_KV_VERBS=not-an-address is not a numeric");
+    setenv("GSHMEM_KV_VERBS", "192.0.2.1", 1);
+    EXPECT_ERR(gshmem_kv_local_info(kv, NULL, 0, &len), GSHMEM_KV_ERR_UNSUPPORTED,
+               "GSHMEM_KV_VERBS=192.0.2.1: ");
+    unsetenv("GSHMEM_KV_VERBS");
+    PT_CHECK_EQ("gshmem_kv_local_info (GSHMEM_KV_VERBS unset)", 0,
+                gshmem_kv_local_info(kv, NULL, 0, &len));
+    PT_CHECK_EQ("gshmem_kv_destroy", 0, gshmem_kv_destroy(kv));
+    if (saved)
+        setenv("GSHMEM_KV_VERBS", saved, 1);
+    free(saved);
+}
+
 int main(int argc, char **argv)
 {
     gshmem_kv_t *kv = NULL;
@@ -479,6 +507,8 @@ int main(int argc, char **argv)
         return 2;
     }
     round_ = argc == 4 ? argv[3] : "";
+    if (strcmp(mode, "pull") == 0)
+        bad_verbs_env();
     PT_CHECK_EQ("gshmem_kv_create", 0, gshmem_kv_create(NULL, &kv));
     kt_pool_init(&pool, LAYERS, RPL, BLOCKS, BYTES, 0, 0); /* private memory */
     if (strncmp(mode, "serve", 5) == 0) {

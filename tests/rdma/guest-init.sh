@@ -52,6 +52,8 @@ ip link set lo up
 # device, as Debian 6.1's rxe has no network-namespace support.
 setup_rxe() {
     modprobe rdma_rxe || return 1
+    # librdmacm's /dev/infiniband/rdma_cm (libgshmem_kv's GSHMEM_KV_VERBS).
+    modprobe rdma_ucm || echo "guest-init.sh: no rdma_ucm: librdmacm will not work" >&2
     ip link add veth0 type veth peer name veth1 || return 1
     ip addr add 10.66.0.1/24 dev veth0 || return 1
     ip link set veth1 up && ip link set veth0 up || return 1
