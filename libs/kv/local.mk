@@ -52,7 +52,7 @@ noinst_PROGRAMS += perftest/kv_fio
 perftest_kv_fio_SOURCES = perftest/kv_fio.c perftest/bench.h
 perftest_kv_fio_LDADD = libs/kv/libgshmem_kv.la libgshmem.la
 EXTRA_DIST += perftest/kv_side.py perftest/kv_nixl.py perftest/kv_mooncake.py perftest/kv_compare.sh perftest/kv_fio.sh \
-	perftest/kv_sweep.sh
+	perftest/kv_sweep.sh perftest/kv_rdma.sh
 
 # The tests of this library (kept beside it, so this one include brings both).
 include $(srcdir)/tests/kv/local.mk
