@@ -148,8 +148,9 @@ static void *net_thread(void *arg)
 {
     gshmem_kv_t *kv = (gshmem_kv_t *)arg;
     kv_net_t *n = kv->net;
-    struct pollfd pfd[2] = {{.fd = n->efd, .events = POLLIN},
-                            {.fd = n->vb ? kv_vb_fd(n->vb) : -1, .events = POLLIN}};
+    struct pollfd pfd[3] = {{.fd = n->efd, .events = POLLIN},
+                            {.fd = n->vb ? kv_vb_fd(n->vb) : -1, .events = POLLIN},
+                            {.fd = n->vb ? kv_vb_cq_fd(n->vb) : -1, .events = POLLIN}};
 
     pthread_mutex_lock(&kv->lock);
     while (!n->stop) {
@@ -162,8 +163,10 @@ static void *net_thread(void *arg)
         kv_remote_pass(kv);
         if (ucp_worker_arm(n->worker) == UCS_ERR_BUSY)
             continue; /* events came in meanwhile */
+        if (n->vb && kv_vb_arm(n->vb))
+            continue; /* ... or completions */
         pthread_mutex_unlock(&kv->lock);
-        poll(pfd, 2, KV_IDLE_POLL_MS);
+        poll(pfd, 3, KV_IDLE_POLL_MS);
         pthread_mutex_lock(&kv->lock);
     }
     pthread_mutex_unlock(&kv->lock);

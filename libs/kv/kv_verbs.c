@@ -63,7 +63,9 @@ struct kv_vb {
     struct rdma_cm_id *listen;
     struct ibv_context *dev;
     struct ibv_pd *pd;
+    struct ibv_comp_channel *cc; /* wakes the net thread on a completion */
     struct ibv_cq *cq;
+    uint64_t reaped; /* completions polled, ever */
     struct ibv_mr *mbox_mr, *scratch_mr;
     uint64_t *scratch; /* [0]: atomics' discarded results; [1], [2]: fetch, cas; 64 on: writes */
     int rd_atom, init_atom;
@@ -150,11 +152,13 @@ int kv_vb_open(kv_vb_t **out, const char *where, void *mbox, size_t len, const c
                         ? da.max_qp_init_rd_atom
                         : KV_VB_RD_ATOM;
     vb->pd = ibv_alloc_pd(vb->dev);
-    vb->cq = vb->pd ? ibv_create_cq(vb->dev, KV_VB_CQ, NULL, NULL, 0) : NULL;
+    vb->cc = vb->pd ? ibv_create_comp_channel(vb->dev) : NULL;
+    vb->cq = vb->cc ? ibv_create_cq(vb->dev, KV_VB_CQ, NULL, vb->cc, 0) : NULL;
     vb->scratch = (uint64_t *)aligned_alloc(64, KV_VB_SCRATCH);
-    if (!vb->pd || !vb->cq || !vb->scratch) {
+    if (!vb->pd || !vb->cc || !vb->cq || !vb->scratch) {
         rc = kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "GSHMEM_KV_VERBS=%s: %s on %s: %s", where,
                      !vb->pd   ? "ibv_alloc_pd"
+                     : !vb->cc ? "ibv_create_comp_channel"
                      : !vb->cq ? "ibv_create_cq"
                                : "aligned_alloc",
                      ibv_get_device_name(vb->dev->device), strerror(errno));
@@ -180,6 +184,7 @@ int kv_vb_open(kv_vb_t **out, const char *where, void *mbox, size_t len, const c
     }
     vb->addr.mbox_rkey = vb->mbox_mr->rkey;
     fcntl(vb->ch->fd, F_SETFL, fcntl(vb->ch->fd, F_GETFL) | O_NONBLOCK);
+    fcntl(vb->cc->fd, F_SETFL, fcntl(vb->cc->fd, F_GETFL) | O_NONBLOCK);
     freeaddrinfo(ai);
     if (kv_info_on())
         fprintf(stderr,
@@ -204,6 +209,26 @@ void kv_vb_addr(const kv_vb_t *vb, kv_vb_addr_t *a)
 int kv_vb_fd(const kv_vb_t *vb)
 {
     return vb->ch->fd;
+}
+
+int kv_vb_cq_fd(const kv_vb_t *vb)
+{
+    return vb->cc->fd;
+}
+
+int kv_vb_arm(kv_vb_t *vb)
+{
+    struct ibv_cq *cq;
+    void *ctx;
+    uint64_t before;
+
+    while (ibv_get_cq_event(vb->cc, &cq, &ctx) == 0) /* the fd is non-blocking */
+        ibv_ack_cq_events(cq, 1);
+    ibv_req_notify_cq(vb->cq, 0);
+    /* What completed between the last poll and the arm raised no event. */
+    before = vb->reaped;
+    kv_vb_poll(vb);
+    return vb->reaped != before;
 }
 
 static kv_vqp_t *find_qp(kv_vb_t *vb, uint32_t qp_num)
@@ -232,6 +257,7 @@ void kv_vb_poll(kv_vb_t *vb)
 
     while ((n = ibv_poll_cq(vb->cq, 32, wc)) > 0)
         for (int i = 0; i < n; i++) {
+            vb->reaped++;
             kv_vqp_t *c = find_qp(vb, wc[i].qp_num);
 
             if (!c) /* a QP since destroyed */
@@ -365,8 +391,12 @@ void kv_vb_close(kv_vb_t *vb)
         ibv_dereg_mr(vb->mbox_mr);
     if (vb->scratch_mr)
         ibv_dereg_mr(vb->scratch_mr);
-    if (vb->cq)
+    if (vb->cq) {
+        kv_vb_arm(vb); /* its events acknowledged: ibv_destroy_cq waits for that */
         ibv_destroy_cq(vb->cq);
+    }
+    if (vb->cc)
+        ibv_destroy_comp_channel(vb->cc);
     if (vb->pd)
         ibv_dealloc_pd(vb->pd);
     if (vb->ch)

@@ -50,6 +50,12 @@ void kv_vb_close(kv_vb_t *vb);
 void kv_vb_addr(const kv_vb_t *vb, kv_vb_addr_t *a);
 /* The connection manager's fd: readable when kv_vb_events has work. */
 int kv_vb_fd(const kv_vb_t *vb);
+/* The completion channel's fd: readable after kv_vb_arm when a
+ * signaled work request completes. */
+int kv_vb_cq_fd(const kv_vb_t *vb);
+/* Before sleeping on that fd: takes its events, arms it, reaps: 1 when
+ * something completed meanwhile (progress again instead of sleeping). */
+int kv_vb_arm(kv_vb_t *vb);
 /* Accepts and drops connections, marks QPs whose peer disconnected:
  * never waits. */
 void kv_vb_events(kv_vb_t *vb);

@@ -48,6 +48,18 @@ int kv_vb_fd(const kv_vb_t *vb)
     return -1;
 }
 
+int kv_vb_cq_fd(const kv_vb_t *vb)
+{
+    (void)vb;
+    return -1;
+}
+
+int kv_vb_arm(kv_vb_t *vb)
+{
+    (void)vb;
+    return 0;
+}
+
 void kv_vb_events(kv_vb_t *vb)
 {
     (void)vb;

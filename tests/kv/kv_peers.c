@@ -20,7 +20,8 @@
  *                        coalesced), writes blocks back, and tries the bad
  *                        inputs: a blob cut short or changed, a made-up
  *                        peer, a signal, a layout the blob lacks, a block out
- *                        of range, a removed peer; first, on an engine of
+ *                        of range, a removed peer (over verbs, a blob whose
+ *                        token is not its engine's); first, on an engine of
  *                        its own, a GSHMEM_KV_VERBS that is no address and
  *                        one that is on no RDMA device.
  *
@@ -35,7 +36,9 @@
  */
 #include "kv_test.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -238,6 +241,23 @@ static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die, int
     return id;
 }
 
+/* Where the blob's verbs listener (kv_verbs.h's kv_vb_addr_t: a 28-byte
+ * sockaddr, its u32 length, then the 16-byte token) starts: the first
+ * sockaddr_in of GSHMEM_KV_VERBS's address; 0 when verbs are off or none. */
+static size_t verbs_listener_at(const unsigned char *blob, size_t len)
+{
+    const char *v = getenv("GSHMEM_KV_VERBS");
+    struct sockaddr_in sa = {.sin_family = AF_INET};
+
+    if (!v || !*v || !strcmp(v, "off") || inet_pton(AF_INET, v, &sa.sin_addr) != 1)
+        return 0;
+    for (size_t i = 8; i + 52 <= len; i += 4)
+        if (!memcmp(blob + i, &sa.sin_family, sizeof sa.sin_family) &&
+            !memcmp(blob + i + 4, &sa.sin_addr, sizeof sa.sin_addr))
+            return i;
+    return 0;
+}
+
 static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *blob, size_t len)
 {
     unsigned char *bad = (unsigned char *)malloc(len);
@@ -256,6 +276,18 @@ static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *b
                 gshmem_kv_peer_add(kv, bad, len, &p));
     PT_CHECK_EQ("gshmem_kv_peer_add (NULL)", GSHMEM_KV_ERR_INVALID,
                 gshmem_kv_peer_add(kv, NULL, len, &p));
+    if (getenv("GSHMEM_KV_VERBS") && strcmp(getenv("GSHMEM_KV_VERBS"), "off")) {
+        /* A blob whose token is not its engine's: the listener rejects the connect. */
+        size_t at = verbs_listener_at(blob, len);
+
+        PT_CHECK("the blob carries the verbs listener's address", at != 0,
+                 "GSHMEM_KV_VERBS's sockaddr_in in the blob");
+        if (at) {
+            memcpy(bad, blob, len);
+            bad[at + 28 + 4] ^= 0x01;
+            EXPECT_ERR(gshmem_kv_peer_add(kv, bad, len, &p), GSHMEM_KV_ERR_PEER, "refused");
+        }
+    }
     PT_CHECK_EQ("peer id unchanged by the failures", -1, p);
 
     x.layout = id, x.layer_first = 0, x.n_layers = 1, x.n = 1, x.local_blocks = &b0;
