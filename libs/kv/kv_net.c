@@ -456,7 +456,14 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
             continue;
         if (!nokey && (rc = map_layout(kv, id, fn)) != 0)
             break;
-        if (kv->net->vb && (rc = vb_map_layout(kv, id, fn)) != 0)
+        if (kv->net->vb && L->gpu) {
+            /* GPU memory that the NIC cannot register (no dma-buf, no
+             * nvidia_peermem) goes without verbs keys: a transfer to it is
+             * refused with the registration's line, the rest still move. */
+            kv_set_quiet(1);
+            vb_map_layout(kv, id, fn);
+            kv_set_quiet(0);
+        } else if (kv->net->vb && (rc = vb_map_layout(kv, id, fn)) != 0)
             break;
         put_bytes(c, &il, sizeof il);
         for (int r = 0; r < L->n_regions; r++) {
@@ -464,7 +471,8 @@ static int write_info(gshmem_kv_t *kv, cursor_t *c, const char *fn)
             size_t key_len;
             info_region_t ir;
 
-            const uint32_t vkey = kv->net->vb ? kv_vb_rkey(kv->net->vmr[id][r]) : 0;
+            const uint32_t vkey = kv->net->vb && kv->net->vmr[id] ? kv_vb_rkey(kv->net->vmr[id][r])
+                                                                  : 0;
 
             if (nokey) { /* the address only: the peer's line names it */
                 ir = (info_region_t){(uint64_t)(uintptr_t)L->base[r], 0, vkey};
@@ -696,8 +704,9 @@ static kv_mbox_t *map_peer_mbox(const info_head_t *h)
 /* Whether q is copied to directly: on this host, readable by
  * process_vm_readv (probed at a host address of its: a host layout's
  * first region, else its mailbox), and with no GPU layout on either side
- * that UCX could move (process_vm_* reach host memory only; UCX's cuda_ipc
- * reaches both, so such a peer takes UCX for everything). */
+ * that UCX or verbs could move (process_vm_* reach host memory only; UCX's
+ * cuda_ipc and an RDMA NIC's dma-buf reach both, so such a peer takes them
+ * for everything). */
 static int direct_ok(gshmem_kv_t *kv, const kv_rpeer_t *q, const info_head_t *h)
 {
     const void *probe = q->mbox;
@@ -711,7 +720,8 @@ static int direct_ok(gshmem_kv_t *kv, const kv_rpeer_t *q, const info_head_t *h)
     }
     for (int id = 0; id < kv->cfg.max_layouts; id++)
         gpu |= kv->layouts[id].live && kv->layouts[id].gpu;
-    return !(gpu && kv->net->cuda) && kv_direct_usable(&h->host, probe);
+    return !(gpu && (kv->net->cuda || (kv->net->vb && h->vb.sa_len))) &&
+           kv_direct_usable(&h->host, probe);
 }
 
 int kv_net_add(gshmem_kv_t *kv, const void *info, size_t len, int *peer, const char *fn)
@@ -957,10 +967,16 @@ int kv_net_plan(gshmem_kv_t *kv, const gshmem_kv_xfer_t *x, const char *fn, kv_p
                  * first blob, or now). */
                 for (int r = 0; r < q->lay[i].n_regions; r++)
                     if (!q->lay[i].vkey[r])
-                        return kv_fail(GSHMEM_KV_ERR_INVALID, fn,
+                        return kv_fail(q->lay[i].flags & KV_LAY_GPU ? GSHMEM_KV_ERR_UNSUPPORTED
+                                                                    : GSHMEM_KV_ERR_INVALID,
+                                       fn,
                                        "peer %d's blob has no verbs key for region %d of "
-                                       "layout %d",
-                                       x->pe, r, x->layout);
+                                       "layout %d%s",
+                                       x->pe, r, x->layout,
+                                       q->lay[i].flags & KV_LAY_GPU
+                                           ? " (GPU memory its RDMA device could not register: "
+                                             "no dma-buf from its CUDA driver, no nvidia_peermem)"
+                                           : "");
                 if ((rc = vb_map_layout(kv, x->layout, fn)) != 0)
                     return rc;
                 *keys = q->lay[i].vkey;

@@ -440,7 +440,8 @@ int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, cons
     }
     if (!m->mr) {
         free(m);
-        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn,
+        /* GPU memory the NIC cannot reach is a capability, not a shortage. */
+        return kv_fail(gpu ? GSHMEM_KV_ERR_UNSUPPORTED : GSHMEM_KV_ERR_NOMEM, fn,
                        "registering %zu bytes of %s memory at %p on %s: %s%s", len,
                        gpu ? "GPU" : "host", addr, ibv_get_device_name(vb->dev->device), why,
                        gpu ? " (and nvidia_peermem is not loaded)" : "");

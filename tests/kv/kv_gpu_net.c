@@ -17,6 +17,13 @@
  *   b -> a        a's layout 0 is GPU memory its UCX gave no keys for:
  *                 refused, naming the peer's;
  *   layout 1      read both ways, every byte checked.
+ * Where GSHMEM_KV_VERBS is set (the soft-RoCE rig), a third round adds the
+ * peers over libgshmem_kv's verbs (the first two run without it): the
+ * stand-in exports no dma-buf and nvidia_peermem is not loaded, so a's
+ * GPU layout gets no RDMA registration, and
+ *   a -> b        refused, with the registration's line;
+ *   b -> a        refused: a's blob has no verbs key for it;
+ *   layout 1      read both ways over RC QPs, every byte checked.
  * One PE, no launcher.  Exit status: 0 pass, 1 fail, 77 without the
  * stand-in driver, without UCX, or with a UCX that has CUDA support (the
  * stand-in cannot serve it).
@@ -132,7 +139,9 @@ static void read_host(gshmem_kv_t *kv, int peer, kt_pool_t *dst, kt_pool_t *src,
     free(exp);
 }
 
-static void round_of(int direct)
+enum { BY_DIRECT, BY_UCX, BY_VERBS };
+
+static void round_of(int by, const char *verbs)
 {
     void (*dev_set)(void *, size_t) = (void (*)(void *, size_t))dlsym(RTLD_DEFAULT,
                                                                       "fake_cuda_device");
@@ -143,8 +152,14 @@ static void round_of(int direct)
     gshmem_kv_req_t req;
     int id, pa = -1, pb = -1;
 
-    printf("kv_gpu_net: peers by %s\n", direct ? "same-host copies" : "UCX endpoints");
-    setenv("GSHMEM_KV_DIRECT", direct ? "1" : "0", 1);
+    printf("kv_gpu_net: peers by %s\n", by == BY_DIRECT ? "same-host copies"
+                                        : by == BY_UCX  ? "UCX endpoints"
+                                                        : "verbs");
+    setenv("GSHMEM_KV_DIRECT", by == BY_DIRECT ? "1" : "0", 1);
+    if (by == BY_VERBS)
+        setenv("GSHMEM_KV_VERBS", verbs, 1);
+    else
+        unsetenv("GSHMEM_KV_VERBS");
     kt_pool_init(&dev, NL, RPL, NB, BB, 0, 0);
     kt_pool_init(&ha, NL, RPL, NB, BB, 0, 0);
     kt_pool_init(&hb0, NL, RPL, NB, BB, 0, 0);
@@ -168,6 +183,17 @@ static void round_of(int direct)
     if (add_blob(b, a, &pb) != 0 || add_blob(a, b, &pa) != 0)
         goto out;
     x.pe = pb;
+    if (by == BY_VERBS) {
+        EXPECT_ERR(gshmem_kv_read(a, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED,
+                   "bytes of GPU memory at");
+        PT_CHECK("the line names the missing dma-buf",
+                 strstr(gshmem_kv_error(), "cuMemGetHandleForAddressRange") != NULL,
+                 "cuMemGetHandleForAddressRange");
+        x.pe = pa;
+        EXPECT_ERR(gshmem_kv_write(b, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED,
+                   "'s blob has no verbs key for region 0 of layout 0 (GPU memory");
+        goto host;
+    }
     EXPECT_ERR(gshmem_kv_read(a, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED,
                "layout 0 is GPU memory, and this process's UCX moves host memory only");
     EXPECT_ERR(gshmem_kv_write(a, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED,
@@ -177,6 +203,7 @@ static void round_of(int direct)
                "'s layout 0 is GPU memory, and its process's UCX moves host memory only");
     EXPECT_ERR(gshmem_kv_write(b, &x, &req), GSHMEM_KV_ERR_UNSUPPORTED,
                "it gave no keys for it");
+host:
     /* The host layouts beside it move as ever: b's layout 1 into a's, and
      * back into b's. */
     read_host(a, pb, &ha, &hb1, 2, "a reads b's host layout 1");
@@ -206,7 +233,15 @@ int main(void)
         return pt_skip("libgshmem_kv has no UCX");
     if (ucx_has_cuda())
         return pt_skip("this UCX has CUDA support, which the stand-in driver cannot serve");
-    round_of(1);
-    round_of(0);
+    {
+        const char *v = getenv("GSHMEM_KV_VERBS");
+        char *verbs = v && *v && strcmp(v, "off") ? strdup(v) : NULL;
+
+        round_of(BY_DIRECT, NULL);
+        round_of(BY_UCX, NULL);
+        if (verbs)
+            round_of(BY_VERBS, verbs);
+        free(verbs);
+    }
     return pt_finish();
 }
