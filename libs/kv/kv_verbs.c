@@ -322,6 +322,14 @@ static void accept_or_reject(kv_vb_t *vb, struct rdma_cm_id *id, const struct rd
     vb->passive = p;
 }
 
+/* A connection's end, either side: its QP goes with its id. */
+static void close_id(struct rdma_cm_id *id)
+{
+    rdma_disconnect(id);
+    rdma_destroy_qp(id);
+    rdma_destroy_id(id);
+}
+
 static void drop_passive(kv_vb_t *vb, kv_vb_passive_t *p)
 {
     for (kv_vb_passive_t **pp = &vb->passive; *pp; pp = &(*pp)->next)
@@ -329,9 +337,7 @@ static void drop_passive(kv_vb_t *vb, kv_vb_passive_t *p)
             *pp = p->next;
             break;
         }
-    rdma_disconnect(p->id);
-    rdma_destroy_qp(p->id);
-    rdma_destroy_id(p->id);
+    close_id(p->id);
     free(p);
 }
 
@@ -610,9 +616,7 @@ void kv_vb_disconnect(kv_vb_t *vb, kv_vqp_t *c)
             *pp = c->next;
             break;
         }
-    rdma_disconnect(c->id);
-    rdma_destroy_qp(c->id);
-    rdma_destroy_id(c->id);
+    close_id(c->id);
     free(c);
 }
 
