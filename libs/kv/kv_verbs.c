@@ -477,10 +477,13 @@ uint32_t kv_vb_rkey(const kv_vmr_t *m)
 /* ---- connections --------------------------------------------------------------- */
 
 /* The next event of a connect's own channel, until deadline: its type,
- * -1 past the deadline, -2 when it cannot be read (errno). */
-static int next_event(struct rdma_event_channel *ch, uint64_t deadline_ns, int *status)
+ * -1 past the deadline, -2 when it cannot be read (errno).  Meanwhile the
+ * engine's own connection requests are answered here: the caller holds
+ * the lock the net thread would need, and the peer may be this engine
+ * (its own blob added) or wait on it. */
+static int next_event(kv_vb_t *vb, struct rdma_event_channel *ch, uint64_t deadline_ns, int *status)
 {
-    struct pollfd pfd = {.fd = ch->fd, .events = POLLIN};
+    struct pollfd pfd[2] = {{.fd = ch->fd, .events = POLLIN}, {.fd = vb->ch->fd, .events = POLLIN}};
     struct rdma_cm_event *ev;
     int type;
 
@@ -489,7 +492,11 @@ static int next_event(struct rdma_event_channel *ch, uint64_t deadline_ns, int *
 
         if (now >= deadline_ns)
             return -1;
-        if (poll(&pfd, 1, (int)((deadline_ns - now) / 1000000u) + 1) > 0)
+        if (poll(pfd, 2, (int)((deadline_ns - now) / 1000000u) + 1) <= 0)
+            continue;
+        if (pfd[1].revents)
+            kv_vb_events(vb);
+        if (pfd[0].revents)
             break;
     }
     if (rdma_get_cm_event(ch, &ev) != 0)
@@ -545,7 +552,7 @@ int kv_vb_connect(kv_vb_t *vb, const kv_vb_addr_t *a, uint64_t deadline_ns, kv_v
         goto fail;
     step = "rdma_resolve_addr";
     if (rdma_resolve_addr(c->id, (struct sockaddr *)&src, (struct sockaddr *)&dst, 2000) != 0 ||
-        (type = next_event(ch, deadline_ns, &status)) != RDMA_CM_EVENT_ADDR_RESOLVED)
+        (type = next_event(vb, ch, deadline_ns, &status)) != RDMA_CM_EVENT_ADDR_RESOLVED)
         goto fail_event;
     if (c->id->verbs != vb->dev) {
         rc = kv_fail(GSHMEM_KV_ERR_PEER, fn,
@@ -557,7 +564,7 @@ int kv_vb_connect(kv_vb_t *vb, const kv_vb_addr_t *a, uint64_t deadline_ns, kv_v
     rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &ack, sizeof ack);
     step = "rdma_resolve_route";
     if (rdma_resolve_route(c->id, 2000) != 0 ||
-        (type = next_event(ch, deadline_ns, &status)) != RDMA_CM_EVENT_ROUTE_RESOLVED)
+        (type = next_event(vb, ch, deadline_ns, &status)) != RDMA_CM_EVENT_ROUTE_RESOLVED)
         goto fail_event;
     qa.send_cq = qa.recv_cq = vb->cq;
     step = "rdma_create_qp";
@@ -567,7 +574,7 @@ int kv_vb_connect(kv_vb_t *vb, const kv_vb_addr_t *a, uint64_t deadline_ns, kv_v
     cp.initiator_depth = (uint8_t)vb->init_atom;
     step = "rdma_connect";
     if (rdma_connect(c->id, &cp) != 0 ||
-        (type = next_event(ch, deadline_ns, &status)) != RDMA_CM_EVENT_ESTABLISHED)
+        (type = next_event(vb, ch, deadline_ns, &status)) != RDMA_CM_EVENT_ESTABLISHED)
         goto fail_event;
     /* From here its events (a disconnect) come to the engine's channel. */
     step = "rdma_migrate_id";

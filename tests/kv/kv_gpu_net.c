@@ -23,7 +23,9 @@
  * GPU layout gets no RDMA registration, and
  *   a -> b        refused, with the registration's line;
  *   b -> a        refused: a's blob has no verbs key for it;
- *   layout 1      read both ways over RC QPs, every byte checked.
+ *   layout 1      read both ways over RC QPs, every byte checked;
+ *   b -> b        b adds its own blob (a QP to its own listener) and reads
+ *                 its layout 1 into its layout 0.
  * One PE, no launcher.  Exit status: 0 pass, 1 fail, 77 without the
  * stand-in driver, without UCX, or with a UCX that has CUDA support (the
  * stand-in cannot serve it).
@@ -139,6 +141,34 @@ static void read_host(gshmem_kv_t *kv, int peer, kt_pool_t *dst, kt_pool_t *src,
     free(exp);
 }
 
+/* kv reads blocks NB/2.. of its own layout 1 (peer self: its own blob)
+ * into blocks 0.. of the same layout; every byte of p checked. */
+static void read_self(gshmem_kv_t *kv, int self, kt_pool_t *p)
+{
+    int64_t lo[NB / 2], hi[NB / 2];
+    gshmem_kv_xfer_t x = {0};
+    gshmem_kv_req_t req;
+    unsigned char *exp = (unsigned char *)malloc(p->size);
+
+    kt_fill(p, 3, 3);
+    memcpy(exp, p->mem, p->size);
+    for (int i = 0; i < NB / 2; i++)
+        lo[i] = i, hi[i] = NB / 2 + i;
+    for (int r = 0; r < NL * RPL; r++) {
+        size_t at = (size_t)((unsigned char *)p->base[r] - p->mem);
+
+        memcpy(exp + at, exp + at + (NB / 2) * p->stride, (NB / 2) * p->stride);
+    }
+    x.layout = 1, x.pe = self, x.n_layers = NL, x.n = NB / 2, x.local_blocks = lo;
+    x.remote_blocks = hi;
+    KT_OK(gshmem_kv_read(kv, &x, &req));
+    PT_CHECK_EQ("b reads its own layout 1 over a QP to itself", 0,
+                gshmem_kv_wait(kv, req, GSHMEM_KV_WAIT_DEFAULT));
+    KT_OK(gshmem_kv_req_free(kv, req));
+    kt_check_pool("b reads its own layout 1 over a QP to itself", p, exp);
+    free(exp);
+}
+
 enum { BY_DIRECT, BY_UCX, BY_VERBS };
 
 static void round_of(int by, const char *verbs)
@@ -208,6 +238,14 @@ host:
      * back into b's. */
     read_host(a, pb, &ha, &hb1, 2, "a reads b's host layout 1");
     read_host(b, pa, &hb1, &ha, 2, "b reads a's host layout 1 back");
+    if (by == BY_VERBS) {
+        /* An engine that adds its own blob connects to its own listener
+         * (answered while it waits: it holds the lock its thread needs). */
+        int self = -1;
+
+        if (add_blob(b, b, &self) == 0)
+            read_self(b, self, &hb1);
+    }
 out:
     KT_OK(gshmem_kv_destroy(a));
     KT_OK(gshmem_kv_destroy(b));
