@@ -4,6 +4,7 @@
  * QPs on this engine's protection domain and completion queue.
  */
 #include "kv_verbs.h"
+#include "crypto/sha256.h"
 #include "kv_cuda.h"
 #include "kv_impl.h"
 
@@ -54,10 +55,6 @@ struct kv_vqp {
     kv_vqp_t *next;
 };
 
-struct kv_vmr {
-    struct ibv_mr *mr;
-};
-
 struct kv_vb {
     struct rdma_event_channel *ch;
     struct rdma_cm_id *listen;
@@ -65,7 +62,6 @@ struct kv_vb {
     struct ibv_pd *pd;
     struct ibv_comp_channel *cc; /* wakes the net thread on a completion */
     struct ibv_cq *cq;
-    uint64_t reaped; /* completions polled, ever */
     struct ibv_mr *mbox_mr, *scratch_mr;
     uint64_t *scratch; /* [0]: atomics' discarded results; [1], [2]: fetch, cas; 64 on: writes */
     int rd_atom, init_atom;
@@ -90,6 +86,12 @@ static const char *sa_name(const struct sockaddr *sa, char *buf, size_t len)
     }
     snprintf(buf, len, "%s:%d", host, port);
     return buf;
+}
+
+/* The device's limit on reads and atomics in flight a QP, at most ours (0: unknown). */
+static int atom_limit(int dev)
+{
+    return dev > 0 && dev < KV_VB_RD_ATOM ? dev : KV_VB_RD_ATOM;
 }
 
 static socklen_t sa_len(const struct sockaddr *sa)
@@ -146,11 +148,8 @@ int kv_vb_open(kv_vb_t **out, const char *where, void *mbox, size_t len, const c
     }
     if (ibv_query_device(vb->dev, &da) != 0)
         memset(&da, 0, sizeof da);
-    vb->rd_atom = da.max_qp_rd_atom > 0 && da.max_qp_rd_atom < KV_VB_RD_ATOM ? da.max_qp_rd_atom
-                                                                             : KV_VB_RD_ATOM;
-    vb->init_atom = da.max_qp_init_rd_atom > 0 && da.max_qp_init_rd_atom < KV_VB_RD_ATOM
-                        ? da.max_qp_init_rd_atom
-                        : KV_VB_RD_ATOM;
+    vb->rd_atom = atom_limit(da.max_qp_rd_atom);
+    vb->init_atom = atom_limit(da.max_qp_init_rd_atom);
     vb->pd = ibv_alloc_pd(vb->dev);
     vb->cc = vb->pd ? ibv_create_comp_channel(vb->dev) : NULL;
     vb->cq = vb->cc ? ibv_create_cq(vb->dev, KV_VB_CQ, NULL, vb->cc, 0) : NULL;
@@ -220,15 +219,12 @@ int kv_vb_arm(kv_vb_t *vb)
 {
     struct ibv_cq *cq;
     void *ctx;
-    uint64_t before;
 
     while (ibv_get_cq_event(vb->cc, &cq, &ctx) == 0) /* the fd is non-blocking */
         ibv_ack_cq_events(cq, 1);
     ibv_req_notify_cq(vb->cq, 0);
     /* What completed between the last poll and the arm raised no event. */
-    before = vb->reaped;
-    kv_vb_poll(vb);
-    return vb->reaped != before;
+    return kv_vb_poll(vb) > 0;
 }
 
 static kv_vqp_t *find_qp(kv_vb_t *vb, uint32_t qp_num)
@@ -250,14 +246,14 @@ static const char *op_name(enum ibv_wc_opcode op)
     }
 }
 
-void kv_vb_poll(kv_vb_t *vb)
+int kv_vb_poll(kv_vb_t *vb)
 {
     struct ibv_wc wc[32];
-    int n;
+    int n, reaped = 0;
 
-    while ((n = ibv_poll_cq(vb->cq, 32, wc)) > 0)
+    while ((n = ibv_poll_cq(vb->cq, 32, wc)) > 0) {
+        reaped += n;
         for (int i = 0; i < n; i++) {
-            vb->reaped++;
             kv_vqp_t *c = find_qp(vb, wc[i].qp_num);
 
             if (!c) /* a QP since destroyed */
@@ -274,6 +270,8 @@ void kv_vb_poll(kv_vb_t *vb)
                          c->name, ibv_wc_status_str(wc[i].status), wc[i].vendor_err);
             }
         }
+    }
+    return reaped;
 }
 
 /* A connection request: accepted with a QP of this engine when it carries
@@ -287,16 +285,15 @@ static void accept_or_reject(kv_vb_t *vb, struct rdma_cm_id *id, const struct rd
          .qp_type = IBV_QPT_RC};
     struct rdma_conn_param ap = {0};
     kv_vb_passive_t *p;
-    unsigned char diff = 0;
 
     if (!cp->private_data || cp->private_data_len < KV_VB_TOKEN || id->verbs != vb->dev) {
         rdma_reject(id, NULL, 0);
         rdma_destroy_id(id);
         return;
     }
-    for (int i = 0; i < KV_VB_TOKEN; i++) /* in constant time */
-        diff |= ((const unsigned char *)cp->private_data)[i] ^ vb->addr.token[i];
-    p = diff ? NULL : (kv_vb_passive_t *)calloc(1, sizeof *p);
+    p = gsc_equal_ct(cp->private_data, vb->addr.token, KV_VB_TOKEN)
+            ? (kv_vb_passive_t *)calloc(1, sizeof *p)
+            : NULL;
     if (!p || rdma_create_qp(id, vb->pd, &qa) != 0) {
         rdma_reject(id, NULL, 0);
         rdma_destroy_id(id);
@@ -416,12 +413,10 @@ void kv_vb_close(kv_vb_t *vb)
 int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, const char *fn)
 {
     const int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
-    kv_vmr_t *m = (kv_vmr_t *)calloc(1, sizeof *m);
+    struct ibv_mr *mr = NULL;
     char why[192] = "";
     int e;
 
-    if (!m)
-        return kv_fail(GSHMEM_KV_ERR_NOMEM, fn, "out of memory");
     if (gpu) {
         /* The dma-buf's range on host-page bounds; its IOVA is its own
          * address, so the blob's addresses stay the layout's. */
@@ -430,48 +425,45 @@ int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, cons
         int fd;
 
         if (kv_cuda_dmabuf((void *)a0, a1 - a0, &fd, why, sizeof why) == 0) {
-            m->mr = ibv_reg_dmabuf_mr(vb->pd, 0, a1 - a0, a0, fd, acc);
+            mr = ibv_reg_dmabuf_mr(vb->pd, 0, a1 - a0, a0, fd, acc);
             e = errno;
             close(fd); /* the MR holds the dma-buf */
-            if (!m->mr)
+            if (!mr)
                 snprintf(why, sizeof why, "ibv_reg_dmabuf_mr: %s", strerror(e));
         }
-        if (!m->mr && access("/sys/module/nvidia_peermem", F_OK) == 0)
-            m->mr = ibv_reg_mr(vb->pd, addr, len, acc);
+        if (!mr && access("/sys/module/nvidia_peermem", F_OK) == 0)
+            mr = ibv_reg_mr(vb->pd, addr, len, acc);
     } else {
-        m->mr = ibv_reg_mr(vb->pd, addr, len, acc);
+        mr = ibv_reg_mr(vb->pd, addr, len, acc);
         e = errno;
         snprintf(why, sizeof why, "ibv_reg_mr: %s%s", strerror(e),
                  e == ENOMEM || e == EPERM || e == EFAULT ? " (locked memory: ulimit -l)" : "");
     }
-    if (!m->mr) {
-        free(m);
+    if (!mr) {
         /* GPU memory the NIC cannot reach is a capability, not a shortage. */
         return kv_fail(gpu ? GSHMEM_KV_ERR_UNSUPPORTED : GSHMEM_KV_ERR_NOMEM, fn,
                        "registering %zu bytes of %s memory at %p on %s: %s%s", len,
                        gpu ? "GPU" : "host", addr, ibv_get_device_name(vb->dev->device), why,
                        gpu ? " (and nvidia_peermem is not loaded)" : "");
     }
-    *out = m;
+    *out = mr;
     return 0;
 }
 
 void kv_vb_dereg(kv_vmr_t *m)
 {
-    if (m) {
-        ibv_dereg_mr(m->mr);
-        free(m);
-    }
+    if (m)
+        ibv_dereg_mr(m);
 }
 
 uint32_t kv_vb_lkey(const kv_vmr_t *m)
 {
-    return m->mr->lkey;
+    return m->lkey;
 }
 
 uint32_t kv_vb_rkey(const kv_vmr_t *m)
 {
-    return m->mr->rkey;
+    return m->rkey;
 }
 
 /* ---- connections --------------------------------------------------------------- */

@@ -30,7 +30,7 @@
 
 typedef struct kv_vb kv_vb_t;   /* the engine's: device, PD, CQ, listener */
 typedef struct kv_vqp kv_vqp_t; /* one peer's QP, connected by this side */
-typedef struct kv_vmr kv_vmr_t; /* one registered range */
+typedef struct ibv_mr kv_vmr_t; /* one registered range (rdma-core's own) */
 
 #define KV_VB_TOKEN 16
 
@@ -60,8 +60,8 @@ int kv_vb_arm(kv_vb_t *vb);
  * never waits. */
 void kv_vb_events(kv_vb_t *vb);
 /* Reaps completions: advances each QP's completed count, fails a QP on an
- * error completion. */
-void kv_vb_poll(kv_vb_t *vb);
+ * error completion; returns how many it reaped. */
+int kv_vb_poll(kv_vb_t *vb);
 
 /* A range for local and remote access (GPU memory: through a dma-buf of
  * the CUDA driver, else ibv_reg_mr where nvidia_peermem is loaded). */

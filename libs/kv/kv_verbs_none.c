@@ -65,9 +65,10 @@ void kv_vb_events(kv_vb_t *vb)
     (void)vb;
 }
 
-void kv_vb_poll(kv_vb_t *vb)
+int kv_vb_poll(kv_vb_t *vb)
 {
     (void)vb;
+    return 0;
 }
 
 int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, const char *fn)
