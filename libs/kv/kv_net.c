@@ -1159,12 +1159,11 @@ int kv_net_req_status(gshmem_kv_t *kv, kv_req_t *r)
 
     if (r->net_seq) {
         /* Over verbs: done when the QP's completions reach its last work
-         * request; failed when the QP did first (or is gone: removed). */
-        if (q->vqp) {
-            kv_vb_poll(kv->net->vb);
-            if (kv_vb_completed(q->vqp) + 1 < r->net_seq && !kv_vb_dead(q->vqp))
-                return GSHMEM_KV_INPROGRESS;
-        }
+         * request; failed when the QP did first (or is gone: removed).
+         * The CQ was polled just before this pass (kv_net_progress, the
+         * net thread), not once per request. */
+        if (q->vqp && kv_vb_completed(q->vqp) + 1 < r->net_seq && !kv_vb_dead(q->vqp))
+            return GSHMEM_KV_INPROGRESS;
         if ((!q->vqp || kv_vb_completed(q->vqp) + 1 < r->net_seq) && r->net_status == 0)
             r->net_status = kv_fail(GSHMEM_KV_ERR_PEER, "gshmem_kv",
                                     "a %s of %llu bytes with peer %d (PE %d of its job) failed: %s",
@@ -1222,10 +1221,11 @@ void kv_net_progress(gshmem_kv_t *kv)
         return;
     while (ucp_worker_progress(kv->net->worker))
         ;
-    if (kv->net->vb) {
-        kv_vb_events(kv->net->vb);
+    /* Completions only: the connection manager's events (accepts,
+     * disconnects) are the net thread's, woken by their fd, so a waiter's
+     * loop makes no system call for them. */
+    if (kv->net->vb)
         kv_vb_poll(kv->net->vb);
-    }
 }
 
 void kv_net_destroy(gshmem_kv_t *kv)
