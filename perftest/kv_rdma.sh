@@ -22,39 +22,35 @@ if [ "${KV_RDMA_GUEST:-}" != 1 ]; then
         --env "N=${N:-}" -- "sh '$here/kv_rdma.sh'"
 fi
 configs=${CONFIGS:-"4k:4096:64 64k:65536:16 1m:1048576:4"}
-reps=${REPS:-3}
 n=${N:-20}
-out=$(mktemp)
-GSHMEM_KV_SECRET=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-export GSHMEM_KV_SECRET GSHMEM_KV_DIRECT=0 SHMEM_SYMMETRIC_SIZE=64M
-xjob() { # IMPL NAME BLOCK BLOCKS
+# reps, out, GSHMEM_KV_SECRET and kv_rounds (the order turning each rep).
+# shellcheck source=perftest/kv_pairs.sh
+. "$here/kv_pairs.sh"
+trap 'rm -f "$out"' EXIT
+export GSHMEM_KV_DIRECT=0 SHMEM_SYMMETRIC_SIZE=64M
+one() { # IMPL BLOCK BLOCKS (kv_rounds: $cfg is the request's name)
+    if [ "$1" = ib_read_bw ]; then
+        bw=$(sh "$top/tests/rdma/ib_pair.sh" ib_read_bw -s "$2" -n 200 2>/dev/null |
+            awk -v s="$2" '$1 == s { print $4 }')
+        [ -n "$bw" ] && echo "$cfg {\"bench\": \"ib_read_bw\", \"impl\": \"ib_read_bw\", \"gbps\": $(echo "$bw" | awk '{ print $1 * 1.048576 / 1000 }')}" >>"$out"
+        return
+    fi
     d=$(mktemp -d)
     case $1 in
     gshmem-verbs) e="GSHMEM_KV_VERBS=10.66.0.1 UCX_TLS=tcp,self UCX_NET_DEVICES=veth0" ;;
     *) e="UCX_TLS=rc_verbs,ud_verbs,self UCX_NET_DEVICES=rxe0:1 UCX_IB_GID_INDEX=0" ;;
     esac
     # shellcheck disable=SC2086
-    env $e timeout 300 "$top/tools/gshmemrun" -np 1 "$top/perftest/kv_xjob" -b "$3" -k "$4" \
+    env $e timeout 300 "$top/tools/gshmemrun" -np 1 "$top/perftest/kv_xjob" -b "$2" -k "$3" \
         -n "$n" -w 3 serve "$d" >/dev/null 2>&1 &
     s=$!
     # shellcheck disable=SC2086
     env $e BENCH_IMPL="$1" timeout 300 "$top/tools/gshmemrun" -np 1 "$top/perftest/kv_xjob" \
-        -b "$3" -k "$4" -n "$n" -w 3 pull "$d" | grep '^{' | sed "s/^/$2 /" >>"$out"
+        -b "$2" -k "$3" -n "$n" -w 3 pull "$d" | grep '^{' | sed "s/^/$cfg /" >>"$out"
     wait $s
     rm -rf "$d"
 }
-for rep in $(seq 1 "$reps"); do
-    for c in $configs; do
-        IFS=: read -r name block k <<X
-$c
-X
-        for impl in gshmem-verbs gshmem-ucx-rc; do xjob "$impl" "$name" "$block" "$k"; done
-        bw=$(sh "$top/tests/rdma/ib_pair.sh" ib_read_bw -s "$block" -n 200 2>/dev/null |
-            awk -v s="$block" '$1 == s { print $4 }')
-        [ -n "$bw" ] && echo "$name {\"bench\": \"ib_read_bw\", \"impl\": \"ib_read_bw\", \"gbps\": $(echo "$bw" | awk '{ print $1 * 1.048576 / 1000 }')}" >>"$out"
-    done
-    echo "kv_rdma.sh: rep $rep of $reps done" >&2
-done
+kv_rounds "$reps" "$configs" "gshmem-verbs gshmem-ucx-rc ib_read_bw" one
 python3 - "$out" <<'PY'
 import json, statistics, sys
 rows, cfgs = {}, []
@@ -79,4 +75,3 @@ cv, cu = med(("connect", "gshmem-verbs")), med(("connect", "gshmem-ucx-rc"))
 print("connect (median ms): gshmem-verbs %s, gshmem-ucx-rc %s" % (
     "-" if cv is None else "%.1f" % (cv / 1000), "-" if cu is None else "%.1f" % (cu / 1000)))
 PY
-rm -f "$out"
