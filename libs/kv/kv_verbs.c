@@ -415,7 +415,7 @@ int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, cons
     const int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
     struct ibv_mr *mr = NULL;
     char why[192] = "";
-    int e;
+    int e, peermem = 0;
 
     if (gpu) {
         /* The dma-buf's range on host-page bounds; its IOVA is its own
@@ -431,7 +431,8 @@ int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, cons
             if (!mr)
                 snprintf(why, sizeof why, "ibv_reg_dmabuf_mr: %s", strerror(e));
         }
-        if (!mr && access("/sys/module/nvidia_peermem", F_OK) == 0)
+        peermem = access("/sys/module/nvidia_peermem", F_OK) == 0;
+        if (!mr && peermem)
             mr = ibv_reg_mr(vb->pd, addr, len, acc);
     } else {
         mr = ibv_reg_mr(vb->pd, addr, len, acc);
@@ -444,7 +445,9 @@ int kv_vb_reg(kv_vb_t *vb, void *addr, size_t len, int gpu, kv_vmr_t **out, cons
         return kv_fail(gpu ? GSHMEM_KV_ERR_UNSUPPORTED : GSHMEM_KV_ERR_NOMEM, fn,
                        "registering %zu bytes of %s memory at %p on %s: %s%s", len,
                        gpu ? "GPU" : "host", addr, ibv_get_device_name(vb->dev->device), why,
-                       gpu ? " (and nvidia_peermem is not loaded)" : "");
+                       !gpu      ? ""
+                       : peermem ? " (and so did ibv_reg_mr through nvidia_peermem)"
+                                 : " (and nvidia_peermem is not loaded)");
     }
     *out = mr;
     return 0;
