@@ -25,7 +25,7 @@
  *   b -> a        refused: a's blob has no verbs key for it;
  *   layout 1      read both ways over RC QPs, every byte checked;
  *   b -> b        b adds its own blob (a QP to its own listener) and reads
- *                 its layout 1 into its layout 0.
+ *                 the upper half of its layout 1's blocks into the lower.
  * One PE, no launcher.  Exit status: 0 pass, 1 fail, 77 without the
  * stand-in driver, without UCX, or with a UCX that has CUDA support (the
  * stand-in cannot serve it).

@@ -241,15 +241,23 @@ static int serve(gshmem_kv_t *kv, kt_pool_t *pool, const char *dir, int die, int
     return id;
 }
 
+/* GSHMEM_KV_VERBS's address, or NULL where verbs are off. */
+static const char *verbs_addr(void)
+{
+    const char *v = getenv("GSHMEM_KV_VERBS");
+
+    return v && *v && strcmp(v, "off") ? v : NULL;
+}
+
 /* Where the blob's verbs listener (kv_verbs.h's kv_vb_addr_t: a 28-byte
  * sockaddr, its u32 length, then the 16-byte token) starts: the first
  * sockaddr_in of GSHMEM_KV_VERBS's address; 0 when verbs are off or none. */
 static size_t verbs_listener_at(const unsigned char *blob, size_t len)
 {
-    const char *v = getenv("GSHMEM_KV_VERBS");
+    const char *v = verbs_addr();
     struct sockaddr_in sa = {.sin_family = AF_INET};
 
-    if (!v || !*v || !strcmp(v, "off") || inet_pton(AF_INET, v, &sa.sin_addr) != 1)
+    if (!v || inet_pton(AF_INET, v, &sa.sin_addr) != 1)
         return 0;
     for (size_t i = 8; i + 52 <= len; i += 4)
         if (!memcmp(blob + i, &sa.sin_family, sizeof sa.sin_family) &&
@@ -276,7 +284,7 @@ static void bad_inputs(gshmem_kv_t *kv, int id, int peer, const unsigned char *b
                 gshmem_kv_peer_add(kv, bad, len, &p));
     PT_CHECK_EQ("gshmem_kv_peer_add (NULL)", GSHMEM_KV_ERR_INVALID,
                 gshmem_kv_peer_add(kv, NULL, len, &p));
-    if (getenv("GSHMEM_KV_VERBS") && strcmp(getenv("GSHMEM_KV_VERBS"), "off")) {
+    if (verbs_addr()) {
         /* A blob whose token is not its engine's: the listener rejects the connect. */
         size_t at = verbs_listener_at(blob, len);
 
