@@ -430,3 +430,30 @@ Test(ring, flush_only_after_a_get)
     gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
     gsi_proxy_flush = saved;
 }
+
+/* A host lane checks for credit before it takes a ticket, against a head it
+ * read earlier: by the time it compares, other lanes may have pushed and the
+ * proxy consumed past that head.  The slot is free then; an unsigned
+ * difference called it 2^64 - 1 descriptors away and the lane waited for
+ * ever (proxy_rate.sh hung one run in three). */
+Test(ring, credit_for_a_head_the_proxy_has_passed, .timeout = 30)
+{
+    gsi_proxy_chan_t ch;
+    uint64_t stale, src = 0;
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    stale = __atomic_load_n(ch.dev.head, __ATOMIC_RELAXED);
+    for (uint64_t i = 0; i < 40; i++) /* over two laps of the ring */
+        push_and_quiet(&ch, GSD_OP_PUT, i, &src);
+    /* tail (40) and tail_cache (the last tail a ticket waited for) are past
+     * the head read before. */
+    cr_assert_gt(*ch.dev.tail_cache, stale + 16);
+    gsd_chan_credit(&ch.dev, stale);
+    /* The slow path, which reads the consumer's tail: a cache 16 behind. */
+    *ch.dev.tail_cache = 4;
+    gsd_chan_credit(&ch.dev, 20);
+    cr_assert_eq(*ch.dev.tail_cache, 40, "the tail seen on the slow path");
+    cr_assert_eq(gsd_chan_reserve(&ch.dev), 40, "the next ticket");
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+}
