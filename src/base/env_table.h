@@ -66,7 +66,7 @@
       "device API: proxy channels (descriptor rings) for the PEs reached through the network") \
     X(proxy_threads, INT, "GSHMEM_PROXY_THREADS", NULL, "1", 1, 16,                \
       "device API: proxy threads draining the channels (thread k serves channels k, k+T, ...)") \
-    X(proxy_ring, INT, "GSHMEM_PROXY_RING", NULL, "1024", 16, 1 << 20,             \
+    X(proxy_ring, INT, "GSHMEM_PROXY_RING", NULL, "16384", 16, 1 << 20,            \
       "device API: descriptors per proxy channel, a power of two")                \
     X(device_wait_timeout, INT, "GSHMEM_DEVICE_WAIT_TIMEOUT", NULL, "300", 0, 1 << 30, \
       "seconds a device-side wait may block before it reports what it waits for and ends the job (0: never)") \
