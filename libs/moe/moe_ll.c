@@ -4,7 +4,8 @@
  * Dispatch, per warp and token t: quantize t once into send[buf][t] (header
  * {t} + payload); for each of its experts e (PE q = e / L, local expert
  * le), take slot = slot_ctr[e]++ and move the message to q's
- * recv[buf][le][me][slot]: plain stores when gshmem_ptr gives q's copy,
+ * recv[buf][le][me][slot]: plain stores when gshmem_ptr gives q's copy
+ * (streamed on host lanes when q is another PE: moe_warp_send),
  * else putmem_signal_nbi_warp on channel le that also adds 1 to q's
  * recv_arrive[buf][le][me].  The last block to finish sends each expert's
  * count as ONE signal, epoch << 32 | proxy << 31 | n: never zero, so an
@@ -90,8 +91,10 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
             if (w.lane == 0)
                 a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k] = slot;
             dst = ll_recv_slot(&a, buf, le, me, slot);
-            if ((p = gshmem_ptr(dst, q)) != NULL)
-                moe_warp_copy(&w, p, msg, a.msg);
+            if ((p = gshmem_ptr(dst, q)) != NULL && q != me)
+                moe_warp_send(&w, p, msg, a.msg);
+            else if (p != NULL)
+                moe_warp_copy(&w, p, msg, a.msg); /* this PE's expert reads it from cache */
             else
                 gshmemx_putmem_signal_nbi_warp_ch(dst, msg, a.msg,
                                                   &a.b.recv_arrive[ll_ix3(&a, buf, le, me)], 1,
