@@ -448,7 +448,8 @@ Test(ring, credit_for_a_head_the_proxy_has_passed, .timeout = 30)
         push_and_quiet(&ch, GSD_OP_PUT, i, &src);
     /* tail (40) and tail_cache (the last tail a ticket waited for) are past
      * the head read before. */
-    cr_assert_gt(*ch.dev.tail_cache, stale + 16);
+    cr_assert_gt(*ch.dev.tail_cache, stale + 16, "tail_cache %llu",
+                 (unsigned long long)*ch.dev.tail_cache);
     gsd_chan_credit(&ch.dev, stale);
     /* The slow path, which reads the consumer's tail: a cache 16 behind. */
     *ch.dev.tail_cache = 4;

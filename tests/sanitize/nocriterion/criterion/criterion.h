@@ -61,6 +61,7 @@ __attribute__((format(printf, 6, 7))) static void nocr_check(int ok, int fatal,
 #define nocr_cmp_(fatal, cond, ...)                                                            \
     nocr_check((cond), (fatal), __FILE__, __LINE__, #cond, " " __VA_ARGS__)
 #define cr_assert_eq(a, b, ...) nocr_cmp_(1, (a) == (b), __VA_ARGS__)
+#define cr_assert_gt(a, b, ...) nocr_cmp_(1, (a) > (b), __VA_ARGS__)
 #define cr_expect_eq(a, b, ...) nocr_cmp_(0, (a) == (b), __VA_ARGS__)
 #define cr_expect_geq(a, b, ...) nocr_cmp_(0, (a) >= (b), __VA_ARGS__)
 #define cr_expect_neq(a, b, ...) nocr_cmp_(0, (a) != (b), __VA_ARGS__)
