@@ -11,10 +11,14 @@
 #                    shared library they need that a bare CUDA image may
 #                    lack.  Out of tree: a copy of the sources in _kit/src,
 #                    built in _kit/build, so the developer's build is never
-#                    touched.  UCX is left out (a pkg-config that hides it);
-#                    PMIx cannot be (configure requires it), so libpmix and
-#                    its libraries are carried: the uid bootstrap never
-#                    initializes it.  Carry `_kit/bundle.tar.xz` to the GPU
+#                    touched.  That build leaves UCX out (a pkg-config that
+#                    hides it): the programs run without it.  A second
+#                    libgshmem.so, built in _kit/build-ucx against PyPI's
+#                    CUDA-enabled UCX (libucx-cu13, carried in bundle/ucx),
+#                    goes to bundle/lib-ucx for stage 8's steps over UCX.
+#                    PMIx cannot be left out (configure requires it), so
+#                    libpmix and its libraries are carried: the uid
+#                    bootstrap never initializes it.  Carry `_kit/bundle.tar.xz` to the GPU
 #                    machine; run unpacks it there when _kit/bundle is absent.
 #   kit.sh run       (there) in one go, under --budget seconds (300 by
 #                    default: run that first), in the order of the stages
@@ -26,7 +30,8 @@
 #                    line and EXPECT_STATUS, no hang), MoE at the default
 #                    shape, Python, every program on 2 PEs, the proxy
 #                    ring on 2 PEs over the node transport (no UCX or
-#                    RDMA device needed), compute-
+#                    RDMA device needed) and over the carried UCX
+#                    (cuda_ipc), with ucx_perftest beside it, compute-
 #                    sanitizer (PATH or CUDA_HOME), the benchmarks, and
 #                    NVSHMEM's twin (built in the background from the start
 #                    by kit/nvshmem_build.sh, run by kit/nvshmem_run.sh).
@@ -54,6 +59,75 @@ kit_args "$@" || exit 2
 # The libraries a CUDA image always has (or must have from the host: the
 # driver); everything else an ldd lists is carried.
 base_libs='linux-vdso|ld-linux|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|libutil|libresolv|libgcc_s|libstdc\+\+|libcuda\.so|libnvidia-'
+
+# PyPI's CUDA-enabled UCX (libucx-cu13) and libgshmem built against it,
+# for stage 8's proxy over UCX's cuda_ipc and cuda_copy.  The wheel is
+# fetched once into $kit/ucx-wheel; what a run needs (UCX's shared objects,
+# its CUDA and cma modules, ucx_perftest with its CUDA plugin, the wheel's
+# own libcudart and libgomp: about 36 MiB, 10 packed) goes to $bundle/ucx
+# in the wheel's layout, which their RUNPATHs ($ORIGIN/../..) expect, and
+# that libgshmem.so.0 to $bundle/lib-ucx: the programs are the same, a run
+# puts lib-ucx in front of lib to take the transport.
+prepare_ucx() {
+    w=$kit/ucx-wheel
+    if [ ! -d "$w/libucx/lib" ]; then
+        echo "kit: fetching libucx-cu13 from PyPI"
+        rm -rf "$w" && mkdir -p "$w" || return 1
+        pip download --no-deps -q -d "$w" libucx-cu13 > "$kit/ucx-wheel.log" 2>&1 &&
+            python3 -m zipfile -e "$w"/libucx_cu13-*.whl "$w" >> "$kit/ucx-wheel.log" 2>&1 || {
+            echo "kit: cannot fetch or unpack libucx-cu13, see $kit/ucx-wheel.log"
+            rm -rf "$w"
+            return 1
+        }
+    fi
+    # Its pkg-config and libtool files name the wheel builder's prefix:
+    # the first are rewritten; the second, which libtool would follow to
+    # that builder's folders, go (the shared objects are enough).
+    rm -f "$w"/libucx/lib/*.la
+    rm -rf "$kit/ucx-pc" && mkdir -p "$kit/ucx-pc" || return 1
+    for f in "$w"/libucx/lib/pkgconfig/*.pc; do
+        sed "s|^prefix *=.*|prefix = $w/libucx|" "$f" > "$kit/ucx-pc/${f##*/}" || return 1
+    done
+    if [ ! -f "$kit/build-ucx/Makefile" ]; then
+        echo "kit: configuring (CUDA, the wheel's UCX) in $kit/build-ucx"
+        mkdir -p "$kit/build-ucx" &&
+            (cd "$kit/build-ucx" && PKG_CONFIG_PATH="$kit/ucx-pc" "$src/configure" \
+                --prefix="$kit/prefix-ucx" > "$kit/configure-ucx.log" 2>&1) || {
+            echo "kit: configure with UCX failed, see $kit/configure-ucx.log"
+            return 1
+        }
+    fi
+    for d in GSHMEM_HAVE_UCX GSHMEM_HAVE_CUDA; do
+        grep -q "^#define $d 1" "$kit/build-ucx/config.h" || {
+            echo "kit: the UCX build lacks $d (see $kit/configure-ucx.log)"
+            return 1
+        }
+    done
+    echo "kit: building the library against the wheel's UCX (niced)"
+    nice -n 10 make -C "$kit/build-ucx" -j2 libgshmem.la > "$kit/make-ucx.log" 2>&1 || {
+        echo "kit: make with UCX failed, see $kit/make-ucx.log"
+        return 1
+    }
+    u=$bundle/ucx/libucx
+    rm -rf "$bundle/lib-ucx" "$bundle/ucx" &&
+        mkdir -p "$bundle/lib-ucx" "$u/lib/ucx" "$u/bin" "$bundle/ucx/libucx_cu13.libs" || return 1
+    cp -P "$kit/build-ucx"/.libs/libgshmem.so* "$bundle/lib-ucx/" &&
+        strip --strip-debug "$bundle"/lib-ucx/libgshmem.so.0.* || return 1
+    for l in ucp uct ucs ucm; do cp -P "$w"/libucx/lib/lib$l.so.0* "$u/lib/" || return 1; done
+    for m in uct_cuda ucm_cuda uct_cma ucx_perftest_cuda; do
+        cp -P "$w"/libucx/lib/ucx/lib$m.so.0* "$u/lib/ucx/" || return 1
+    done
+    cp "$w/libucx/bin/ucx_perftest" "$u/bin/" && cp "$w"/libucx_cu13.libs/* "$bundle/ucx/libucx_cu13.libs/" ||
+        return 1
+    missing=$(LD_LIBRARY_PATH=$bundle/lib-ucx:$u/lib:$bundle/lib kit_missing_libs \
+        "$bundle/lib-ucx/libgshmem.so.0" "$u/bin/ucx_perftest" "$u"/lib/ucx/*.so.0 |
+        grep -Ev '^(libcuda|libnvidia-)')
+    if [ -n "$missing" ]; then
+        echo "kit: the UCX build's libraries miss: $missing"
+        return 1
+    fi
+    return 0
+}
 
 prepare() {
     t0=$(date +%s)
@@ -218,7 +292,8 @@ EOT
         echo "kit: the bundle's programs miss: $missing"
         return 1
     fi
-    glibc=$(objdump -T "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' |
+    prepare_ucx || return 1
+    glibc=$(objdump -T "$bundle"/bin/* "$bundle"/lib/* "$bundle"/lib-ucx/* 2>/dev/null | grep -o 'GLIBC_[0-9.]*' |
             sort -u -V | tail -n 1)
     # The C runtime itself, for a GPU image whose glibc is older (run uses
     # it only there; see kit_glibc_older).
@@ -423,6 +498,23 @@ run() {
         kit_step "node-$n-np2" 90 ok env GSHMEM_TRANSPORT=node GSHMEM_DISABLE_P2P=1 \
             "$uidrun" -np 2 $ldso "$bin/dev_$n"
     done
+    # The same proxy path over UCX (the wheel's, carried in prepare): the
+    # library built with it (lib-ucx) in front, UCX's cuda_ipc and
+    # cuda_copy moving the puts and gets between the two PEs' device heaps
+    # (atomics on GPU memory need an RDMA NIC that registers it: dev_amo
+    # would be refused, and is not run).  Then ucx_perftest's own put
+    # bandwidth between two processes' GPU memory, 1 MiB, for comparison.
+    ucxlib=$bundle/lib-ucx:$bundle/ucx/libucx/lib:$LD_LIBRARY_PATH
+    ldso_ucx=
+    [ -n "$ldso" ] &&
+        ldso_ucx="$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$ucxlib${drv:+:${drv%/*}}"
+    kit_step ucx-rma-np2 90 ok env LD_LIBRARY_PATH="$ucxlib" GSHMEM_TRANSPORT=ucx \
+        GSHMEM_DISABLE_P2P=1 "$uidrun" -np 2 $ldso_ucx "$bin/dev_rma"
+    # shellcheck disable=SC2016
+    kit_step ucx-perftest-cuda 60 ok sh -c 'p="$1 $2 -t ucp_put_bw -m cuda -s 1048576 -n 2000 -p 13373"
+        LD_LIBRARY_PATH=$3 $p > "$4" 2>&1 & s=$!; sleep 2
+        LD_LIBRARY_PATH=$3 $p localhost; rc=$?; wait "$s"; cat "$4"; exit "$rc"' sh "$ldso_ucx" \
+        "$bundle/ucx/libucx/bin/ucx_perftest" "$ucxlib" "$out/logs/ucx-perftest-server.log"
 
     # stage 9: sanitizers (compute-sanitizer on PATH or under CUDA_HOME).
     if [ -n "$sanitizer" ]; then
