@@ -91,14 +91,14 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
             if (w.lane == 0)
                 a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k] = slot;
             dst = ll_recv_slot(&a, buf, le, me, slot);
-            if ((p = gshmem_ptr(dst, q)) != NULL && q != me)
-                moe_warp_send(&w, p, msg, a.msg);
-            else if (p != NULL)
-                moe_warp_copy(&w, p, msg, a.msg); /* this PE's expert reads it from cache */
-            else
+            if ((p = gshmem_ptr(dst, q)) == NULL)
                 gshmemx_putmem_signal_nbi_warp_ch(dst, msg, a.msg,
                                                   &a.b.recv_arrive[ll_ix3(&a, buf, le, me)], 1,
                                                   GSHMEM_SIGNAL_ADD, q, le % nch);
+            else if (q != me)
+                moe_warp_send(&w, p, msg, a.msg);
+            else
+                moe_warp_copy(&w, p, msg, a.msg); /* this PE's expert reads it from cache */
         }
     }
 
