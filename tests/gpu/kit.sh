@@ -376,12 +376,19 @@ run() {
     # starts through the carried loader ($ldso), with the driver's folder
     # and LD_LIBRARY_PATH on its path (dlopen of libcuda.so.1 must still
     # find the host's driver).
-    ldso=
+    # loader LIBPATH: that loader's command with LIBPATH on its path (empty
+    # where the image's own glibc will do).
+    ldso= old_glibc=
+    loader() {
+        [ -n "$old_glibc" ] &&
+            echo "$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$1${drv:+:${drv%/*}}"
+    }
     have=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{ print $2 }')
     need=$(cat "$bundle/glibc/needs" 2>/dev/null)
     if [ -n "$have" ] && [ -n "$need" ] && kit_glibc_older "$have" "$need"; then
         drv=$(ldconfig -p 2>/dev/null | awk '/libcuda\.so\.1 / { print $NF; exit }')
-        ldso="$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$LD_LIBRARY_PATH${drv:+:${drv%/*}}"
+        old_glibc=1
+        ldso=$(loader "$LD_LIBRARY_PATH")
         echo "kit: this glibc is $have, the bundle needs $need: programs start through the carried loader"
     fi
     KIT_LDSO=$ldso
@@ -505,9 +512,7 @@ run() {
     # would be refused, and is not run).  Then ucx_perftest's own put
     # bandwidth between two processes' GPU memory, 1 MiB, for comparison.
     ucxlib=$bundle/lib-ucx:$bundle/ucx/libucx/lib:$LD_LIBRARY_PATH
-    ldso_ucx=
-    [ -n "$ldso" ] &&
-        ldso_ucx="$bundle/glibc/ld-linux-x86-64.so.2 --library-path $bundle/glibc:$ucxlib${drv:+:${drv%/*}}"
+    ldso_ucx=$(loader "$ucxlib")
     kit_step ucx-rma-np2 90 ok env LD_LIBRARY_PATH="$ucxlib" GSHMEM_TRANSPORT=ucx \
         GSHMEM_DISABLE_P2P=1 "$uidrun" -np 2 $ldso_ucx "$bin/dev_rma"
     # shellcheck disable=SC2016
