@@ -46,6 +46,8 @@ uint64_t gshmemi_lane_clock_ns(void);
 void gshmemi_lane_nap(unsigned polls);
 /* Drive the network for operations aimed at this PE (a waiting lane). */
 void gshmemi_lane_progress(void);
+/* Wake the proxy thread sleeping on *word, once (src/gpu/proxy.c). */
+void gshmemi_proxy_wake(uint32_t *word);
 GSD_END_C
 #endif
 

@@ -20,6 +20,15 @@
  *             quiet_host, never through quiet_req: see "Who writes which
  *             word" below
  *   fence     an in-band descriptor: the proxy orders the transport there
+ *   sleep     (host lanes only: wake != NULL) a consumer that found nothing
+ *             for a while stores *wake = 1, looks at its channels once
+ *             more, and sleeps on the word (futex); a lane that publishes,
+ *             or asks a quiet, then reads *wake and, seeing 1, clears it
+ *             and wakes the consumer.  The store of 1, the second look, the
+ *             publish and the read are sequentially consistent, so either
+ *             the second look sees the descriptor or the lane sees the 1.
+ *             GPU threads cannot wake a host thread (wake is NULL): their
+ *             consumer polls, with naps (src/gpu/proxy.c)
  *   fetch     g and fetching AMOs take a return slot r = fetch_add(ret_head,
  *             1) in ret[r % n_ret], wait until its seq == 2r (free), issue
  *             the descriptor with ret = r; the proxy writes value, then
@@ -54,6 +63,8 @@
  *                             lanes: st.release 2(r+n_ret)
  *                             (alternating, never racing)
  *   ret_head    device        lanes: atomic add (ticket)    -
+ *   *wake       host          proxy: store 1, then 0;       lanes, drain: load
+ *                             lanes, drain: exchange 0      (all seq_cst)
  *
  * On host lanes all of it is ordinary host memory and every access is a GCC
  * atomic of the same kind; the split keeps one protocol for both.
@@ -137,11 +148,12 @@ typedef struct gsd_channel {
     uint64_t *quiet_host; /* highest frontier a host drain waits for (host threads only) */
     gsd_ret_t *ret;       /* [n_ret] return slots */
     uint64_t *ret_head;   /* return-slot tickets taken */
+    uint32_t *wake;       /* 1 while the consumer sleeps (host lanes only; NULL on a GPU) */
     uint32_t size;        /* descriptors, a power of two */
     uint32_t n_ret;       /* return slots, a power of two */
 } gsd_channel_t;
 
 GSD_STATIC_ASSERT(sizeof(gsd_desc_t) == 64, "a descriptor is one cache line");
-GSD_STATIC_ASSERT(sizeof(gsd_channel_t) == 80, "gsd_channel_t layout");
+GSD_STATIC_ASSERT(sizeof(gsd_channel_t) == 88, "gsd_channel_t layout");
 
 #endif /* GSD_CHANNEL_H */

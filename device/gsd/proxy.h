@@ -66,6 +66,19 @@ GSD_FN uint64_t gsd_chan_reserve(gsd_channel_t *c)
     return t;
 }
 
+/* After a publish or a quiet request (each sequentially consistent): if the
+ * consumer sleeps, wake it (gsd/channel.h, "sleep").  One load of a line
+ * the consumer writes only when it goes to sleep. */
+GSD_FN void gsd_chan_wake(gsd_channel_t *c)
+{
+#if defined(GSD_HOSTLANE)
+    if (c->wake && GSD_UNLIKELY(__atomic_load_n(c->wake, __ATOMIC_SEQ_CST)))
+        gshmemi_proxy_wake(c->wake);
+#else
+    (void)c;
+#endif
+}
+
 /* Write descriptor *d into ticket t's slot and publish it. */
 GSD_FN void gsd_chan_publish(gsd_channel_t *c, uint64_t t, const gsd_desc_t *d)
 {
@@ -79,7 +92,15 @@ GSD_FN void gsd_chan_publish(gsd_channel_t *c, uint64_t t, const gsd_desc_t *d)
     slot->value = d->value;
     slot->aux = d->aux;
     slot->ret = d->ret;
+#if defined(GSD_HOSTLANE)
+    /* An exchange: the store is ordered before gsd_chan_wake's load (a
+     * release store is not, on x86 or in C11), at the cost of a locked
+     * instruction on a line this lane already holds. */
+    (void)__atomic_exchange_n(&slot->seq, t + 1, __ATOMIC_SEQ_CST);
+    gsd_chan_wake(c);
+#else
     gsd_store_release(&slot->seq, t + 1);
+#endif
 }
 
 /* Reserve, then publish: one descriptor into channel c.  Returns its ticket. */
@@ -100,6 +121,10 @@ GSD_FN void gsd_chan_quiet(gsd_channel_t *c)
     if (gsd_load_acquire(c->done) >= q)
         return;
     gsd_atomic_max(c->quiet_req, q);
+#if defined(GSD_HOSTLANE)
+    gsd_fence(); /* the request before the read of wake */
+    gsd_chan_wake(c);
+#endif
     while ((done = gsd_load_acquire(c->done)) < q)
         gsd_poll_step(&w, "gshmem_quiet", "the proxy's completed count", c->done, ">=", q, done);
 }

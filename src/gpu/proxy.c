@@ -8,14 +8,22 @@
  * complete only after the transport's quiet.
  *
  * Idle policy: the proxy shares the node's cores with the PEs and their
- * lanes, and device code cannot wake it, so it polls: IDLE_SPIN tight
- * polls, then sched_yield until IDLE_YIELD_NS after the last descriptor,
- * then sleeps of idle_time / 256 (10 us to 200 us).  A yield returns at
- * once when no other thread wants the core and hands it over when one
- * does, so for a millisecond after traffic the next burst is picked up
- * within microseconds (the previous 50 us window let a burst that came
- * later wait for a sleep of 10 us or more); a proxy idle for long costs
- * about 5000 wake-ups a second.
+ * lanes.  IDLE_SPIN tight polls, then sched_yield until IDLE_YIELD_NS
+ * after the last descriptor: a yield returns at once when no other thread
+ * wants the core and hands it over when one does, so for a millisecond
+ * after traffic the next burst is picked up within microseconds.  Then:
+ *   - host lanes (the channels' memory is host memory): the proxy sleeps
+ *     on a futex that a lane's publish or quiet wakes (gsd/channel.h,
+ *     "sleep").  Worker 0's sleep still ends after IDLE_WAKE_NS where the
+ *     transport has a progress call, to progress it for peers' operations
+ *     on this PE while the PE's own threads compute (their waits, host and
+ *     lanes', progress it themselves); the other sleeps have no timeout.
+ *     The GPU's timed sleeps (below) meant 5000 wake-ups a second on the
+ *     PE's core, which cost its 1 MiB puts over UCX shared memory a tenth
+ *     of their bandwidth (perftest put_bw, GSHMEM_DISABLE_P2P=1: median
+ *     40 GB/s; 47 with 5 ms sleeps).
+ *   - GPU threads cannot wake a host thread: sleeps of idle / 256 (10 us
+ *     to 200 us), so a burst after a long idle waits 200 us at most.
  *
  * Completion: PUT, P, non-fetching AMO, PUT_SIGNAL and the strided ops are
  * issued through the transport's non-blocking forms (transport.h) and
@@ -27,12 +35,15 @@
 #include "gpu/proxy.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/log.h"
 #include "core/pe.h"
@@ -40,12 +51,18 @@
 #include "gpu/devmem.h"
 #include "topo/topo.h"
 
+/* gshmemi_proxy_wake is called from the host lanes' inline code. */
+#pragma GCC visibility push(default)
+#include "gsd/arch.h"
+#pragma GCC visibility pop
+
 #define LINE 64                    /* each counter on its own cache line */
 #define IDLE_SPIN 64               /* tight polls before yielding */
 #define IDLE_YIELD_NS 1000000ull   /* then yield this long */
 #define IDLE_SLEEP_MIN_NS 10000ull /* then sleep idle/256, within these */
 #define IDLE_SLEEP_MAX_NS 200000ull
-#define BATCH 256 /* descriptors per channel per pass */
+#define IDLE_WAKE_NS 5000000ull /* the sleep when producers wake the proxy */
+#define BATCH 256               /* descriptors per channel per pass */
 
 static const char proxy_fn[] = "gshmem proxy";
 
@@ -95,6 +112,9 @@ gsi_status_t gsi_proxy_chan_create(const gsi_devmem_ops_t *mem, uint32_t size, u
      * device addresses too, for the tests that produce from host threads. */
     lay_out(&made.host, made.mapped, made.device, size, n_ret);
     lay_out(&made.dev, mapped_dev, made.device, size, n_ret);
+    /* Host memory: the producers are host lanes (or host threads), which
+     * can wake a sleeping consumer; the group points wake at its word. */
+    made.wakeable = mem == &gsi_devmem_host;
     /* Return slot i is free for ticket i. */
     for (uint32_t i = 0; i < n_ret; i++)
         made.host.ret[i].seq = 2 * (uint64_t)i;
@@ -352,21 +372,28 @@ void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn)
     /* Ask through the host's own word: quiet_req takes the GPU's atomics,
      * and a CPU CAS on it would not be atomic with them (gsd/channel.h). */
     q = __atomic_load_n(c->quiet_host, __ATOMIC_ACQUIRE);
-    while (q < end && !__atomic_compare_exchange_n(c->quiet_host, &q, end, 0, __ATOMIC_ACQ_REL,
+    while (q < end && !__atomic_compare_exchange_n(c->quiet_host, &q, end, 0, __ATOMIC_SEQ_CST,
                                                    __ATOMIC_ACQUIRE))
         ;
+    /* A sleeping consumer would answer only at its timeout (gsd/channel.h, "sleep"). */
+    if (c->wake && __atomic_load_n(c->wake, __ATOMIC_SEQ_CST))
+        gshmemi_proxy_wake(c->wake);
     while (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) < end)
         gsi_wait_step(&w, fn, "the proxy to complete what device code queued");
 }
 
 /* ---- consumer threads ---------------------------------------------------- */
 
+/* Each worker on its own cache line: producers read `sleep` after every
+ * publish, so nothing else written often may share its line. */
 typedef struct gsi_proxy_worker {
+    uint32_t sleep; /* the futex word: 1 while asleep (gsd/channel.h, "sleep") */
+    int wakeable;   /* every channel's producers can wake it */
     pthread_t thread;
     struct gsi_proxy_group *group;
     int k;
     int started;
-} gsi_proxy_worker_t;
+} __attribute__((aligned(64))) gsi_proxy_worker_t;
 
 struct gsi_proxy_group {
     gsi_proxy_chan_t *chans;
@@ -376,8 +403,53 @@ struct gsi_proxy_group {
     gsi_proxy_worker_t *workers;
 };
 
+void gshmemi_proxy_wake(uint32_t *word)
+{
+    /* Of the lanes that saw 1, one makes the call. */
+    if (__atomic_exchange_n(word, 0, __ATOMIC_SEQ_CST))
+        syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Would a pass over w's channels do anything: a descriptor published at
+ * the next ticket, or a quiet to answer (gsi_proxy_poll)?  Sequentially
+ * consistent loads: the second look of the sleep protocol. */
+static int worker_has_work(const gsi_proxy_worker_t *w)
+{
+    const gsi_proxy_group_t *g = w->group;
+
+    if (__atomic_load_n(&g->stop, __ATOMIC_SEQ_CST))
+        return 1;
+    for (int c = w->k; c < g->n_chan; c += g->n_threads) {
+        const gsi_proxy_chan_t *ch = &g->chans[c];
+        const gsd_channel_t *h = &ch->host;
+        uint64_t q = __atomic_load_n(h->quiet_req, __ATOMIC_SEQ_CST);
+        uint64_t hq = __atomic_load_n(h->quiet_host, __ATOMIC_SEQ_CST);
+
+        if (__atomic_load_n(&h->ring[ch->tail & (h->size - 1)].seq, __ATOMIC_SEQ_CST) ==
+            ch->tail + 1)
+            return 1;
+        if (hq > q)
+            q = hq;
+        if (q > ch->done && ch->tail >= q)
+            return 1;
+    }
+    return 0;
+}
+
+/* Sleep until a producer wakes w, or for at most ns (0: no limit). */
+static void sleep_wakeable(gsi_proxy_worker_t *w, uint64_t ns)
+{
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+                          .tv_nsec = (long)(ns % 1000000000ull)};
+
+    __atomic_store_n(&w->sleep, 1, __ATOMIC_SEQ_CST);
+    if (!worker_has_work(w))
+        syscall(SYS_futex, &w->sleep, FUTEX_WAIT_PRIVATE, 1, ns ? &ts : NULL, NULL, 0);
+    __atomic_store_n(&w->sleep, 0, __ATOMIC_RELAXED);
+}
+
 /* One idle pass (nothing was ready on any of the worker's channels). */
-static void idle_step(unsigned *idle, uint64_t *idle_since)
+static void idle_step(gsi_proxy_worker_t *w, unsigned *idle, uint64_t *idle_since)
 {
     uint64_t idle_ns, sleep_ns;
     struct timespec ts;
@@ -391,6 +463,11 @@ static void idle_step(unsigned *idle, uint64_t *idle_since)
     idle_ns = gsi_now_ns() - *idle_since;
     if (idle_ns < IDLE_YIELD_NS) {
         sched_yield();
+        return;
+    }
+    if (w->wakeable) {
+        /* Producers wake it: a timeout only where there is progress to make. */
+        sleep_wakeable(w, w->k == 0 && w->group->net->progress ? IDLE_WAKE_NS : 0);
         return;
     }
     sleep_ns = idle_ns / 256;
@@ -466,7 +543,7 @@ static void *worker_main(void *arg)
              * progress for peers' operations on this PE to land. */
             if (w->k == 0 && g->net->progress && idle >= IDLE_SPIN)
                 g->net->progress();
-            idle_step(&idle, &idle_since);
+            idle_step(w, &idle, &idle_since);
         }
     }
     drain(g, w->k);
@@ -486,15 +563,27 @@ gsi_status_t gsi_proxy_group_start(gsi_proxy_chan_t *chans, int n_chan, int n_th
     g = calloc(1, sizeof(*g));
     if (!g)
         return GSI_ERR_NOMEM;
-    g->workers = calloc((size_t)n_threads, sizeof(*g->workers));
+    g->workers = aligned_alloc(64, (size_t)n_threads * sizeof(*g->workers));
     if (!g->workers) {
         free(g);
         return GSI_ERR_NOMEM;
     }
+    memset(g->workers, 0, (size_t)n_threads * sizeof(*g->workers));
     g->chans = chans;
     g->n_chan = n_chan;
     g->n_threads = n_threads;
     g->net = net;
+    /* A worker sleeps on a futex only if every producer of its channels
+     * can wake it; their wake pointers are set before any thread runs. */
+    for (int k = 0; k < n_threads; k++) {
+        gsi_proxy_worker_t *w = &g->workers[k];
+
+        w->wakeable = 1;
+        for (int c = k; c < n_chan; c += n_threads)
+            w->wakeable &= chans[c].wakeable;
+        for (int c = k; c < n_chan; c += n_threads)
+            chans[c].host.wake = chans[c].dev.wake = w->wakeable ? &w->sleep : NULL;
+    }
     for (int k = 0; k < n_threads; k++) {
         gsi_proxy_worker_t *w = &g->workers[k];
         int rc;
@@ -518,10 +607,14 @@ void gsi_proxy_group_stop(gsi_proxy_group_t *g)
 {
     if (!g)
         return;
-    __atomic_store_n(&g->stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&g->stop, 1, __ATOMIC_SEQ_CST);
     for (int k = 0; k < g->n_threads; k++)
-        if (g->workers[k].started)
+        if (g->workers[k].started) {
+            gshmemi_proxy_wake(&g->workers[k].sleep);
             pthread_join(g->workers[k].thread, NULL);
+        }
+    for (int c = 0; c < g->n_chan; c++)
+        g->chans[c].host.wake = g->chans[c].dev.wake = NULL;
     free(g->workers);
     free(g);
 }
@@ -587,13 +680,14 @@ void gsi_proxy_init(const char *fn, const gsi_devmem_ops_t *mem, gsd_state_t *s)
     proxy.dev = mem->alloc_device((size_t)n * sizeof(gsd_channel_t));
     if (!proxy.dev)
         gsi_fatal(fn, "out of %s memory for %d proxy channels", mem->name, n);
-    for (int i = 0; i < n; i++)
-        mem->copy_to_device(&proxy.dev[i], &proxy.chans[i].dev, sizeof(gsd_channel_t));
     status = gsi_proxy_group_start(proxy.chans, n, (int)gsi_pe.env.proxy_threads, gsi_pe.net,
                                    &proxy.group);
     if (status != GSI_OK)
         gsi_fatal(fn, "cannot start the proxy threads (GSHMEM_PROXY_THREADS=%lld): %s",
                   gsi_pe.env.proxy_threads, gsi_status_str(status));
+    /* After the start, which sets the channels' wake words. */
+    for (int i = 0; i < n; i++)
+        mem->copy_to_device(&proxy.dev[i], &proxy.chans[i].dev, sizeof(gsd_channel_t));
     s->chan = proxy.dev;
     s->n_chan = n;
     s->flags |= GSD_HAVE_PROXY;

@@ -24,6 +24,7 @@ typedef struct gsi_proxy_chan {
     uint64_t executed;   /* descriptors executed (statistics) */
     int unquiet;         /* issued something since its last transport quiet */
     int unflushed;       /* a get wrote the lanes' memory since the last flush */
+    int wakeable;        /* producers are host threads: host.wake / dev.wake may be set */
     int index;
 } gsi_proxy_chan_t;
 

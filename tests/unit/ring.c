@@ -18,10 +18,12 @@
  */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu/devmem.h"
 #include "gpu/proxy.h"
@@ -456,5 +458,111 @@ Test(ring, credit_for_a_head_the_proxy_has_passed, .timeout = 30)
     gsd_chan_credit(&ch.dev, 20);
     cr_assert_eq(*ch.dev.tail_cache, 40, "the tail seen on the slow path");
     cr_assert_eq(gsd_chan_reserve(&ch.dev), 40, "the next ticket");
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+}
+
+/* ---- the consumer's sleep ------------------------------------------------- */
+
+/* With host lanes as producers, an idle consumer sleeps on a futex
+ * (gsd/channel.h, "sleep"), and each way work reaches it must wake it: a
+ * publish, a lane's quiet, a host drain, the group's stop.  The recording
+ * transport has no progress call, so the sleep has no timeout: a wake that
+ * is missing, or lost to a race, hangs the test. */
+static void wait_asleep(const gsi_proxy_chan_t *ch)
+{
+    while (!__atomic_load_n(ch->host.wake, __ATOMIC_SEQ_CST))
+        sched_yield();
+}
+
+static void wait_executed(uint64_t n)
+{
+    while (__atomic_load_n(&rec.executed[0], __ATOMIC_ACQUIRE) < n)
+        sched_yield();
+}
+
+Test(ring, a_sleeping_proxy_wakes_for_publish_quiet_drain_and_stop, .timeout = 30)
+{
+    gsi_proxy_chan_t ch;
+    gsi_proxy_group_t *group;
+    gsd_desc_t d = {0};
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    cr_assert_not_null(ch.host.wake, "a channel in host memory has no wake word");
+    cr_assert_eq(ch.host.wake, ch.dev.wake, "the two views' wake words differ");
+    d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
+    wait_asleep(&ch);
+    gsd_chan_push(&ch.dev, &d); /* a publish wakes it */
+    wait_executed(1);
+    wait_asleep(&ch); /* the put issued, not yet completed */
+    gsd_chan_quiet(&ch.dev);
+    cr_expect_eq(*ch.host.done, 1, "done %llu after a lane's quiet",
+                 (unsigned long long)*ch.host.done);
+    d.offset = 1;
+    gsd_chan_push(&ch.dev, &d);
+    wait_executed(2);
+    wait_asleep(&ch);
+    gsi_proxy_chan_drain(&ch, "ring test");
+    cr_expect_eq(*ch.host.done, 2, "done %llu after a host drain",
+                 (unsigned long long)*ch.host.done);
+    wait_asleep(&ch);
+    gsi_proxy_group_stop(group);
+    cr_expect_null(ch.host.wake, "the wake word outlived the group");
+    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+}
+
+/* Pushes that land while the consumer goes to sleep: two producers push
+ * one descriptor each, wait for it and pause about as long as the consumer
+ * stays awake when idle (1 ms), so their pushes meet every phase of the
+ * way into the sleep.  A wake lost there leaves a producer's quiet waiting
+ * for ever. */
+typedef struct napper {
+    gsi_proxy_chan_t *ch;
+    int pe;
+    unsigned seed;
+} napper_t;
+
+static void *nap_and_push(void *arg)
+{
+    napper_t *n = arg;
+    gsd_desc_t d = {0};
+
+    d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
+    d.pe = n->pe;
+    for (d.offset = 0; d.offset < 400; d.offset++) {
+        struct timespec ts = {0, 500000 + (long)(rand_r(&n->seed) % 1000000)};
+
+        gsd_chan_push(&n->ch->dev, &d);
+        gsd_chan_quiet(&n->ch->dev);
+        if (__atomic_load_n(&rec.executed[n->pe], __ATOMIC_ACQUIRE) != d.offset + 1)
+            return "a quiet returned before its put ran";
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+Test(ring, pushes_meet_the_consumer_going_to_sleep, .timeout = 60)
+{
+    gsi_proxy_chan_t ch;
+    gsi_proxy_group_t *group;
+    napper_t n[2];
+    pthread_t th[2];
+    void *err;
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
+    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    for (int i = 0; i < 2; i++) {
+        n[i] = (napper_t){.ch = &ch, .pe = i, .seed = 12345u + (unsigned)i};
+        cr_assert_eq(pthread_create(&th[i], NULL, nap_and_push, &n[i]), 0);
+    }
+    for (int i = 0; i < 2; i++) {
+        pthread_join(th[i], &err);
+        cr_expect_null(err, "producer %d: %s", i, err ? (const char *)err : "");
+    }
+    cr_expect_eq(rec.executed[0] + rec.executed[1], 800, "executed %llu of 800",
+                 (unsigned long long)(rec.executed[0] + rec.executed[1]));
+    gsi_proxy_group_stop(group);
     gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
 }

@@ -68,6 +68,8 @@ __attribute__((format(printf, 6, 7))) static void nocr_check(int ok, int fatal,
 #define cr_expect_gt(a, b, ...) nocr_cmp_(0, (a) > (b), __VA_ARGS__)
 #define cr_expect_lt(a, b, ...) nocr_cmp_(0, (a) < (b), __VA_ARGS__)
 #define cr_expect_leq(a, b, ...) nocr_cmp_(0, (a) <= (b), __VA_ARGS__)
+#define cr_assert_not_null(p, ...) nocr_cmp_(1, (p) != NULL, __VA_ARGS__)
+#define cr_expect_null(p, ...) nocr_cmp_(0, (p) == NULL, __VA_ARGS__)
 
 int main(void)
 {
