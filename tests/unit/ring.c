@@ -303,6 +303,23 @@ Test(ring, one_return_slot, .timeout = 120)
     run(1, 1, 4, 16, 1, 4 * 4 * ROUND_TRIP_EVERY, 0);
 }
 
+/* One 16-descriptor channel and its one consumer thread, the record cleared. */
+static gsi_proxy_group_t *start_one(gsi_proxy_chan_t *ch)
+{
+    gsi_proxy_group_t *group;
+
+    memset(&rec, 0, sizeof(rec));
+    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, ch), GSI_OK);
+    cr_assert_eq(gsi_proxy_group_start(ch, 1, 1, &rec_ops, &group), GSI_OK);
+    return group;
+}
+
+static void stop_one(gsi_proxy_group_t *group, gsi_proxy_chan_t *ch)
+{
+    gsi_proxy_group_stop(group);
+    gsi_proxy_chan_destroy(&gsi_devmem_host, ch);
+}
+
 /* A lane's quiet writes quiet_req only; a host drain writes quiet_host only. */
 Test(ring, each_side_asks_through_its_own_word)
 {
@@ -310,9 +327,7 @@ Test(ring, each_side_asks_through_its_own_word)
     gsi_proxy_group_t *group;
     gsd_desc_t d = {0};
 
-    memset(&rec, 0, sizeof(rec));
-    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
-    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    group = start_one(&ch);
     d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
     for (d.offset = 0; d.offset < 3; d.offset++)
         gsd_chan_push(&ch.dev, &d);
@@ -335,8 +350,7 @@ Test(ring, each_side_asks_through_its_own_word)
                  (unsigned long long)*ch.host.quiet_host);
     cr_expect_eq(*ch.host.quiet_req, 3, "quiet_req %llu: a host drain wrote the lanes' word",
                  (unsigned long long)*ch.host.quiet_req);
-    gsi_proxy_group_stop(group);
-    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+    stop_one(group, &ch);
 }
 
 /* Nothing pushed: quiet returns at once; one descriptor: quiet waits for it. */
@@ -346,9 +360,7 @@ Test(ring, quiet_waits_for_what_was_pushed)
     gsi_proxy_group_t *group;
     gsd_desc_t d = {0};
 
-    memset(&rec, 0, sizeof(rec));
-    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
-    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    group = start_one(&ch);
     gsd_chan_quiet(&ch.dev);
     cr_expect_eq(rec.quiets, 0, "a quiet with nothing outstanding reached the transport");
     d.op = GSD_DESC_OP(GSD_OP_FENCE, 0, 0, 0);
@@ -362,8 +374,7 @@ Test(ring, quiet_waits_for_what_was_pushed)
     cr_expect_geq(rec.quiets, 1, "the transport's quiet was not called");
     cr_expect_eq(*ch.host.done, 2, "done %llu after two descriptors",
                  (unsigned long long)*ch.host.done);
-    gsi_proxy_group_stop(group);
-    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+    stop_one(group, &ch);
 }
 
 /* The consumer on its own: what is not published is not executed. */
@@ -486,9 +497,7 @@ Test(ring, a_sleeping_proxy_wakes_for_publish_quiet_drain_and_stop, .timeout = 3
     gsi_proxy_group_t *group;
     gsd_desc_t d = {0};
 
-    memset(&rec, 0, sizeof(rec));
-    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
-    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    group = start_one(&ch);
     cr_assert_not_null(ch.host.wake, "a channel in host memory has no wake word");
     cr_assert_eq(ch.host.wake, ch.dev.wake, "the two views' wake words differ");
     d.op = GSD_DESC_OP(GSD_OP_PUT, 0, 0, 0);
@@ -550,9 +559,7 @@ Test(ring, pushes_meet_the_consumer_going_to_sleep, .timeout = 60)
     pthread_t th[2];
     void *err;
 
-    memset(&rec, 0, sizeof(rec));
-    cr_assert_eq(gsi_proxy_chan_create(&gsi_devmem_host, 16, 16, 0, &ch), GSI_OK);
-    cr_assert_eq(gsi_proxy_group_start(&ch, 1, 1, &rec_ops, &group), GSI_OK);
+    group = start_one(&ch);
     for (int i = 0; i < 2; i++) {
         n[i] = (napper_t){.ch = &ch, .pe = i, .seed = 12345u + (unsigned)i};
         cr_assert_eq(pthread_create(&th[i], NULL, nap_and_push, &n[i]), 0);
@@ -563,6 +570,5 @@ Test(ring, pushes_meet_the_consumer_going_to_sleep, .timeout = 60)
     }
     cr_expect_eq(rec.executed[0] + rec.executed[1], 800, "executed %llu of 800",
                  (unsigned long long)(rec.executed[0] + rec.executed[1]));
-    gsi_proxy_group_stop(group);
-    gsi_proxy_chan_destroy(&gsi_devmem_host, &ch);
+    stop_one(group, &ch);
 }
