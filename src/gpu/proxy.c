@@ -51,9 +51,10 @@
 #include "gpu/devmem.h"
 #include "topo/topo.h"
 
-/* gshmemi_proxy_wake is called from the host lanes' inline code. */
+/* gshmemi_proxy_wake is called from the host lanes' inline code
+ * (gsd/proxy.h's gsd_chan_wake, which a host drain calls too). */
 #pragma GCC visibility push(default)
-#include "gsd/arch.h"
+#include "gsd/proxy.h"
 #pragma GCC visibility pop
 
 #define LINE 64                    /* each counter on its own cache line */
@@ -302,21 +303,37 @@ static void execute(gsi_proxy_chan_t *ch, const gst_ops_t *net, const gsd_desc_t
     }
 }
 
+/* Is ticket t's descriptor published?  Sequentially consistent (a plain
+ * load on x86, like acquire): the sleep's second look needs it ordered
+ * after its store of the wake word (gsd/channel.h, "sleep"). */
+static inline int published(const gsd_channel_t *c, uint64_t t)
+{
+    return __atomic_load_n(&c->ring[t & (c->size - 1)].seq, __ATOMIC_SEQ_CST) == t + 1;
+}
+
+/* Does a quiet asked by the lanes (quiet_req) or by a host drain
+ * (quiet_host, each its own word) wait for the consumer, now at tail t? */
+static inline int quiet_due(const gsi_proxy_chan_t *ch, uint64_t t)
+{
+    uint64_t q = __atomic_load_n(ch->host.quiet_req, __ATOMIC_SEQ_CST);
+    uint64_t hq = __atomic_load_n(ch->host.quiet_host, __ATOMIC_SEQ_CST);
+
+    if (hq > q)
+        q = hq;
+    return q > ch->done && t >= q;
+}
+
 size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
 {
     gsd_channel_t *c = &ch->host;
-    uint64_t mask = c->size - 1, t = ch->tail, q, hq;
+    uint64_t mask = c->size - 1, t = ch->tail;
     /* Credit flows back at least twice per lap of the ring. */
     size_t publish = c->size / 2 < BATCH ? c->size / 2 : BATCH, n = 0, left = publish;
 
-    /* Per descriptor: one acquire load (plain on x86) and no copy; tail is
-     * stored once per `publish`, and once at the end. */
-    while (n < max) {
-        gsd_desc_t *slot = &c->ring[t & mask];
-
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != t + 1)
-            break;
-        execute(ch, net, slot, t);
+    /* Per descriptor: one load (plain on x86) and no copy; tail is stored
+     * once per `publish`, and once at the end. */
+    while (n < max && published(c, t)) {
+        execute(ch, net, &c->ring[t & mask], t);
         t++, n++;
         if (--left == 0) {
             left = publish;
@@ -328,12 +345,7 @@ size_t gsi_proxy_poll(gsi_proxy_chan_t *ch, const gst_ops_t *net, size_t max)
         ch->executed += n;
         __atomic_store_n(c->tail, t, __ATOMIC_RELEASE);
     }
-    /* A quiet asked by the lanes or by a host drain: each has its own word. */
-    q = __atomic_load_n(c->quiet_req, __ATOMIC_ACQUIRE);
-    hq = __atomic_load_n(c->quiet_host, __ATOMIC_ACQUIRE);
-    if (hq > q)
-        q = hq;
-    if (q > ch->done && t >= q) {
+    if (quiet_due(ch, t)) {
         /* Nothing issued since this channel's last quiet (only fetches,
          * which completed as they ran, or fences): no transport quiet. */
         if (ch->unquiet) {
@@ -376,8 +388,7 @@ void gsi_proxy_chan_drain(gsi_proxy_chan_t *ch, const char *fn)
                                                    __ATOMIC_ACQUIRE))
         ;
     /* A sleeping consumer would answer only at its timeout (gsd/channel.h, "sleep"). */
-    if (c->wake && __atomic_load_n(c->wake, __ATOMIC_SEQ_CST))
-        gshmemi_proxy_wake(c->wake);
+    gsd_chan_wake(c);
     while (__atomic_load_n(c->done, __ATOMIC_ACQUIRE) < end)
         gsi_wait_step(&w, fn, "the proxy to complete what device code queued");
 }
@@ -410,9 +421,8 @@ void gshmemi_proxy_wake(uint32_t *word)
         syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* Would a pass over w's channels do anything: a descriptor published at
- * the next ticket, or a quiet to answer (gsi_proxy_poll)?  Sequentially
- * consistent loads: the second look of the sleep protocol. */
+/* Would a pass over w's channels do anything (gsi_proxy_poll's own two
+ * tests), or is the group stopping?  The second look of the sleep. */
 static int worker_has_work(const gsi_proxy_worker_t *w)
 {
     const gsi_proxy_group_t *g = w->group;
@@ -421,16 +431,8 @@ static int worker_has_work(const gsi_proxy_worker_t *w)
         return 1;
     for (int c = w->k; c < g->n_chan; c += g->n_threads) {
         const gsi_proxy_chan_t *ch = &g->chans[c];
-        const gsd_channel_t *h = &ch->host;
-        uint64_t q = __atomic_load_n(h->quiet_req, __ATOMIC_SEQ_CST);
-        uint64_t hq = __atomic_load_n(h->quiet_host, __ATOMIC_SEQ_CST);
 
-        if (__atomic_load_n(&h->ring[ch->tail & (h->size - 1)].seq, __ATOMIC_SEQ_CST) ==
-            ch->tail + 1)
-            return 1;
-        if (hq > q)
-            q = hq;
-        if (q > ch->done && ch->tail >= q)
+        if (published(&ch->host, ch->tail) || quiet_due(ch, ch->tail))
             return 1;
     }
     return 0;
