@@ -70,8 +70,25 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
     const unsigned buf = a.epoch & 1u;
     const int nch = gshmemx_n_channels();
     const unsigned tid = gshmemx_thread_id(), nthr = gshmemx_block_threads();
-    uint64_t *word = &a.b.warp_word[w.id];
     int t, k, item;
+
+    /* Slots first, then the messages: the warp takes every slot of its
+     * tokens (lane k the token's k-th expert) before it stores a byte to
+     * another PE.  A fetch-add between two messages waits on the host for
+     * the stores before it (x86 locked instructions drain the store
+     * buffer), and a message's stores miss (the slot's line is in the
+     * reader's cache from the call before): taken per message, each
+     * message's misses were paid one after another.  LL dispatch at the
+     * cpu shape, 4 PEs, Xeon (plain stores): 1200 -> 975 us. */
+    for (t = (int)w.id; t < a.live; t += (int)w.count)
+        for (k = (int)w.lane; k < K; k += (int)w.size) {
+            int e = a.b.idx[(size_t)t * K + k];
+
+            if (e >= 0)
+                a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k] =
+                    (int32_t)moe_fetch_add32(&a.b.slot_ctr[e], 1);
+        }
+    moe_warp_sync();
 
     /* Send: one warp per token, its experts in k order. */
     for (t = (int)w.id; t < a.live; t += (int)w.count) {
@@ -79,18 +96,14 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
 
         moe_pack_warp(&w, &a, t, msg);
         for (k = 0; k < K; k++) {
-            int e = a.b.idx[(size_t)t * K + k], q, le, slot;
+            int e = a.b.idx[(size_t)t * K + k], q, le;
             unsigned char *dst;
             void *p;
 
             if (e < 0)
                 continue;
             q = e / L, le = e % L;
-            slot = (int)moe_warp_bcast(&w, word,
-                                       w.lane == 0 ? moe_fetch_add32(&a.b.slot_ctr[e], 1) : 0);
-            if (w.lane == 0)
-                a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k] = slot;
-            dst = ll_recv_slot(&a, buf, le, me, slot);
+            dst = ll_recv_slot(&a, buf, le, me, a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k]);
             if ((p = gshmem_ptr(dst, q)) == NULL)
                 gshmemx_putmem_signal_nbi_warp_ch(dst, msg, a.msg,
                                                   &a.b.recv_arrive[ll_ix3(&a, buf, le, me)], 1,
@@ -101,6 +114,7 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
                 moe_warp_copy(&w, p, msg, a.msg); /* this PE's expert reads it from cache */
         }
     }
+    moe_warp_send_done(&w);
 
     /* Counts: by the last block, once every message is out (its stores
      * fenced), spread over its threads: thread j sends the counts of
