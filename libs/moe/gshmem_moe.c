@@ -150,7 +150,7 @@ static int check_config(const gshmem_moe_config_t *c, int npes)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn,
                         "num_experts %d is not a positive multiple of the %d PEs", c->num_experts,
                         npes);
-    if (c->topk < 1 || c->topk > 32 || c->topk > c->num_experts)
+    if (c->topk < 1 || c->topk > MOE_MAX_TOPK || c->topk > c->num_experts)
         return moe_fail(GSHMEM_MOE_ERR_INVALID, fn, "topk %d is not 1 to min(32, num_experts %d)",
                         c->topk, c->num_experts);
     if (c->max_tokens_per_pe < 1)
@@ -358,42 +358,57 @@ static void layout_ll(gshmem_moe_t *b, int p)
 }
 
 /* Normal: every record from src lists the local experts it is for (low 16
- * bits of each selection word); its rows are expert_out[src][token][j]. */
+ * bits of each selection word); its rows are expert_out[src][token][j].
+ * One pass over the records, each appended to its experts' lists: src by
+ * src, and within a src in token order, since stream (src, c) carries
+ * channel c's tokens (a range below channel c + 1's) in the order src
+ * packed them.  (One pass per expert read every record L times: as long as
+ * the dispatch kernel at the cpu shape.)  Out of order all the same: sort. */
+static int by_src_token(const void *a, const void *b)
+{
+    const moe_entry_t *x = (const moe_entry_t *)a, *y = (const moe_entry_t *)b;
+
+    return x->src != y->src ? (x->src > y->src) - (x->src < y->src) : by_token(a, b);
+}
+
 static void layout_normal(gshmem_moe_t *b, int p)
 {
     const moe_args_t *a = &b->m.a;
     const int C = a->streams, per = (b->N + C - 1) / C;
     const size_t pay = moe_payload_bytes(b->H, a->s.dtype);
-    int le, src, c, r, j;
+    int le, src, c, r, j, unsorted = 0;
 
-    for (le = 0; le < b->L; le++)
-        for (src = 0; src < b->P; src++) {
-            int n = 0;
+    for (src = 0; src < b->P; src++)
+        for (c = 0; c < C; c++) {
+            int nr = dev_i32(&a->b.rec_n[src * C + c]);
 
-            for (c = 0; c < C; c++) {
-                int nr = dev_i32(&a->b.rec_n[src * C + c]);
+            for (r = 0; r < nr; r++) {
+                int t = dev_i32(&a->b.rec_list[((size_t)src * C + c) * per + r]);
+                const unsigned char *rec = a->b.rec + ((size_t)src * b->N + t) * a->drec;
+                int32_t sel[MOE_MAX_TOPK];
+                moe_hdr_t h;
 
-                for (r = 0; r < nr; r++) {
-                    int t = dev_i32(&a->b.rec_list[((size_t)src * C + c) * per + r]);
-                    const unsigned char *rec = a->b.rec + ((size_t)src * b->N + t) * a->drec;
-                    const int32_t *sel = (const int32_t *)(rec + MOE_HDR_BYTES + pay);
-                    moe_hdr_t h;
+                gshmemx_memcpy_from_device(&h, rec, sizeof h);
+                gshmemx_memcpy_from_device(sel, rec + MOE_HDR_BYTES + pay,
+                                           (size_t)h.reserved[0] * 4);
+                for (j = 0; j < h.reserved[0]; j++) {
+                    moe_entry_t *lst = b->lay[p] + (size_t)(sel[j] & 0xffff) * b->P * b->N;
+                    int32_t *n = &b->lay_n[p][sel[j] & 0xffff];
 
-                    gshmemx_memcpy_from_device(&h, rec, sizeof h);
-                    for (j = 0; j < h.reserved[0]; j++)
-                        if ((dev_i32(&sel[j]) & 0xffff) == le) {
-                            moe_entry_t *e = &b->scratch[n++];
-
-                            e->src = src, e->token = h.token, e->msg = rec;
-                            e->row = a->b.expert_out +
-                                     (((size_t)src * b->N + (size_t)h.token) * a->sel_max +
-                                      (size_t)j) *
-                                         b->H;
-                        }
+                    if (*n > 0 && lst[*n - 1].src == src && lst[*n - 1].token > h.token)
+                        unsorted = 1;
+                    lst[*n].src = src, lst[*n].token = h.token;
+                    lst[*n].msg = rec;
+                    lst[*n].row =
+                        a->b.expert_out +
+                        (((size_t)src * b->N + (size_t)h.token) * a->sel_max + (size_t)j) * b->H;
+                    ++*n;
                 }
             }
-            lay_append(b, p, le, b->scratch, n);
         }
+    for (le = 0; unsorted && le < b->L; le++)
+        qsort(b->lay[p] + (size_t)le * b->P * b->N, (size_t)b->lay_n[p][le], sizeof(moe_entry_t),
+              by_src_token);
 }
 
 /* topk_idx as the caller holds it: int32 (gshmem_moe_dispatch) or int64

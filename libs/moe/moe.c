@@ -58,7 +58,7 @@ static int moe_check_shape(const moe_shape_t *s)
         why = "tokens must be at least 1";
     else if (s->hidden < MOE_SCALE_BLOCK || s->hidden % MOE_SCALE_BLOCK)
         why = "hidden must be a positive multiple of 128";
-    else if (s->topk < 1 || s->topk > 32)
+    else if (s->topk < 1 || s->topk > MOE_MAX_TOPK)
         why = "topk must be 1 to 32";
     else if (s->npes < 1 || s->experts < s->npes || s->experts % s->npes)
         why = "experts must be a positive multiple of the PE count";

@@ -51,6 +51,7 @@
  * keeps each thread within 65536 / 512 = 128 registers and the default
  * 512-thread launch fits an SM.  MOE_THREADS above it is refused. */
 #define MOE_MAX_THREADS 512
+#define MOE_MAX_TOPK 32 /* experts per token: moe_init and gshmem_moe_create check it */
 
 #if defined(__cplusplus)
 extern "C" {

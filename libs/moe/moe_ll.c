@@ -38,8 +38,6 @@
 #include "moe.h"
 #include "moe_dev.h"
 
-#define MOE_MAX_TOPK 32
-
 MOE_DEV size_t ll_ix3(const moe_args_t *a, unsigned buf, int le, int pe)
 {
     return ((size_t)buf * (size_t)a->local_experts + (size_t)le) * (size_t)a->s.npes + (size_t)pe;

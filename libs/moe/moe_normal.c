@@ -42,7 +42,6 @@
 #include "moe_dev.h"
 
 #define NM_EPOCH_BITS 40
-#define NM_MAX_TOPK 32
 
 enum { NM_D_SENT = 0, NM_D_CONS = 1, NM_C_SENT = 2, NM_C_CONS = 3 };
 
@@ -152,7 +151,7 @@ MOE_DEV int nm_dispatch_send(const nm_ctx_t *x, int q, int c, uint64_t *word)
         room = (uint32_t)a->chunk;
     while (st->cursor < end && n < room) {
         int t = st->cursor, k, ns = 0;
-        int32_t sel[NM_MAX_TOPK];
+        int32_t sel[MOE_MAX_TOPK];
         unsigned char *r;
         uint64_t at = pos + n;
 
@@ -486,7 +485,7 @@ GSHMEM_KERNEL_BOUNDED(moe_nm_combine_kernel, moe_args_t, a, MOE_MAX_THREADS)
     for (t = (int)x.w.id; t < a.live; t += (int)x.w.count) {
         const int32_t *ti = a.b.idx + (size_t)t * x.K;
         const float *tw = a.b.w + (size_t)t * x.K;
-        const moe_bf16_t *rows[NM_MAX_TOPK];
+        const moe_bf16_t *rows[MOE_MAX_TOPK];
         moe_bf16_t *o = a.b.out + (size_t)t * H;
 
         for (k = 0; k < x.K; k++) {
