@@ -109,9 +109,15 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
     b->warp_word = (uint64_t *)moe_alloc(m, (size_t)warps * 8, &failed);
 
     m->a.push = env_long("MOE_PUSH", 0) != 0;
+#if defined(__CUDACC__)
+    m->a.pull = 0; /* a GPU expert reads its own memory: LL dispatch pushes over NVLink */
+#else
+    m->a.pull = !m->a.push; /* host lanes: one memory, so a copy only moves bytes */
+#endif
     m->a.live = s->tokens;
     if (mode == MOE_LL) {
         b->recv = (unsigned char *)moe_alloc(m, 2 * L * P * N * m->a.msg, &failed);
+        b->recv_tok = (int32_t *)moe_alloc(m, 2 * L * P * N * 4, &failed);
         b->recv_sig = (uint64_t *)moe_alloc(m, 2 * L * P * 8, &failed);
         b->recv_arrive = (uint64_t *)moe_alloc(m, 2 * L * P * 8, &failed);
         b->comb_recv = (moe_bf16_t *)moe_alloc(m, 2 * E * N * H * 2, &failed);
@@ -253,8 +259,17 @@ const unsigned char *moe_recv_msg(moe_t *m, int le, int src, int i)
 {
     const moe_args_t *a = &m->a;
 
-    if (m->mode == MOE_LL)
-        return a->b.recv + (ll_i3(m, le, src) * (size_t)a->s.tokens + (size_t)i) * a->msg;
+    if (m->mode == MOE_LL) {
+        size_t at = ll_i3(m, le, src) * (size_t)a->s.tokens + (size_t)i;
+        const unsigned char *send = a->pull ? (const unsigned char *)gshmem_ptr(a->b.send, src)
+                                            : NULL;
+
+        if (send) /* pulled: the message is where src packed it (moe_ll.c, ll_msg) */
+            return send + ((size_t)(m->epoch_dispatch & 1u) * (size_t)a->s.tokens +
+                           (size_t)dev_i32(&a->b.recv_tok[at])) *
+                              a->msg;
+        return a->b.recv + at * a->msg;
+    }
     return nm_find(m, le, src, i, NULL);
 }
 

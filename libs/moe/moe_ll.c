@@ -7,7 +7,14 @@
  * recv[buf][le][me][slot]: plain stores when gshmem_ptr gives q's copy
  * (streamed on host lanes when q is another PE: moe_warp_send),
  * else putmem_signal_nbi_warp on channel le that also adds 1 to q's
- * recv_arrive[buf][le][me].  The last block to finish sends each expert's
+ * recv_arrive[buf][le][me].  On host lanes (a.pull) a load/store q, this
+ * PE included, gets no copy: only t, in its recv_tok[buf][le][me][slot],
+ * and its expert reads the message in this PE's send[buf][t] (ll_msg).
+ * Every PE of a node shares one memory there, so the copy moved bytes the
+ * expert then read once more; LL dispatch at the cpu shape, 4 PEs, Xeon:
+ * 820 -> 430 us.  A GPU's expert reads its own HBM, so there the message
+ * crosses NVLink in dispatch, as DeepEP's does (MOE_PUSH=1: host lanes
+ * too, which the tests run).  The last block to finish sends each expert's
  * count as ONE signal, epoch << 32 | proxy << 31 | n: never zero, so an
  * expert that got nothing still hears so, and never reset, since each call
  * waits for its own epoch.  The receiving warps wait for the counts, and
@@ -31,9 +38,11 @@
  * holds for send too: a put of dispatch n through the proxy reads its
  * source when the proxy gets to it, which may be after this PE's dispatch
  * n has returned (that waits for what arrives here, not for what it sent),
- * so dispatch n + 1 packs into the other half.  Dispatch n + 2 may reuse
- * the half: it follows combine n, which waited for rows that each
- * destination sent only after dispatch n's messages had landed there.
+ * and a pulled message is read until its reader's combine n, so dispatch
+ * n + 1 packs into the other half.  Dispatch n + 2 may reuse the half: it
+ * follows combine n, which waited for the counts each destination sends
+ * in its combine n, after its expert (and its own combine's reads of the
+ * headers) are done with dispatch n's messages.
  */
 #include "moe.h"
 #include "moe_dev.h"
@@ -46,6 +55,20 @@ MOE_DEV size_t ll_ix3(const moe_args_t *a, unsigned buf, int le, int pe)
 MOE_DEV unsigned char *ll_recv_slot(const moe_args_t *a, unsigned buf, int le, int src, int slot)
 {
     return a->b.recv + (ll_ix3(a, buf, le, src) * (size_t)a->s.tokens + (size_t)slot) * a->msg;
+}
+
+/* Message i from src to local expert le: in src's send, where the pull
+ * left it (a load/store source), else in this PE's recv slot. */
+MOE_DEV const unsigned char *ll_msg(const moe_args_t *a, unsigned buf, int le, int src, int i)
+{
+    const unsigned char *send = a->pull ? (const unsigned char *)gshmem_ptr(a->b.send, src) : NULL;
+
+    if (send == NULL)
+        return ll_recv_slot(a, buf, le, src, i);
+    return send +
+           ((size_t)buf * (size_t)a->s.tokens +
+            (size_t)a->b.recv_tok[ll_ix3(a, buf, le, src) * (size_t)a->s.tokens + (size_t)i]) *
+               a->msg;
 }
 
 MOE_DEV moe_bf16_t *ll_expert_row(const moe_args_t *a, unsigned buf, int le, int src, int slot)
@@ -94,15 +117,19 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_dispatch_kernel, moe_args_t, a, MOE_MAX_THREADS)
 
         moe_pack_warp(&w, &a, t, msg);
         for (k = 0; k < K; k++) {
-            int e = a.b.idx[(size_t)t * K + k], q, le;
+            int e = a.b.idx[(size_t)t * K + k], q, le, slot;
             unsigned char *dst;
             void *p;
 
             if (e < 0)
                 continue;
             q = e / L, le = e % L;
-            dst = ll_recv_slot(&a, buf, le, me, a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k]);
-            if ((p = gshmem_ptr(dst, q)) == NULL)
+            slot = a.b.slot_of[((size_t)buf * N + (size_t)t) * K + k];
+            dst = ll_recv_slot(&a, buf, le, me, slot);
+            if (a.pull && (p = gshmem_ptr(&a.b.recv_tok[ll_ix3(&a, buf, le, me) * N + slot], q))) {
+                if (w.lane == 0)
+                    *(int32_t *)p = t; /* q reads the message here, in send */
+            } else if ((p = gshmem_ptr(dst, q)) == NULL)
                 gshmemx_putmem_signal_nbi_warp_ch(dst, msg, a.msg,
                                                   &a.b.recv_arrive[ll_ix3(&a, buf, le, me)], 1,
                                                   GSHMEM_SIGNAL_ADD, q, le % nch);
@@ -192,7 +219,7 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_expert_kernel, moe_args_t, a, MOE_MAX_THREADS)
     const int H = a.s.hidden;
 
     LL_FOR_EACH_MSG(a, w, buf, {
-        const unsigned char *p = ll_recv_slot(&a, buf, le, src, i) + MOE_HDR_BYTES;
+        const unsigned char *p = ll_msg(&a, buf, le, src, i) + MOE_HDR_BYTES;
         moe_bf16_t *y = ll_expert_row(&a, buf, le, src, i);
         int e = a.my_pe * a.local_experts + le, h;
 
@@ -221,7 +248,7 @@ GSHMEM_KERNEL_BOUNDED(moe_ll_combine_kernel, moe_args_t, a, MOE_MAX_THREADS)
         moe_bf16_t *dst, *row = ll_expert_row(&a, buf, le, src, i);
         void *p;
 
-        memcpy(&hdr, ll_recv_slot(&a, buf, le, src, i), sizeof hdr);
+        memcpy(&hdr, ll_msg(&a, buf, le, src, i), sizeof hdr);
         dst = ll_comb_row(&a, buf, me * L + le, hdr.token);
         if ((p = gshmem_ptr(dst, src)) != NULL) {
             if (a.push)

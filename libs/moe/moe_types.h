@@ -29,6 +29,7 @@ typedef struct moe_bufs {
 
     /* LL */
     unsigned char *recv;    /* sym [2][L][P][N] messages */
+    int32_t *recv_tok;      /* sym [2][L][P][N] pull: message i's token in its source's send */
     uint64_t *recv_sig;     /* sym [2][L][P] count: epoch << 32 | proxy << 31 | n */
     uint64_t *recv_arrive;  /* sym [2][L][P] messages landed (proxy path), cumulative */
     moe_bf16_t *comb_recv;  /* sym [2][E][N][H] expert e's output for token t */
@@ -81,6 +82,8 @@ typedef struct moe_args {
     int my_pe, local_experts;
     int streams, ring_slots, chunk, sel_max; /* normal: channels C, S, records per chunk, J */
     int push;            /* combine: copy rows to load/store peers too (MOE_PUSH=1) */
+    int pull;            /* LL dispatch: load/store peers read the message in the
+                          * source's send (host lanes, unless MOE_PUSH=1) */
     uint32_t epoch;      /* this call's number, from 1 */
     int live;            /* tokens 0 .. live - 1 are this call's (<= N): the only ones packed
                           * and written to out, so x and out may be the caller's arrays */
