@@ -398,7 +398,7 @@ static void layout_normal(gshmem_moe_t *b, int p)
                     if (*n > 0 && lst[*n - 1].src == src && lst[*n - 1].token > h.token)
                         unsorted = 1;
                     lst[*n].src = src, lst[*n].token = h.token;
-                    lst[*n].msg = rec;
+                    lst[*n].msg = moe_nm_msg(&b->m, src, h.token, rec);
                     lst[*n].row =
                         a->b.expert_out +
                         (((size_t)src * b->N + (size_t)h.token) * a->sel_max + (size_t)j) * b->H;

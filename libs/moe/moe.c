@@ -110,7 +110,7 @@ int moe_init(moe_t *m, const moe_shape_t *s, moe_mode_t mode)
 
     m->a.push = env_long("MOE_PUSH", 0) != 0;
 #if defined(__CUDACC__)
-    m->a.pull = 0; /* a GPU expert reads its own memory: LL dispatch pushes over NVLink */
+    m->a.pull = 0; /* a GPU expert reads its own memory: dispatch pushes over NVLink */
 #else
     m->a.pull = !m->a.push; /* host lanes: one memory, so a copy only moves bytes */
 #endif
@@ -244,6 +244,14 @@ static const unsigned char *nm_find(moe_t *m, int le, int src, int i, int *j_out
     return NULL;
 }
 
+const unsigned char *moe_nm_msg(const moe_t *m, int src, int t, const unsigned char *rec)
+{
+    const unsigned char *send = m->a.pull ? (const unsigned char *)gshmem_ptr(m->a.b.send, src)
+                                          : NULL;
+
+    return send ? send + (size_t)t * m->a.msg : rec; /* pulled: moe_normal.c, nm_payload */
+}
+
 int moe_recv_count(moe_t *m, int le, int src)
 {
     int n = 0;
@@ -270,7 +278,15 @@ const unsigned char *moe_recv_msg(moe_t *m, int le, int src, int i)
                               a->msg;
         return a->b.recv + at * a->msg;
     }
-    return nm_find(m, le, src, i, NULL);
+    {
+        const unsigned char *rec = nm_find(m, le, src, i, NULL);
+        moe_hdr_t h;
+
+        if (rec == NULL)
+            return NULL;
+        gshmemx_memcpy_from_device(&h, rec, sizeof h);
+        return moe_nm_msg(m, src, h.token, rec);
+    }
 }
 
 moe_bf16_t *moe_expert_row(moe_t *m, int le, int src, int i)

@@ -73,6 +73,9 @@ int moe_combine(moe_t *m);
 int moe_recv_count(moe_t *m, int le, int src);
 const unsigned char *moe_recv_msg(moe_t *m, int le, int src, int i);
 moe_bf16_t *moe_expert_row(moe_t *m, int le, int src, int i);
+/* Normal mode: the message of token t from src whose record (header,
+ * payload, selections) is rec: rec, or where a pull left it (src's send). */
+const unsigned char *moe_nm_msg(const moe_t *m, int src, int t, const unsigned char *rec);
 
 /* Whether this PE reaches pe by load/store (gshmem_ptr from a kernel, so it
  * answers for the GPU too).  Collective (it allocates a probe word). */

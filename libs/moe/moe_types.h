@@ -82,7 +82,7 @@ typedef struct moe_args {
     int my_pe, local_experts;
     int streams, ring_slots, chunk, sel_max; /* normal: channels C, S, records per chunk, J */
     int push;            /* combine: copy rows to load/store peers too (MOE_PUSH=1) */
-    int pull;            /* LL dispatch: load/store peers read the message in the
+    int pull;            /* dispatch: load/store peers read the payload in the
                           * source's send (host lanes, unless MOE_PUSH=1) */
     uint32_t epoch;      /* this call's number, from 1 */
     int live;            /* tokens 0 .. live - 1 are this call's (<= N): the only ones packed
