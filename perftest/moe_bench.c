@@ -14,7 +14,9 @@
  * as DeepEP computes it: dispatch bytes = valid selections x (H + 4H/128
  * + 16), combine bytes = selections x 2H, over the median time.  The last
  * round's output is checked against the sequential reference on every PE
- * ("verified"); a wrong result makes the exit status 1.
+ * ("verified"); a wrong result makes the exit status 1.  Also the toy
+ * expert's time ("moe_expert", not in the total: where dispatch leaves the
+ * payload changes it) and the round's, all three ("moe_layer").
  *
  * Options: -s cpu|deepep (default both), -m ll|normal|both (default both),
  * -r random|skewed|empty|sparse, -n rounds (default 200 cpu, 20 deepep),
@@ -47,6 +49,10 @@ static int run(const char *shape, int mode, int route, int iters, int warmup, in
         moe_json_line("combine", impl, m, path, shape, &s, p.selections, p.combine_us, iters,
                       moe_combine_bytes(&s, (long)p.selections), p.verified);
         moe_json_line("total", impl, m, path, shape, &s, p.selections, p.total_us, iters, 0,
+                      p.verified);
+        moe_json_line("expert", impl, m, path, shape, &s, p.selections, p.expert_us, iters, 0,
+                      p.verified);
+        moe_json_line("layer", impl, m, path, shape, &s, p.selections, p.layer_us, iters, 0,
                       p.verified);
         if (!p.verified)
             fprintf(stderr, "moe_bench: %s %s: the output differs from the reference\n", shape, m);

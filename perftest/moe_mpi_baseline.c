@@ -145,7 +145,7 @@ static int run(const char *shape, moe_route_kind_t route, int iters, int warmup)
 {
     base_t b;
     int P, i, ok;
-    double *d, *c, *tot, sel;
+    double *d, *c, *e, *tot, *lay, sel;
     long nsel;
     size_t N, K, H, maxmsgs;
     moe_bf16_t *ref;
@@ -171,7 +171,8 @@ static int run(const char *shape, moe_route_kind_t route, int iters, int warmup)
     b.sendbuf = malloc(N * K * b.msg), b.recvbuf = malloc(maxmsgs * b.msg);
     b.ybuf = malloc(maxmsgs * b.row), b.cbuf = malloc(N * K * b.row);
     d = calloc((size_t)iters, sizeof(double)), c = calloc((size_t)iters, sizeof(double));
-    tot = calloc((size_t)iters, sizeof(double));
+    e = calloc((size_t)iters, sizeof(double));
+    tot = calloc((size_t)iters, sizeof(double)), lay = calloc((size_t)iters, sizeof(double));
 
     moe_make_tokens(&b.s, b.me, 1, b.x);
     moe_route_make(&b.s, route, b.me, 1, b.idx, b.w);
@@ -180,20 +181,22 @@ static int run(const char *shape, moe_route_kind_t route, int iters, int warmup)
     memset(b.ybuf, 0, maxmsgs * b.row), memset(b.cbuf, 0, N * K * b.row);
 
     for (i = -warmup; i < iters; i++) {
-        double t0, t1, t2, t3;
+        double t0, t1, te0, te1, t2, t3;
 
         MPI_Barrier(MPI_COMM_WORLD); /* not timed, as in moe_bench (moe_run.c) */
         t0 = now_us();
         dispatch(&b);
         t1 = now_us();
         MPI_Barrier(MPI_COMM_WORLD);
+        te0 = now_us();
         expert(&b);
+        te1 = now_us();
         MPI_Barrier(MPI_COMM_WORLD);
         t2 = now_us();
         combine(&b);
         t3 = now_us();
         if (i >= 0)
-            d[i] = t1 - t0, c[i] = t3 - t2;
+            d[i] = t1 - t0, e[i] = te1 - te0, c[i] = t3 - t2;
     }
     moe_reference(&b.s, b.x, b.idx, b.w, ref);
     ok = moe_first_diff(b.out, ref, (long)(N * H)) < 0;
@@ -202,8 +205,9 @@ static int run(const char *shape, moe_route_kind_t route, int iters, int warmup)
     MPI_Allreduce(MPI_IN_PLACE, &nsel, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, d, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, c, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, e, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     for (i = 0; i < iters; i++)
-        tot[i] = d[i] + c[i];
+        tot[i] = d[i] + c[i], lay[i] = d[i] + e[i] + c[i];
     sel = (double)nsel / P;
     if (b.me == 0) {
         moe_json_line("dispatch", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, d, iters,
@@ -212,10 +216,14 @@ static int run(const char *shape, moe_route_kind_t route, int iters, int warmup)
                       moe_combine_bytes(&b.s, (long)sel), ok);
         moe_json_line("total", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, tot, iters, 0,
                       ok);
+        moe_json_line("expert", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, e, iters, 0,
+                      ok);
+        moe_json_line("layer", "mpi_alltoallv", "alltoallv", "mpi", shape, &b.s, sel, lay, iters, 0,
+                      ok);
     }
     if (!ok && b.me == 0)
         fprintf(stderr, "moe_mpi_baseline: %s: the output differs from the reference\n", shape);
-    free(tot), free(c), free(d);
+    free(lay), free(tot), free(e), free(c), free(d);
     free(b.cbuf), free(b.ybuf), free(b.recvbuf), free(b.sendbuf);
     free(b.crdispl), free(b.crcount), free(b.cdispl), free(b.ccount);
     free(b.rdispl), free(b.rcount), free(b.sdispl), free(b.scount);

@@ -17,8 +17,9 @@ extern "C" {
 typedef struct moe_perf {
     int iters;
     double *dispatch_us, *combine_us, *total_us; /* [iters]: the slowest PE's time */
-    double selections;                           /* valid (token, expert) pairs per PE, mean */
-    int verified;                                /* every PE's last output == the reference */
+    double *expert_us, *layer_us; /* the toy expert's (not in total), and all three's */
+    double selections;            /* valid (token, expert) pairs per PE, mean */
+    int verified;                 /* every PE's last output == the reference */
 } moe_perf_t;
 
 /* Collective: warmup + iters rounds of dispatch, toy expert, combine on
