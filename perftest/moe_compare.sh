@@ -22,8 +22,9 @@
 #   STAGED=1          also the staged rounds (moe_bench -c: recv_x and expert_y
 #                     arrays of the caller; impl gshmem_staged)
 # Every JSON line, tagged "rep", goes to perftest/results/moe-<stamp>.jsonl,
-# launcher output to the .log beside it.  The acceptance (issue 6): at the
-# cpu shape on 4 PEs (load/store), gshmem dispatch + combine <= 0.67 x MPI's
+# launcher output to the .log beside it.  The acceptance: at the
+# cpu shape on 4 PEs (load/store), gshmem dispatch + combine <= 0.5 x MPI's
+# (issue 26; issue 6 asked 0.67)
 # (PASS/FAIL, informative; the script fails only when nothing could be
 # built or run).  On a shared machine, run it as `nice -n -19 ...` (both
 # sides alike) so that other jobs disturb the figures less.
@@ -161,8 +162,8 @@ if base:
         if paths.get(key) == "proxy":
             verdict = "  (proxy path: information only)"
         elif shape == "cpu" and np_ == 4:
-            verdict = "  PASS" if ratio <= 0.67 else "  FAIL"
-            verdict += " (issue 6: <= 0.67 at the cpu shape, 4 PEs)"
+            verdict = "  PASS" if ratio <= 0.5 else "  FAIL"
+            verdict += " (issue 26: <= 0.5 at the cpu shape, 4 PEs)"
         print(f"{key[0]} {key[1]}: dispatch + combine = {ratio:.2f} x MPI_Alltoallv"
               f" ({1 / ratio:.2f}x its throughput){verdict}")
     # The toy expert is not in the figures above; where the payload is read
