@@ -33,7 +33,7 @@ int gsi_copy_avx2;
 void gsi_copy_detect(void)
 {
     __builtin_cpu_init();
-    gsi_copy_avx2 = __builtin_cpu_supports("avx2");
+    gsi_copy_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_is("amd");
 }
 
 __attribute__((target("avx2"))) void gsi_copy_bulk(void *dest, const void *src, size_t len)
