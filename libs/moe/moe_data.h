@@ -203,10 +203,14 @@ MOE_HD moe_bf16_t moe_expert_value(float in, int expert)
     return moe_f32_to_bf16(in * (float)(expert + 1));
 }
 
-/* The expert over values [i0, i1) of one payload, by 128-blocks: the same
- * values as moe_expert_value(moe_payload_value(...)), written to vectorize. */
-MOE_HD void moe_expert_span(const unsigned char *payload, int hidden, moe_dtype_t dt, int expert,
-                            moe_bf16_t *out, int i0, int i1)
+/* The expert over values [i0, i1) of vals (fp8 with its scales, one fp32
+ * per 128-block at any alignment, or bf16 with scales unused), by
+ * 128-blocks: the same values as moe_expert_value(moe_payload_value(...)),
+ * written to vectorize.  vals and out never overlap (restrict): bytes may
+ * alias anything, and without it the loop ran 10% slower on the host. */
+MOE_HD void moe_expert_vals(const unsigned char *__restrict__ vals, const unsigned char *scales,
+                            moe_dtype_t dt, int expert, moe_bf16_t *__restrict__ out, int i0,
+                            int i1)
 {
     const float f = (float)(expert + 1);
     int i;
@@ -214,7 +218,7 @@ MOE_HD void moe_expert_span(const unsigned char *payload, int hidden, moe_dtype_
     if (dt != MOE_FP8) {
         for (i = i0; i < i1; i++) {
             moe_bf16_t b;
-            memcpy(&b, payload + 2 * (size_t)i, 2);
+            memcpy(&b, vals + 2 * (size_t)i, 2);
             out[i] = moe_f32_to_bf16(moe_bf16_to_f32(b) * f);
         }
         return;
@@ -224,11 +228,18 @@ MOE_HD void moe_expert_span(const unsigned char *payload, int hidden, moe_dtype_
         float scale;
 
         end = end < i1 ? end : i1;
-        memcpy(&scale, payload + hidden + 4 * (i0 / MOE_SCALE_BLOCK), 4);
+        memcpy(&scale, scales + 4 * (i0 / MOE_SCALE_BLOCK), 4);
         for (i = i0; i < end; i++)
-            out[i] = moe_f32_to_bf16(moe_fp8_to_f32(payload[i]) * scale * f);
+            out[i] = moe_f32_to_bf16(moe_fp8_to_f32(vals[i]) * scale * f);
         i0 = end;
     }
+}
+
+/* The same over one message payload, whose scales follow its values. */
+MOE_HD void moe_expert_span(const unsigned char *payload, int hidden, moe_dtype_t dt, int expert,
+                            moe_bf16_t *out, int i0, int i1)
+{
+    moe_expert_vals(payload, payload + hidden, dt, expert, out, i0, i1);
 }
 
 /* Products and sums of the combine, never contracted into an fma (nvcc

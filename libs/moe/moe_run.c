@@ -41,30 +41,10 @@ const char *moe_path_name(void)
 
 void moe_toy_row(const moe_shape_t *s, int e, const void *x, const float *sc, moe_bf16_t *y)
 {
-    const int H = s->hidden;
-    const float f = (float)(e + 1);
-    int i;
-
-    if (s->dtype == MOE_FP8) {
-        const unsigned char *q = (const unsigned char *)x;
-        int b;
-
-        /* By 128-blocks, one scale each, as moe_expert_span (the MPI
-         * baseline's expert) goes, so that it vectorizes alike: with the
-         * scale looked up per value it took twice as long. */
-        for (b = 0; b < H; b += MOE_SCALE_BLOCK) {
-            const float scale = sc[b / MOE_SCALE_BLOCK];
-            const int end = b + MOE_SCALE_BLOCK < H ? b + MOE_SCALE_BLOCK : H;
-
-            for (i = b; i < end; i++)
-                y[i] = moe_f32_to_bf16(moe_fp8_to_f32(q[i]) * scale * f);
-        }
-    } else {
-        const moe_bf16_t *v = (const moe_bf16_t *)x;
-
-        for (i = 0; i < H; i++)
-            y[i] = moe_f32_to_bf16(moe_bf16_to_f32(v[i]) * f);
-    }
+    /* The MPI baseline's expert loop (moe_expert_span, by 128-blocks): a
+     * loop of its own that looked the scale up per value took twice as long. */
+    moe_expert_vals((const unsigned char *)x, (const unsigned char *)sc, s->dtype, e, y, 0,
+                    s->hidden);
 }
 
 void moe_toy_experts(const moe_shape_t *s, int L, int R, const int32_t *count,
