@@ -384,13 +384,14 @@ static void layout_normal(gshmem_moe_t *b, int p)
 
             for (r = 0; r < nr; r++) {
                 int t = dev_i32(&a->b.rec_list[((size_t)src * C + c) * per + r]);
-                const unsigned char *rec = a->b.rec + ((size_t)src * b->N + t) * a->drec;
+                const unsigned char *rec = a->b.rec + ((size_t)src * b->N + t) * a->drec, *msg;
                 int32_t sel[MOE_MAX_TOPK];
                 moe_hdr_t h;
 
                 gshmemx_memcpy_from_device(&h, rec, sizeof h);
                 gshmemx_memcpy_from_device(sel, rec + MOE_HDR_BYTES + pay,
                                            (size_t)h.reserved[0] * 4);
+                msg = moe_nm_msg(&b->m, src, h.token, rec);
                 for (j = 0; j < h.reserved[0]; j++) {
                     moe_entry_t *lst = b->lay[p] + (size_t)(sel[j] & 0xffff) * b->P * b->N;
                     int32_t *n = &b->lay_n[p][sel[j] & 0xffff];
@@ -398,7 +399,7 @@ static void layout_normal(gshmem_moe_t *b, int p)
                     if (*n > 0 && lst[*n - 1].src == src && lst[*n - 1].token > h.token)
                         unsorted = 1;
                     lst[*n].src = src, lst[*n].token = h.token;
-                    lst[*n].msg = moe_nm_msg(&b->m, src, h.token, rec);
+                    lst[*n].msg = msg;
                     lst[*n].row =
                         a->b.expert_out +
                         (((size_t)src * b->N + (size_t)h.token) * a->sel_max + (size_t)j) * b->H;

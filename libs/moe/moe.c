@@ -244,10 +244,15 @@ static const unsigned char *nm_find(moe_t *m, int le, int src, int i, int *j_out
     return NULL;
 }
 
+/* moe_dev.h's moe_pulled_send, for the host side. */
+static const unsigned char *pulled_send(const moe_t *m, int src)
+{
+    return m->a.pull ? (const unsigned char *)gshmem_ptr(m->a.b.send, src) : NULL;
+}
+
 const unsigned char *moe_nm_msg(const moe_t *m, int src, int t, const unsigned char *rec)
 {
-    const unsigned char *send = m->a.pull ? (const unsigned char *)gshmem_ptr(m->a.b.send, src)
-                                          : NULL;
+    const unsigned char *send = pulled_send(m, src);
 
     return send ? send + (size_t)t * m->a.msg : rec; /* pulled: moe_normal.c, nm_payload */
 }
@@ -269,8 +274,7 @@ const unsigned char *moe_recv_msg(moe_t *m, int le, int src, int i)
 
     if (m->mode == MOE_LL) {
         size_t at = ll_i3(m, le, src) * (size_t)a->s.tokens + (size_t)i;
-        const unsigned char *send = a->pull ? (const unsigned char *)gshmem_ptr(a->b.send, src)
-                                            : NULL;
+        const unsigned char *send = pulled_send(m, src);
 
         if (send) /* pulled: the message is where src packed it (moe_ll.c, ll_msg) */
             return send + ((size_t)(m->epoch_dispatch & 1u) * (size_t)a->s.tokens +

@@ -194,6 +194,14 @@ MOE_DEV void moe_warp_send_done(const moe_warp_t *w)
 #endif
 }
 
+/* Where this PE reads what src dispatched to it when that was pulled
+ * (moe_args_t.pull, a load/store src): src's send; NULL when it came as a
+ * copy.  Both modes' kernels ask here (the host side: moe.c, pulled_send). */
+MOE_DEV const unsigned char *moe_pulled_send(const moe_args_t *a, int src)
+{
+    return a->pull ? (const unsigned char *)gshmem_ptr(a->b.send, src) : NULL;
+}
+
 /* ---- the grid ------------------------------------------------------------ */
 
 /* Every thread of the block calls; returns nonzero in thread 0 of the last

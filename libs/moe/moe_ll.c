@@ -61,7 +61,7 @@ MOE_DEV unsigned char *ll_recv_slot(const moe_args_t *a, unsigned buf, int le, i
  * left it (a load/store source), else in this PE's recv slot. */
 MOE_DEV const unsigned char *ll_msg(const moe_args_t *a, unsigned buf, int le, int src, int i)
 {
-    const unsigned char *send = a->pull ? (const unsigned char *)gshmem_ptr(a->b.send, src) : NULL;
+    const unsigned char *send = moe_pulled_send(a, src);
 
     if (send == NULL)
         return ll_recv_slot(a, buf, le, src, i);

@@ -97,18 +97,11 @@ MOE_DEV int nm_end(const nm_ctx_t *x, int c)
     return e < x->N ? e : x->N;
 }
 
-/* Whether this PE's expert reads src's messages in src's send (a.pull, a
- * load/store src): then a dispatch record carries no payload, only
- * {header, selections} at its start. */
-MOE_DEV const unsigned char *nm_pulled(const nm_ctx_t *x, int src)
-{
-    return x->a->pull ? (const unsigned char *)gshmem_ptr(x->a->b.send, src) : NULL;
-}
-
-/* Token t's payload from src, as this PE's expert reads it. */
+/* Token t's payload from src, as this PE's expert reads it: in src's send
+ * when pulled (moe_pulled_send), else in the record rec holds. */
 MOE_DEV const unsigned char *nm_payload(const nm_ctx_t *x, int src, int t)
 {
-    const unsigned char *send = nm_pulled(x, src);
+    const unsigned char *send = moe_pulled_send(x->a, src);
 
     return (send ? send + (size_t)t * x->a->msg
                  : x->a->b.rec + ((size_t)src * x->N + (size_t)t) * x->a->drec) +
@@ -157,6 +150,20 @@ MOE_DEV void nm_flush(const nm_ctx_t *x, unsigned char *ring, unsigned char *sta
 
 /* ---- dispatch ------------------------------------------------------------ */
 
+/* Token t's selections of PE q's experts, k << 16 | local expert, in k
+ * order, into sel; returns how many (0: t sends q nothing). */
+MOE_DEV int nm_selections(const nm_ctx_t *x, int t, int q, int32_t *sel)
+{
+    int k, ns = 0;
+
+    for (k = 0; k < x->K; k++) {
+        int e = x->a->b.idx[(size_t)t * x->K + k];
+        if (e >= 0 && e / x->L == q)
+            sel[ns++] = k << 16 | e % x->L;
+    }
+    return ns;
+}
+
 /* Whether q's previous call on stream (q, c) is still being received. */
 MOE_DEV int nm_unacked(const nm_ctx_t *x, int q, int c, uint64_t *word)
 {
@@ -168,7 +175,7 @@ MOE_DEV int nm_unacked(const nm_ctx_t *x, int q, int c, uint64_t *word)
            a->epoch;
 }
 
-/* Send stream (q, c) pulled (nm_pulled): no ring.  q keeps one record per
+/* Send stream (q, c) pulled (moe_pulled_send): no ring.  q keeps one record per
  * (source, token) in rec anyway, which the ring's copy-out filled; here I
  * write each record's header and selections there myself, and its token in
  * q's rec_list, and the fin carries the count.  The payload stays in my
@@ -187,19 +194,14 @@ MOE_DEV int nm_dispatch_send_pull(const nm_ctx_t *x, int q, int c, uint64_t *wor
         int32_t *list = (int32_t *)
             gshmem_ptr(&a->b.rec_list[((size_t)x->me * x->C + (size_t)c) * (size_t)x->per], q);
         uint32_t n = 0;
-        int t, k;
+        int t;
 
         for (t = c * x->per; t < nm_end(x, c); t++) {
             int32_t sel[MOE_MAX_TOPK];
+            int ns = nm_selections(x, t, q, sel);
             unsigned char *r;
             moe_hdr_t h;
-            int ns = 0;
 
-            for (k = 0; k < x->K; k++) {
-                int e = a->b.idx[(size_t)t * x->K + k];
-                if (e >= 0 && e / x->L == q)
-                    sel[ns++] = k << 16 | e % x->L;
-            }
             if (ns == 0)
                 continue;
             r = (unsigned char *)gshmem_ptr(a->b.rec + ((size_t)x->me * x->N + (size_t)t) * a->drec,
@@ -260,16 +262,12 @@ MOE_DEV int nm_dispatch_send(const nm_ctx_t *x, int q, int c, uint64_t *word)
     if (room > (uint32_t)a->chunk)
         room = (uint32_t)a->chunk;
     while (st->cursor < end && n < room) {
-        int t = st->cursor, k, ns = 0;
+        int t = st->cursor, k;
         int32_t sel[MOE_MAX_TOPK];
+        int ns = nm_selections(x, t, q, sel);
         unsigned char *r;
         uint64_t at = pos + n;
 
-        for (k = 0; k < x->K; k++) {
-            int e = a->b.idx[(size_t)t * x->K + k];
-            if (e >= 0 && e / x->L == q)
-                sel[ns++] = k << 16 | e % x->L;
-        }
         moe_warp_sync(); /* every lane has read st->cursor */
         if (x->w.lane == 0)
             st->cursor = t + 1;
@@ -378,7 +376,7 @@ MOE_DEV void nm_drive(const nm_ctx_t *x, int combine, uint64_t *word)
 
             if (combine)
                 moved |= nm_combine_send(x, q, c, word) | nm_combine_recv(x, q, c, word);
-            else if (nm_pulled(x, q)) /* load/store peers are mutual: both ways */
+            else if (moe_pulled_send(x->a, q)) /* load/store is mutual: both ways */
                 moved |= nm_dispatch_send_pull(x, q, c, word) |
                          nm_dispatch_recv_pull(x, q, c, word);
             else
